@@ -1,0 +1,21 @@
+import type { ApiKey, Scope } from '../domain.ts';
+import type { Store } from '../data/store.ts';
+import { generateApiKey, hashApiKey } from './api-key-secret.ts';
+import { parseIpRange } from './ip-allow-list.ts';
+
+export interface IssuedApiKey {
+  apiKey: ApiKey;
+  /** The key in clear: shown once to whoever asked for it, never stored. */
+  key: string;
+}
+
+/** Creates a key. Throws a RangeError for an allow-list entry that is not an address or range. */
+export async function issueApiKey(
+  store: Store,
+  input: { name: string; scopes: Scope[]; allowIps: string[] },
+): Promise<IssuedApiKey> {
+  for (const entry of input.allowIps) parseIpRange(entry);
+  const key = generateApiKey();
+  const apiKey = await store.createApiKey({ ...input, keyHash: hashApiKey(key) });
+  return { apiKey, key };
+}

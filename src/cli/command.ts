@@ -1,0 +1,48 @@
+import type { ParseArgsOptionsConfig } from 'node:util';
+import type { Config } from '../config.ts';
+
+export interface CommandInput {
+  /** Option values as parsed by node:util parseArgs. */
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+  /** Configuration with `--database` already applied. */
+  config: Readonly<Config>;
+  /** Where the command prints its result. */
+  out: (text: string) => void;
+}
+
+/** One CLI command: a file in commands/ and a line in commands/index.ts. */
+export interface Command {
+  /** Words that select it, e.g. `keys create`. */
+  name: string;
+  usage: string;
+  summary: string;
+  options: ParseArgsOptionsConfig;
+  /** How many positional arguments it takes. */
+  positionals: number;
+  run(input: CommandInput): Promise<void>;
+}
+
+/** Bad command-line input: exit status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** An expected failure (no such key, duplicate, bad file): one line, exit status 1. */
+export class CommandError extends Error {
+  override name = 'CommandError';
+}
+
+export const JSON_OPTION = { json: { type: 'boolean', default: false } } as const;
+
+export function printJson(input: CommandInput, value: unknown): void {
+  input.out(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Parses a positional or option as a positive integer id, or throws a UsageError naming it. */
+export function parseId(value: string | undefined, what: string): number {
+  if (value === undefined || !/^[0-9]{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2147483647) {
+    throw new UsageError(`${what} must be a positive integer, got ${JSON.stringify(value ?? '')}`);
+  }
+  return Number(value);
+}

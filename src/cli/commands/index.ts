@@ -1,0 +1,23 @@
+import type { Command } from '../command.ts';
+import { keysCreate } from './keys-create.ts';
+import { keysList } from './keys-list.ts';
+import { keysRevoke } from './keys-revoke.ts';
+import { migrate } from './migrate.ts';
+import { serve } from './serve.ts';
+import { topicsAdd } from './topics-add.ts';
+import { topicsImport } from './topics-import.ts';
+import { topicsList } from './topics-list.ts';
+import { usersGet } from './users-get.ts';
+
+/** Every command, in the order `deskgate --help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  serve,
+  migrate,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  topicsAdd,
+  topicsImport,
+  topicsList,
+  usersGet,
+];

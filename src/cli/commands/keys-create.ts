@@ -1,0 +1,46 @@
+import { issueApiKey } from '../../auth/issue-api-key.ts';
+import { SCOPES, type Scope } from '../../domain.ts';
+import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
+import { usingStore } from '../using-store.ts';
+
+function parseScopes(value: string): Scope[] {
+  const scopes = value.split(',').map((s) => s.trim());
+  const unknown = scopes.filter((s) => !(SCOPES as string[]).includes(s));
+  if (unknown.length > 0 || scopes.length === 0) {
+    throw new UsageError(`--scope takes a comma list of ${SCOPES.join(', ')}; got ${JSON.stringify(value)}`);
+  }
+  return SCOPES.filter((s) => scopes.includes(s));
+}
+
+export const keysCreate: Command = {
+  name: 'keys create',
+  usage: 'deskgate keys create --name NAME [--scope read,write] [--allow-ip CIDR]... [--json]',
+  summary: 'Create an API key and show it once.',
+  options: {
+    ...JSON_OPTION,
+    name: { type: 'string' },
+    scope: { type: 'string', default: 'read,write' },
+    'allow-ip': { type: 'string', multiple: true, default: [] },
+  },
+  positionals: 0,
+  async run(input) {
+    const name = String(input.values.name ?? '').trim();
+    if (name === '' || name.length > 128) throw new UsageError('--name is required (1 to 128 characters)');
+    const scopes = parseScopes(String(input.values.scope));
+    const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
+    const { apiKey, key } = await usingStore(input.config, (store) =>
+      issueApiKey(store, { name, scopes, allowIps }).catch((error: unknown) => {
+        throw error instanceof RangeError ? new UsageError(`--allow-ip: ${error.message}`) : error;
+      }),
+    );
+    if (input.values.json) {
+      printJson(input, { id: apiKey.id, name: apiKey.name, key, scopes: apiKey.scopes, allowIps: apiKey.allowIps });
+      return;
+    }
+    input.out(
+      `Created API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
+        `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}).\n` +
+        `It is shown only this once:\n\n    ${key}\n\n`,
+    );
+  },
+};

@@ -1,0 +1,37 @@
+import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
+import { assertTopicsFit, topicListInput, topicToJson, toNewTopic } from '../topic-input.ts';
+import { usingStore } from '../using-store.ts';
+
+export const topicsAdd: Command = {
+  name: 'topics add',
+  usage: 'deskgate topics add --topic NAME [--parent ID] [--private] [--sort N] [--notes TEXT] [--json]',
+  summary: 'Add one help topic.',
+  options: {
+    ...JSON_OPTION,
+    topic: { type: 'string' },
+    parent: { type: 'string', default: '0' },
+    private: { type: 'boolean', default: false },
+    sort: { type: 'string', default: '0' },
+    notes: { type: 'string', default: '' },
+  },
+  positionals: 0,
+  async run(input) {
+    const { values } = input;
+    if (values.topic === undefined) throw new UsageError('--topic is required');
+    const parsed = topicListInput.safeParse([
+      { topic: values.topic, parent: values.parent, sort: values.sort, notes: values.notes, ispublic: values.private ? 0 : 1 },
+    ]);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UsageError(`--${String(issue?.path[1] ?? 'topic')} ${issue?.message ?? 'is not valid'}`);
+    }
+    const batch = parsed.data.map(toNewTopic);
+    const [topic] = await usingStore(input.config, async (store) => {
+      assertTopicsFit(await store.listTopics(), batch);
+      return store.insertTopics(batch);
+    });
+    if (!topic) throw new Error('insert returned no topic');
+    if (values.json) printJson(input, topicToJson(topic));
+    else input.out(`Added topic ${topic.id} "${topic.name}".\n`);
+  },
+};

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { type Command, CommandError, JSON_OPTION, printJson, UsageError } from '../command.ts';
+import { assertTopicsFit, topicListInput, topicToJson, toNewTopic } from '../topic-input.ts';
+import { usingStore } from '../using-store.ts';
+
+async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CommandError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CommandError(`${path} is not valid JSON`);
+  }
+}
+
+export const topicsImport: Command = {
+  name: 'topics import',
+  usage: 'deskgate topics import FILE [--database URL] [--json]',
+  summary: 'Import help topics from a JSON array, all or nothing.',
+  options: JSON_OPTION,
+  positionals: 1,
+  async run(input) {
+    const path = input.positionals[0];
+    if (!path) throw new UsageError('FILE is required');
+    const parsed = topicListInput.safeParse(await readJsonFile(path));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const [index, field] = issue?.path ?? [];
+      const where = typeof index === 'number' ? `topic ${index + 1}${field ? `, field ${String(field)}` : ''}` : 'the file';
+      throw new CommandError(`${path}: ${where}: ${issue?.message ?? 'is not valid'}; nothing was imported`);
+    }
+    const batch = parsed.data.map(toNewTopic);
+    const topics = await usingStore(input.config, async (store) => {
+      try {
+        assertTopicsFit(await store.listTopics(), batch);
+      } catch (error) {
+        if (error instanceof CommandError) throw new CommandError(`${path}: ${error.message}; nothing was imported`);
+        throw error;
+      }
+      return store.insertTopics(batch);
+    });
+    if (input.values.json) printJson(input, topics.map(topicToJson));
+    else input.out(`Imported ${topics.length} topic${topics.length === 1 ? '' : 's'}.\n`);
+  },
+};

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { NewTopic, Topic } from '../domain.ts';
+import { INT32_MAX, integerField } from '../operations/fields.ts';
+import { CommandError } from './command.ts';
+
+/** A topic as `topics import` reads it: the interface's Topic fields, numbers or digit strings. */
+const topicInput = z.strictObject({
+  id: integerField(1, INT32_MAX).optional(),
+  parent: integerField(0, INT32_MAX).default(0),
+  ispublic: integerField(0, 1).default(1),
+  sort: integerField(0, INT32_MAX).default(0),
+  topic: z.string().trim().min(1, { error: 'must not be empty' }).max(128, { error: 'must be at most 128 characters' }),
+  notes: z.string().max(65535).default(''),
+});
+
+export const topicListInput = z.array(topicInput).min(1, { error: 'must hold at least one topic' });
+
+export function toNewTopic(input: z.output<typeof topicInput>): NewTopic {
+  return {
+    id: input.id,
+    parentId: input.parent,
+    isPublic: input.ispublic === 1,
+    sort: input.sort,
+    name: input.topic,
+    notes: input.notes,
+  };
+}
+
+/**
+ * Checks a batch against the topics already stored: ids free, parents existing (or earlier in
+ * the batch), names unique among siblings. Throws a CommandError naming the first problem.
+ */
+export function assertTopicsFit(existing: readonly Topic[], batch: readonly NewTopic[]): void {
+  const ids = new Set(existing.map((t) => t.id));
+  const names = new Set(existing.map((t) => `${t.parentId}/${t.name}`));
+  batch.forEach((topic, index) => {
+    const where = batch.length > 1 ? `topic ${index + 1} ("${topic.name}")` : `"${topic.name}"`;
+    if (topic.id !== undefined && ids.has(topic.id)) throw new CommandError(`${where}: id ${topic.id} is already taken`);
+    if (topic.parentId !== 0 && !ids.has(topic.parentId) && !batch.slice(0, index).some((t) => t.id === topic.parentId)) {
+      throw new CommandError(`${where}: parent ${topic.parentId} does not exist`);
+    }
+    const key = `${topic.parentId}/${topic.name}`;
+    if (names.has(key)) throw new CommandError(`${where}: a topic with this name already exists under parent ${topic.parentId}`);
+    names.add(key);
+    if (topic.id !== undefined) ids.add(topic.id);
+  });
+}
+
+export function topicToJson(topic: Topic) {
+  return {
+    id: topic.id,
+    parent: topic.parentId,
+    ispublic: topic.isPublic ? 1 : 0,
+    sort: topic.sort,
+    topic: topic.name,
+    notes: topic.notes,
+    created: topic.created,
+    updated: topic.updated,
+  };
+}

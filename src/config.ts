@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DESKGATE_DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/|mariadb:\/\/)/, {
+      error: 'must start with sqlite:, postgres://, mysql:// or mariadb://',
+    })
+    .default('sqlite:./data/deskgate.db'),
+  DESKGATE_BASE_PATH: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'must look like /helpdesk (no trailing slash)' })
+    .default(''),
+  DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
+  DESKGATE_TRUST_PROXY: z.string().default(''),
+  DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
+  DESKGATE_NOT_FOUND_STATUS: z.enum(['204', '404']).transform(Number).default(204),
+  DESKGATE_MIGRATE: boolean.default(true),
+  DESKGATE_SCHEMA: z.enum(['deskgate']).default('deskgate'),
+  DESKGATE_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
+  DESKGATE_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  DESKGATE_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  DESKGATE_AUTH_FAILURE_LIMIT: positiveInt.default(10),
+  DESKGATE_AUTH_FAILURE_WINDOW: positiveInt.default(60),
+  DESKGATE_HEADERS_TIMEOUT: positiveInt.default(10_000),
+  DESKGATE_REQUEST_TIMEOUT: positiveInt.default(30_000),
+  DESKGATE_KEEP_ALIVE_TIMEOUT: positiveInt.default(5_000),
+  DESKGATE_SHUTDOWN_TIMEOUT: positiveInt.default(10_000),
+  DESKGATE_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
+});
+
+/** The whole configuration, parsed once from the environment. Nothing else reads `process.env`. */
+export interface Config {
+  /** Interface to listen on. `HOST`, default 127.0.0.1. */
+  host: string;
+  /** TCP port. `PORT`, default 8080; 0 picks a free one. */
+  port: number;
+  /** `sqlite:<path>`, `postgres://…` or `mysql://…`. Default `sqlite:./data/deskgate.db`. */
+  databaseUrl: string;
+  /** Path prefix for deployments behind a reverse proxy, e.g. `/helpdesk`. */
+  basePath: string;
+  /** Largest request body in bytes; beyond it → 413. Default 16 KiB. */
+  bodyLimit: number;
+  /** Proxies whose X-Forwarded-For is believed (comma list for proxy-addr). Empty: none. */
+  trustProxy: string[];
+  /** Answer non-public topics as if they did not exist, as the PHP service did. */
+  publicTopicsOnly: boolean;
+  /** 204 (the interface's rule, no body) or 404 (full error envelope) for a missing topic. */
+  notFoundStatus: 204 | 404;
+  /** Run pending migrations at start. */
+  migrate: boolean;
+  schema: 'deskgate';
+  logLevel: string;
+  logFormat: 'auto' | 'json' | 'pretty';
+  workers: number;
+  /** Failed authentications from one address allowed per window before 429. */
+  authFailureLimit: number;
+  /** Length of that window, in seconds. */
+  authFailureWindowSeconds: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  bcryptCost: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; throws a ConfigError whose message names the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    const value = present[name];
+    throw new ConfigError(
+      `${name}=${JSON.stringify(value)} is not valid: ${issue?.message ?? 'invalid value'}`,
+    );
+  }
+  const e = result.data;
+  return Object.freeze({
+    host: e.HOST,
+    port: e.PORT,
+    databaseUrl: e.DESKGATE_DATABASE_URL,
+    basePath: e.DESKGATE_BASE_PATH,
+    bodyLimit: e.DESKGATE_BODY_LIMIT,
+    trustProxy: e.DESKGATE_TRUST_PROXY.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    publicTopicsOnly: e.DESKGATE_PUBLIC_TOPICS_ONLY,
+    notFoundStatus: e.DESKGATE_NOT_FOUND_STATUS as 204 | 404,
+    migrate: e.DESKGATE_MIGRATE,
+    schema: e.DESKGATE_SCHEMA,
+    logLevel: e.DESKGATE_LOG_LEVEL,
+    logFormat: e.DESKGATE_LOG_FORMAT,
+    workers: e.DESKGATE_WORKERS,
+    authFailureLimit: e.DESKGATE_AUTH_FAILURE_LIMIT,
+    authFailureWindowSeconds: e.DESKGATE_AUTH_FAILURE_WINDOW,
+    headersTimeoutMs: e.DESKGATE_HEADERS_TIMEOUT,
+    requestTimeoutMs: e.DESKGATE_REQUEST_TIMEOUT,
+    keepAliveTimeoutMs: e.DESKGATE_KEEP_ALIVE_TIMEOUT,
+    shutdownTimeoutMs: e.DESKGATE_SHUTDOWN_TIMEOUT,
+    bcryptCost: e.DESKGATE_BCRYPT_COST,
+  });
+}

@@ -1,0 +1,79 @@
+/** Domain objects: what operations and commands work with, independent of any table layout. */
+
+export type Scope = 'read' | 'write';
+export const SCOPES: readonly Scope[] = ['read', 'write'];
+
+export interface Topic {
+  id: number;
+  parentId: number;
+  isPublic: boolean;
+  sort: number;
+  name: string;
+  notes: string;
+  created: string;
+  updated: string;
+}
+
+export interface NewTopic {
+  id?: number | undefined;
+  parentId: number;
+  isPublic: boolean;
+  sort: number;
+  name: string;
+  notes: string;
+}
+
+export interface User {
+  id: number;
+  name: string;
+  email: string;
+  timezone: string;
+  phone: number;
+  orgId: number;
+  defaultEmailId: number;
+  status: number;
+  created: string;
+  updated: string;
+}
+
+export interface NewUser {
+  name: string;
+  email: string;
+  /** Always a hash (bcrypt or argon2); never a clear password. */
+  passwordHash: string;
+  timezone: string;
+  phone: number;
+  orgId: number;
+  /** 0 means "the email row being created". */
+  defaultEmailId: number;
+  status: number;
+}
+
+export interface ApiKey {
+  id: number;
+  name: string;
+  scopes: Scope[];
+  allowIps: string[];
+  created: string;
+  lastUsed: string | null;
+  revoked: string | null;
+}
+
+/** Who did a write, for the audit log. */
+export interface Actor {
+  apiKeyId: number;
+  clientIp: string;
+  operation: string;
+}
+
+export interface IdempotencyClaim {
+  apiKeyId: number;
+  key: string;
+  fingerprint: string;
+}
+
+export interface IdempotencyRecord {
+  fingerprint: string;
+  userId: number;
+  created: string;
+}

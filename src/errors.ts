@@ -1,0 +1,55 @@
+/** Every error a caller can see, with its HTTP status. The set is closed: clients match on `code`. */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_request: 400,
+  unknown_operation: 400,
+  invalid_parameters: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  insufficient_scope: 403,
+  ip_not_allowed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  duplicate_email: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_mismatch: 422,
+  too_many_requests: 429,
+  internal_error: 500,
+  database_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface DeskgateErrorOptions {
+  errors?: FieldError[];
+  /** Extra members of the error envelope, e.g. `existing_id` on a duplicate email. */
+  extra?: Record<string, string>;
+  /** Extra response headers, e.g. `Allow` or `Retry-After`. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** The one error type the HTTP edge turns into an envelope; anything else becomes a 500. */
+export class DeskgateError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly extra: Record<string, string> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: DeskgateErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'DeskgateError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.errors = options.errors;
+    this.extra = options.extra;
+    this.headers = options.headers;
+  }
+}

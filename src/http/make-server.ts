@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { makeAuthenticator } from '../auth/authenticate.ts';
+import { makeFailedAuthLimiter } from '../auth/failed-auth-limiter.ts';
+import type { Config } from '../config.ts';
+import type { Store } from '../data/store.ts';
+import { DeskgateError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { makeClientAddress } from './client-address.ts';
+import { hasUndrainableBody } from './read-body.ts';
+import { pickRequestId } from './request-id.ts';
+import { sendError, sendNoContent, sendSuccess, toDeskgateError } from './respond.ts';
+import { type CallRecord, runServiceCall, type ServiceCallDeps } from './service-call.ts';
+
+export interface ServerDeps {
+  config: Readonly<Config>;
+  store: Store;
+  logger: Logger;
+  /** Tells a database outage (→ 503) from a bug (→ 500). */
+  isConnectionError: (error: unknown) => boolean;
+}
+
+type Route = 'service' | 'healthz' | 'readyz' | 'none';
+
+function makeRouter(basePath: string): (url: string) => Route {
+  const routes = new Map<string, Route>([
+    [`${basePath}/upload/svc_wbs`, 'service'],
+    [`${basePath}/upload/svc_wbs/`, 'service'],
+    [`${basePath}/healthz`, 'healthz'],
+    [`${basePath}/readyz`, 'readyz'],
+  ]);
+  return (url) => {
+    const queryAt = url.indexOf('?');
+    return routes.get(queryAt === -1 ? url : url.slice(0, queryAt)) ?? 'none';
+  };
+}
+
+/**
+ * The HTTP edge on node:http: it reads, authenticates, dispatches and maps errors; operations
+ * do the rest. node:http hands over GET bodies like any other, with Content-Length or chunked.
+ */
+export function makeServer(deps: ServerDeps): Server {
+  const { config, store, logger } = deps;
+  const route = makeRouter(config.basePath);
+  const clientAddress = makeClientAddress(config.trustProxy);
+  const callDeps: ServiceCallDeps = {
+    config,
+    store,
+    logger,
+    authenticator: makeAuthenticator(store),
+    failedAuth: makeFailedAuthLimiter(config.authFailureLimit, config.authFailureWindowSeconds),
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const startedAt = performance.now();
+    const requestId = pickRequestId(req.headers['x-request-id']);
+    res.setHeader('X-Request-Id', requestId);
+    const clientIp = clientAddress(req);
+    const record: CallRecord = {};
+    const target = route(req.url ?? '/');
+    try {
+      switch (target) {
+        case 'service':
+          sendSuccess(res, startedAt, await runServiceCall(req, res, clientIp, requestId, record, callDeps));
+          break;
+        case 'healthz':
+          sendSuccess(res, startedAt, 'alive');
+          break;
+        case 'readyz':
+          try {
+            await store.ping();
+          } catch (error) {
+            throw new DeskgateError('database_unavailable', 'The database is not reachable.', {
+              cause: error,
+              headers: { 'Retry-After': '5' },
+            });
+          }
+          sendSuccess(res, startedAt, 'ready');
+          break;
+        case 'none':
+          throw new DeskgateError('not_found', `Nothing here; the service address is ${config.basePath}/upload/svc_wbs/.`);
+      }
+    } catch (thrown) {
+      const error = toDeskgateError(thrown, deps.isConnectionError);
+      if (error.status >= 500) logger.error({ err: thrown, requestId }, 'request failed');
+      if (res.headersSent) {
+        res.destroy();
+      } else {
+        if (hasUndrainableBody(req, config.bodyLimit)) res.setHeader('Connection', 'close');
+        if (error.code === 'not_found' && target === 'service' && config.notFoundStatus === 204) {
+          sendNoContent(res, error.code);
+        } else {
+          sendError(res, startedAt, error);
+        }
+      }
+    }
+    logger.info(
+      {
+        requestId,
+        method: req.method,
+        path: target === 'none' ? undefined : target,
+        operation: record.operation,
+        keyId: record.keyId,
+        clientIp,
+        status: res.statusCode,
+        durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+      },
+      'request',
+    );
+  }
+
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        logger.error({ err: error }, 'unhandled error in request handler');
+        res.destroy();
+      });
+    },
+  );
+  return server;
+}

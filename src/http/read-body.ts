@@ -1,0 +1,78 @@
+import type { IncomingMessage } from 'node:http';
+import { DeskgateError } from '../errors.ts';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function tooLarge(limit: number): DeskgateError {
+  return new DeskgateError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+}
+
+/** True when a reply sent now would leave body bytes on the connection that are not worth draining. */
+export function hasUndrainableBody(req: IncomingMessage, limit: number): boolean {
+  if (req.complete) return false;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return req.headers['transfer-encoding'] !== undefined || length > limit;
+}
+
+/**
+ * Reads the whole body (Content-Length or chunked, any method, GET included) up to `limit`
+ * bytes, and decodes it as strict UTF-8.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      reject(tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      try {
+        resolve(utf8.decode(Buffer.concat(chunks, size)));
+      } catch {
+        reject(new DeskgateError('invalid_json', 'The request body is not valid UTF-8.'));
+      }
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    function cleanup() {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+/** Parses the body as JSON whatever the Content-Type says; it must be an object. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new DeskgateError(
+      'invalid_json',
+      text.trim() === ''
+        ? 'The request body is empty; send a JSON object with query, condition and parameters.'
+        : 'The request body is not valid JSON.',
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DeskgateError('invalid_json', 'The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,61 @@
+import type { ServerResponse } from 'node:http';
+import { DeskgateError } from '../errors.ts';
+
+/** Seconds since `startedAt` (a performance.now() reading), with sub-millisecond precision. */
+export function elapsedSeconds(startedAt: number): number {
+  return (performance.now() - startedAt) / 1000;
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
+export function sendSuccess(res: ServerResponse, startedAt: number, data: unknown): void {
+  sendJson(res, 200, { status: 'Success', time: elapsedSeconds(startedAt), data });
+}
+
+/** The error envelope. Anything but a DeskgateError is a 500 whose details stay in the log. */
+export function sendError(res: ServerResponse, startedAt: number, error: DeskgateError): void {
+  sendJson(
+    res,
+    error.status,
+    {
+      status: 'Error',
+      time: elapsedSeconds(startedAt),
+      data: error.message,
+      code: error.code,
+      ...(error.errors ? { errors: error.errors } : {}),
+      ...error.extra,
+    },
+    error.headers,
+  );
+}
+
+/** HTTP forbids a body on 204, so the error code travels in a header. */
+export function sendNoContent(res: ServerResponse, code: string): void {
+  res.writeHead(204, { 'X-Error-Code': code });
+  res.end();
+}
+
+/** Maps any thrown value to the error the caller sees; 5xx details stay in the log. */
+export function toDeskgateError(error: unknown, isConnectionError: (e: unknown) => boolean): DeskgateError {
+  if (error instanceof DeskgateError) return error;
+  if (isConnectionError(error)) {
+    return new DeskgateError('database_unavailable', 'The database is unavailable; try again shortly.', {
+      cause: error,
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  return new DeskgateError('internal_error', 'Internal server error.', { cause: error });
+}

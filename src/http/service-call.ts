@@ -1,0 +1,125 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Authenticator } from '../auth/authenticate.ts';
+import type { FailedAuthLimiter } from '../auth/failed-auth-limiter.ts';
+import type { Config } from '../config.ts';
+import type { Store } from '../data/store.ts';
+import type { ApiKey } from '../domain.ts';
+import { DeskgateError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { HttpMethod, Operation } from '../operations/operation.ts';
+import { findOperation, OPERATION_NAMES } from '../operations/registry.ts';
+import { validateParameters } from '../operations/validate-parameters.ts';
+import { parseJsonObject, readBody } from './read-body.ts';
+
+export interface ServiceCallDeps {
+  config: Readonly<Config>;
+  store: Store;
+  logger: Logger;
+  authenticator: Authenticator;
+  failedAuth: FailedAuthLimiter;
+}
+
+/** What the request log line says about a call, filled in as the call proceeds. */
+export interface CallRecord {
+  operation?: string;
+  keyId?: number;
+}
+
+async function authenticate(
+  req: IncomingMessage,
+  clientIp: string,
+  { authenticator, failedAuth }: ServiceCallDeps,
+): Promise<ApiKey> {
+  await failedAuth.assertNotBlocked(clientIp);
+  const header = req.headers.apikey;
+  try {
+    return await authenticator.authenticate(Array.isArray(header) ? header[0] : header, clientIp);
+  } catch (error) {
+    if (error instanceof DeskgateError && error.code === 'invalid_api_key') await failedAuth.recordFailure(clientIp);
+    throw error;
+  }
+}
+
+function resolveOperation(body: Record<string, unknown>, method: string): Operation {
+  const { query, condition } = body;
+  if (typeof query !== 'string' || typeof condition !== 'string') {
+    throw new DeskgateError('invalid_request', 'The body needs "query" and "condition", both strings.');
+  }
+  const operation = findOperation(query, condition);
+  if (!operation) {
+    throw new DeskgateError(
+      'unknown_operation',
+      `Unknown operation ${JSON.stringify(query)}/${JSON.stringify(condition)}; supported: ${OPERATION_NAMES.join(', ')}.`,
+    );
+  }
+  if (!operation.methods.includes(method as HttpMethod)) {
+    const allow = operation.methods.join(', ');
+    throw new DeskgateError('method_not_allowed', `${query}/${condition} must be sent with ${allow}.`, {
+      headers: { Allow: allow },
+    });
+  }
+  return operation;
+}
+
+function readParameters(body: Record<string, unknown>, operation: Operation): unknown {
+  const problem = operation.checkBody?.(body);
+  if (problem) throw new DeskgateError('invalid_request', `Invalid request: ${problem}.`);
+  const { parameters } = body;
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
+    throw new DeskgateError('invalid_parameters', '"parameters" must be a JSON object.', {
+      errors: [{ field: 'parameters', message: 'must be a JSON object' }],
+    });
+  }
+  return parameters;
+}
+
+function readIdempotencyKey(req: IncomingMessage): string | undefined {
+  const value = req.headers['idempotency-key'];
+  if (typeof value !== 'string' || value === '') return undefined;
+  if (value.length > 255) throw new DeskgateError('invalid_request', 'Idempotency-Key must be at most 255 characters.');
+  return value;
+}
+
+/**
+ * One call to the service address: authenticate (before touching the body), read and parse
+ * the body, pick the operation, check method and scope, validate parameters, run the handler.
+ * Returns the envelope's `data`; throws a DeskgateError for the caller.
+ */
+export async function runServiceCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  clientIp: string,
+  requestId: string,
+  record: CallRecord,
+  deps: ServiceCallDeps,
+): Promise<unknown> {
+  const apiKey = await authenticate(req, clientIp, deps);
+  record.keyId = apiKey.id;
+  if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    throw new DeskgateError('unsupported_media_type', 'Send the body as JSON, not multipart/form-data.');
+  }
+  let text: string;
+  try {
+    text = await readBody(req, deps.config.bodyLimit);
+  } catch (error) {
+    if (error instanceof DeskgateError && error.code === 'payload_too_large') res.setHeader('Connection', 'close');
+    throw error;
+  }
+  const body = parseJsonObject(text);
+  const operation = resolveOperation(body, req.method ?? '');
+  const name = `${operation.query}/${operation.condition}`;
+  record.operation = name;
+  if (!apiKey.scopes.includes(operation.scope)) {
+    throw new DeskgateError('insufficient_scope', `This API key lacks the "${operation.scope}" scope needed by ${name}.`);
+  }
+  const parameters = validateParameters(operation.parameters, readParameters(body, operation), name);
+  return operation.handle(parameters, {
+    store: deps.store,
+    config: deps.config,
+    apiKey,
+    clientIp,
+    requestId,
+    idempotencyKey: readIdempotencyKey(req),
+    logger: deps.logger,
+  });
+}

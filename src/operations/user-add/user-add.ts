@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { DuplicateEmailError, IdempotencyConflictError } from '../../data/store.ts';
+import { formatTimestamp } from '../../data/time.ts';
+import type { IdempotencyClaim } from '../../domain.ts';
+import { DeskgateError } from '../../errors.ts';
+import { defineOperation, type OperationContext } from '../operation.ts';
+import { type UserAddParameters, userAddParameters } from './parameters.ts';
+import { passwordMatches, toPasswordHash } from './password.ts';
+
+/** How long an Idempotency-Key is remembered. */
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Identifies the request body for Idempotency-Key. The password is left out so that no fast
+ * hash of it is stored; a replay checks it against the user's password hash instead.
+ */
+function fingerprintOf(parameters: UserAddParameters): string {
+  const { password: _password, ...rest } = parameters;
+  const canonical = JSON.stringify(Object.entries(rest).sort(([a], [b]) => a.localeCompare(b)));
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** The id of the user an earlier request with this claim created, or undefined if there was none. */
+async function replay(
+  claim: IdempotencyClaim,
+  parameters: UserAddParameters,
+  { store }: OperationContext,
+): Promise<string | undefined> {
+  const record = await store.findIdempotencyRecord(claim.apiKeyId, claim.key);
+  if (!record || record.created < cutoff()) return undefined;
+  const storedHash = await store.findPasswordHash(record.userId);
+  const same =
+    record.fingerprint === claim.fingerprint &&
+    storedHash !== undefined &&
+    (await passwordMatches(parameters.password, storedHash));
+  if (!same) {
+    throw new DeskgateError(
+      'idempotency_mismatch',
+      'This Idempotency-Key was already used with a different request body.',
+    );
+  }
+  return String(record.userId);
+}
+
+function duplicateEmail(existingId: number | undefined): DeskgateError {
+  return new DeskgateError('duplicate_email', 'A user with this email address already exists.', {
+    extra: existingId === undefined ? {} : { existing_id: String(existingId) },
+  });
+}
+
+function cutoff(): string {
+  return formatTimestamp(new Date(Date.now() - IDEMPOTENCY_TTL_MS));
+}
+
+export const userAdd = defineOperation({
+  query: 'user',
+  condition: 'add',
+  methods: ['POST', 'PUT'],
+  scope: 'write',
+  parameters: userAddParameters,
+  async handle(parameters, context) {
+    const { store, config, apiKey, clientIp, idempotencyKey } = context;
+    const claim: IdempotencyClaim | undefined = idempotencyKey
+      ? { apiKeyId: apiKey.id, key: idempotencyKey, fingerprint: fingerprintOf(parameters) }
+      : undefined;
+    if (claim) {
+      const earlier = await replay(claim, parameters, context);
+      if (earlier !== undefined) return earlier;
+      await store.deleteIdempotencyRecordsBefore(cutoff());
+    }
+    // Fast answer for the common duplicate, before paying for bcrypt; the unique index still decides races.
+    const existing = await store.findUserIdByEmail(parameters.email);
+    if (existing !== undefined) throw duplicateEmail(existing);
+    const passwordHash = await toPasswordHash(parameters.password, config.bcryptCost);
+    try {
+      const id = await store.createUser(
+        {
+          name: parameters.name,
+          email: parameters.email,
+          passwordHash,
+          timezone: parameters.timezone,
+          phone: parameters.phone,
+          orgId: parameters.org_id,
+          defaultEmailId: parameters.default_email_id,
+          status: parameters.status,
+        },
+        { apiKeyId: apiKey.id, clientIp, operation: 'user/add' },
+        claim,
+      );
+      return String(id);
+    } catch (error) {
+      if (error instanceof IdempotencyConflictError && claim) {
+        const earlier = await replay(claim, parameters, context);
+        if (earlier !== undefined) return earlier;
+      }
+      if (error instanceof DuplicateEmailError) {
+        throw duplicateEmail(await store.findUserIdByEmail(parameters.email));
+      }
+      throw error;
+    }
+  },
+});
