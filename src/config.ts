@@ -77,7 +77,9 @@ export class ConfigError extends Error {
 
 /** Parses the environment; throws a ConfigError whose message names the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
   const result = envSchema.safeParse(present);
   if (!result.success) {
     const issue = result.error.issues[0];

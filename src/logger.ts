@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import type { Config } from './config.ts';
 
@@ -14,7 +14,10 @@ export function makeLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logg
   const options = {
     level: config.logLevel,
     base: { pid: process.pid },
-    redact: { paths: ['apikey', '*.apikey', 'password', '*.password', 'key', '*.key'], censor: '[redacted]' },
+    redact: {
+      paths: ['apikey', '*.apikey', 'password', '*.password', 'key', '*.key'],
+      censor: '[redacted]',
+    },
   };
   return pretty ? pino(options, PinoPretty({ colorize: true, sync: true })) : pino(options);
 }

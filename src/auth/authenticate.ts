@@ -1,5 +1,5 @@
-import type { ApiKey } from '../domain.ts';
 import type { Store } from '../data/store.ts';
+import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
 import { makeIpAllowList } from './ip-allow-list.ts';
@@ -29,14 +29,18 @@ export function makeAuthenticator(store: Store): Authenticator {
   return {
     async authenticate(header, clientIp) {
       const presented = header?.trim() ?? '';
-      if (presented === '') throw new DeskgateError('missing_api_key', 'An API key is required in the apikey header.');
+      if (presented === '')
+        throw new DeskgateError('missing_api_key', 'An API key is required in the apikey header.');
       // Malformed, unknown and revoked keys share one message so a caller learns nothing about which.
       const invalid = new DeskgateError('invalid_api_key', 'The API key is not valid.');
       if (!isWellFormedApiKey(presented)) throw invalid;
       const key = await store.findApiKeyByHash(hashApiKey(presented));
       if (!key) throw invalid;
       if (!isAllowed(key, clientIp)) {
-        throw new DeskgateError('ip_not_allowed', 'This API key may not be used from your address.');
+        throw new DeskgateError(
+          'ip_not_allowed',
+          'This API key may not be used from your address.',
+        );
       }
       const now = Date.now();
       if (now - (lastMarked.get(key.id) ?? 0) > LAST_USED_INTERVAL_MS) {

@@ -12,15 +12,23 @@ export interface FailedAuthLimiter {
  * guessed at speed. In memory: one count per process.
  */
 export function makeFailedAuthLimiter(limit: number, windowSeconds: number): FailedAuthLimiter {
-  const limiter = new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix: 'auth-fail' });
+  const limiter = new RateLimiterMemory({
+    points: limit,
+    duration: windowSeconds,
+    keyPrefix: 'auth-fail',
+  });
   return {
     async assertNotBlocked(address) {
       const state = await limiter.get(address);
       if (state && state.consumedPoints >= limit) {
         const retryAfter = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-        throw new DeskgateError('too_many_requests', 'Too many failed authentication attempts; try again later.', {
-          headers: { 'Retry-After': String(retryAfter) },
-        });
+        throw new DeskgateError(
+          'too_many_requests',
+          'Too many failed authentication attempts; try again later.',
+          {
+            headers: { 'Retry-After': String(retryAfter) },
+          },
+        );
       }
     },
     async recordFailure(address) {

@@ -1,5 +1,5 @@
-import type { ApiKey, Scope } from '../domain.ts';
 import type { Store } from '../data/store.ts';
+import type { ApiKey, Scope } from '../domain.ts';
 import { generateApiKey, hashApiKey } from './api-key-secret.ts';
 import { parseIpRange } from './ip-allow-list.ts';
 

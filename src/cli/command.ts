@@ -41,7 +41,12 @@ export function printJson(input: CommandInput, value: unknown): void {
 
 /** Parses a positional or option as a positive integer id, or throws a UsageError naming it. */
 export function parseId(value: string | undefined, what: string): number {
-  if (value === undefined || !/^[0-9]{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2147483647) {
+  if (
+    value === undefined ||
+    !/^[0-9]{1,10}$/.test(value) ||
+    Number(value) < 1 ||
+    Number(value) > 2147483647
+  ) {
     throw new UsageError(`${what} must be a positive integer, got ${JSON.stringify(value ?? '')}`);
   }
   return Number(value);

@@ -17,10 +17,18 @@ function helpText(): string {
 function findCommand(argv: readonly string[]): { command: Command; rest: string[] } {
   for (const command of COMMANDS) {
     const words = command.name.split(' ');
-    if (words.every((word, i) => argv[i] === word)) return { command, rest: argv.slice(words.length) };
+    if (words.every((word, i) => argv[i] === word))
+      return { command, rest: argv.slice(words.length) };
   }
-  const given = argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
-  throw new UsageError(given ? `unknown command "${given}"; run deskgate --help` : 'no command given; run deskgate --help');
+  const given = argv
+    .filter((a) => !a.startsWith('-'))
+    .slice(0, 2)
+    .join(' ');
+  throw new UsageError(
+    given
+      ? `unknown command "${given}"; run deskgate --help`
+      : 'no command given; run deskgate --help',
+  );
 }
 
 async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -46,11 +54,16 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<voi
     return;
   }
   if (parsed.positionals.length !== command.positionals) {
-    throw new UsageError(`expected ${command.positionals} argument(s), got ${parsed.positionals.length} (usage: ${command.usage})`);
+    throw new UsageError(
+      `expected ${command.positionals} argument(s), got ${parsed.positionals.length} (usage: ${command.usage})`,
+    );
   }
   const database = parsed.values.database;
-  if (typeof database === 'string' && database === '') throw new UsageError('--database needs a URL');
-  const config = loadConfig(typeof database === 'string' ? { ...env, DESKGATE_DATABASE_URL: database } : env);
+  if (typeof database === 'string' && database === '')
+    throw new UsageError('--database needs a URL');
+  const config = loadConfig(
+    typeof database === 'string' ? { ...env, DESKGATE_DATABASE_URL: database } : env,
+  );
   await command.run({
     values: parsed.values,
     positionals: parsed.positionals,
@@ -60,7 +73,10 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<voi
 }
 
 /** Runs the CLI. Expected errors print one line on stderr: exit 2 for usage, 1 for failures. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   try {
     await run(argv, env);
   } catch (error) {
@@ -71,12 +87,19 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       return;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_NOTADB') {
+    if (
+      code === 'EADDRINUSE' ||
+      code === 'EACCES' ||
+      code === 'SQLITE_CANTOPEN' ||
+      code === 'SQLITE_NOTADB'
+    ) {
       process.stderr.write(`deskgate: ${(error as Error).message}\n`);
       process.exitCode = 1;
       return;
     }
-    process.stderr.write(`deskgate: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `deskgate: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -9,7 +9,11 @@ const topicInput = z.strictObject({
   parent: integerField(0, INT32_MAX).default(0),
   ispublic: integerField(0, 1).default(1),
   sort: integerField(0, INT32_MAX).default(0),
-  topic: z.string().trim().min(1, { error: 'must not be empty' }).max(128, { error: 'must be at most 128 characters' }),
+  topic: z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(128, { error: 'must be at most 128 characters' }),
   notes: z.string().max(65535).default(''),
 });
 
@@ -35,12 +39,20 @@ export function assertTopicsFit(existing: readonly Topic[], batch: readonly NewT
   const names = new Set(existing.map((t) => `${t.parentId}/${t.name}`));
   batch.forEach((topic, index) => {
     const where = batch.length > 1 ? `topic ${index + 1} ("${topic.name}")` : `"${topic.name}"`;
-    if (topic.id !== undefined && ids.has(topic.id)) throw new CommandError(`${where}: id ${topic.id} is already taken`);
-    if (topic.parentId !== 0 && !ids.has(topic.parentId) && !batch.slice(0, index).some((t) => t.id === topic.parentId)) {
+    if (topic.id !== undefined && ids.has(topic.id))
+      throw new CommandError(`${where}: id ${topic.id} is already taken`);
+    if (
+      topic.parentId !== 0 &&
+      !ids.has(topic.parentId) &&
+      !batch.slice(0, index).some((t) => t.id === topic.parentId)
+    ) {
       throw new CommandError(`${where}: parent ${topic.parentId} does not exist`);
     }
     const key = `${topic.parentId}/${topic.name}`;
-    if (names.has(key)) throw new CommandError(`${where}: a topic with this name already exists under parent ${topic.parentId}`);
+    if (names.has(key))
+      throw new CommandError(
+        `${where}: a topic with this name already exists under parent ${topic.parentId}`,
+      );
     names.add(key);
     if (topic.id !== undefined) ids.add(topic.id);
   });

@@ -60,7 +60,11 @@ export function makeServer(deps: ServerDeps): Server {
     try {
       switch (target) {
         case 'service':
-          sendSuccess(res, startedAt, await runServiceCall(req, res, clientIp, requestId, record, callDeps));
+          sendSuccess(
+            res,
+            startedAt,
+            await runServiceCall(req, res, clientIp, requestId, record, callDeps),
+          );
           break;
         case 'healthz':
           sendSuccess(res, startedAt, 'alive');
@@ -77,7 +81,10 @@ export function makeServer(deps: ServerDeps): Server {
           sendSuccess(res, startedAt, 'ready');
           break;
         case 'none':
-          throw new DeskgateError('not_found', `Nothing here; the service address is ${config.basePath}/upload/svc_wbs/.`);
+          throw new DeskgateError(
+            'not_found',
+            `Nothing here; the service address is ${config.basePath}/upload/svc_wbs/.`,
+          );
       }
     } catch (thrown) {
       const error = toDeskgateError(thrown, deps.isConnectionError);

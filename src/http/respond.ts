@@ -49,13 +49,20 @@ export function sendNoContent(res: ServerResponse, code: string): void {
 }
 
 /** Maps any thrown value to the error the caller sees; 5xx details stay in the log. */
-export function toDeskgateError(error: unknown, isConnectionError: (e: unknown) => boolean): DeskgateError {
+export function toDeskgateError(
+  error: unknown,
+  isConnectionError: (e: unknown) => boolean,
+): DeskgateError {
   if (error instanceof DeskgateError) return error;
   if (isConnectionError(error)) {
-    return new DeskgateError('database_unavailable', 'The database is unavailable; try again shortly.', {
-      cause: error,
-      headers: { 'Retry-After': '5' },
-    });
+    return new DeskgateError(
+      'database_unavailable',
+      'The database is unavailable; try again shortly.',
+      {
+        cause: error,
+        headers: { 'Retry-After': '5' },
+      },
+    );
   }
   return new DeskgateError('internal_error', 'Internal server error.', { cause: error });
 }

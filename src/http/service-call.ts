@@ -35,7 +35,8 @@ async function authenticate(
   try {
     return await authenticator.authenticate(Array.isArray(header) ? header[0] : header, clientIp);
   } catch (error) {
-    if (error instanceof DeskgateError && error.code === 'invalid_api_key') await failedAuth.recordFailure(clientIp);
+    if (error instanceof DeskgateError && error.code === 'invalid_api_key')
+      await failedAuth.recordFailure(clientIp);
     throw error;
   }
 }
@@ -43,7 +44,10 @@ async function authenticate(
 function resolveOperation(body: Record<string, unknown>, method: string): Operation {
   const { query, condition } = body;
   if (typeof query !== 'string' || typeof condition !== 'string') {
-    throw new DeskgateError('invalid_request', 'The body needs "query" and "condition", both strings.');
+    throw new DeskgateError(
+      'invalid_request',
+      'The body needs "query" and "condition", both strings.',
+    );
   }
   const operation = findOperation(query, condition);
   if (!operation) {
@@ -54,9 +58,13 @@ function resolveOperation(body: Record<string, unknown>, method: string): Operat
   }
   if (!operation.methods.includes(method as HttpMethod)) {
     const allow = operation.methods.join(', ');
-    throw new DeskgateError('method_not_allowed', `${query}/${condition} must be sent with ${allow}.`, {
-      headers: { Allow: allow },
-    });
+    throw new DeskgateError(
+      'method_not_allowed',
+      `${query}/${condition} must be sent with ${allow}.`,
+      {
+        headers: { Allow: allow },
+      },
+    );
   }
   return operation;
 }
@@ -76,7 +84,8 @@ function readParameters(body: Record<string, unknown>, operation: Operation): un
 function readIdempotencyKey(req: IncomingMessage): string | undefined {
   const value = req.headers['idempotency-key'];
   if (typeof value !== 'string' || value === '') return undefined;
-  if (value.length > 255) throw new DeskgateError('invalid_request', 'Idempotency-Key must be at most 255 characters.');
+  if (value.length > 255)
+    throw new DeskgateError('invalid_request', 'Idempotency-Key must be at most 255 characters.');
   return value;
 }
 
@@ -96,13 +105,17 @@ export async function runServiceCall(
   const apiKey = await authenticate(req, clientIp, deps);
   record.keyId = apiKey.id;
   if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
-    throw new DeskgateError('unsupported_media_type', 'Send the body as JSON, not multipart/form-data.');
+    throw new DeskgateError(
+      'unsupported_media_type',
+      'Send the body as JSON, not multipart/form-data.',
+    );
   }
   let text: string;
   try {
     text = await readBody(req, deps.config.bodyLimit);
   } catch (error) {
-    if (error instanceof DeskgateError && error.code === 'payload_too_large') res.setHeader('Connection', 'close');
+    if (error instanceof DeskgateError && error.code === 'payload_too_large')
+      res.setHeader('Connection', 'close');
     throw error;
   }
   const body = parseJsonObject(text);
@@ -110,9 +123,16 @@ export async function runServiceCall(
   const name = `${operation.query}/${operation.condition}`;
   record.operation = name;
   if (!apiKey.scopes.includes(operation.scope)) {
-    throw new DeskgateError('insufficient_scope', `This API key lacks the "${operation.scope}" scope needed by ${name}.`);
+    throw new DeskgateError(
+      'insufficient_scope',
+      `This API key lacks the "${operation.scope}" scope needed by ${name}.`,
+    );
   }
-  const parameters = validateParameters(operation.parameters, readParameters(body, operation), name);
+  const parameters = validateParameters(
+    operation.parameters,
+    readParameters(body, operation),
+    name,
+  );
   return operation.handle(parameters, {
     store: deps.store,
     config: deps.config,

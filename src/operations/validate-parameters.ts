@@ -9,7 +9,10 @@ function toFieldErrors(issues: readonly z.core.$ZodIssue[], operation: string): 
       for (const key of issue.keys) {
         errors.push({ field: `${base}.${key}`, message: `is not a parameter of ${operation}` });
       }
-    } else if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined) {
+    } else if (
+      (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
+      issue.input === undefined
+    ) {
       errors.push({ field: base, message: 'is required' });
     } else {
       errors.push({ field: base, message: issue.message });

@@ -6,9 +6,16 @@ import type { Store } from '../data/store.ts';
  * On a database with no API key yet, creates one with both scopes and returns the text that
  * shows it once, with a curl example ready to paste. Returns undefined when keys exist.
  */
-export async function createFirstKey(store: Store, config: Readonly<Config>): Promise<string | undefined> {
+export async function createFirstKey(
+  store: Store,
+  config: Readonly<Config>,
+): Promise<string | undefined> {
   if ((await store.countApiKeys()) > 0) return undefined;
-  const { apiKey, key } = await issueApiKey(store, { name: 'default', scopes: ['read', 'write'], allowIps: [] });
+  const { apiKey, key } = await issueApiKey(store, {
+    name: 'default',
+    scopes: ['read', 'write'],
+    allowIps: [],
+  });
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${config.port}${config.basePath}/upload/svc_wbs/`;
   return [

@@ -18,10 +18,17 @@ export async function runServer(
   logger: Logger,
   options: { announceFirstKey: boolean },
 ): Promise<RunningServer> {
-  const { store, dialect, applied } = await openStore(config.databaseUrl, { migrate: config.migrate });
+  const { store, dialect, applied } = await openStore(config.databaseUrl, {
+    migrate: config.migrate,
+  });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   const banner = options.announceFirstKey ? await createFirstKey(store, config) : undefined;
-  const server = makeServer({ config, store, logger, isConnectionError: dialect.isConnectionError });
+  const server = makeServer({
+    config,
+    store,
+    logger,
+    isConnectionError: dialect.isConnectionError,
+  });
   server.listen(config.port, config.host);
   try {
     await once(server, 'listening');
@@ -30,7 +37,10 @@ export async function runServer(
     throw error;
   }
   const address = server.address() as AddressInfo;
-  logger.info({ host: address.address, port: address.port, database: dialect.name }, 'deskgate listening');
+  logger.info(
+    { host: address.address, port: address.port, database: dialect.name },
+    'deskgate listening',
+  );
   if (banner) process.stdout.write(`${banner}\n`);
 
   let stopping: Promise<void> | undefined;

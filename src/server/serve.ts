@@ -9,7 +9,11 @@ function onShutdownSignal(handler: (signal: string) => void): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => handler(signal));
 }
 
-async function serveInThisProcess(config: Readonly<Config>, logger: Logger, isWorker: boolean): Promise<void> {
+async function serveInThisProcess(
+  config: Readonly<Config>,
+  logger: Logger,
+  isWorker: boolean,
+): Promise<void> {
   const running = await runServer(config, logger, { announceFirstKey: !isWorker });
   onShutdownSignal((signal) => {
     logger.info({ signal }, 'shutting down');

@@ -7,7 +7,9 @@ function parseScopes(value: string): Scope[] {
   const scopes = value.split(',').map((s) => s.trim());
   const unknown = scopes.filter((s) => !(SCOPES as string[]).includes(s));
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new UsageError(`--scope takes a comma list of ${SCOPES.join(', ')}; got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--scope takes a comma list of ${SCOPES.join(', ')}; got ${JSON.stringify(value)}`,
+    );
   }
   return SCOPES.filter((s) => scopes.includes(s));
 }
@@ -25,7 +27,8 @@ export const keysCreate: Command = {
   positionals: 0,
   async run(input) {
     const name = String(input.values.name ?? '').trim();
-    if (name === '' || name.length > 128) throw new UsageError('--name is required (1 to 128 characters)');
+    if (name === '' || name.length > 128)
+      throw new UsageError('--name is required (1 to 128 characters)');
     const scopes = parseScopes(String(input.values.scope));
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
     const { apiKey, key } = await usingStore(input.config, (store) =>
@@ -34,7 +37,13 @@ export const keysCreate: Command = {
       }),
     );
     if (input.values.json) {
-      printJson(input, { id: apiKey.id, name: apiKey.name, key, scopes: apiKey.scopes, allowIps: apiKey.allowIps });
+      printJson(input, {
+        id: apiKey.id,
+        name: apiKey.name,
+        key,
+        scopes: apiKey.scopes,
+        allowIps: apiKey.allowIps,
+      });
       return;
     }
     input.out(

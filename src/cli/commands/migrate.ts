@@ -13,7 +13,10 @@ export const migrate: Command = {
     try {
       const applied = await migrateToLatest(db, dialect.name);
       if (input.values.json) printJson(input, { applied });
-      else input.out(applied.length === 0 ? 'Already up to date.\n' : `Applied: ${applied.join(', ')}\n`);
+      else
+        input.out(
+          applied.length === 0 ? 'Already up to date.\n' : `Applied: ${applied.join(', ')}\n`,
+        );
     } finally {
       await db.destroy();
     }

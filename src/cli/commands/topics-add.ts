@@ -1,10 +1,11 @@
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
-import { assertTopicsFit, topicListInput, topicToJson, toNewTopic } from '../topic-input.ts';
+import { assertTopicsFit, toNewTopic, topicListInput, topicToJson } from '../topic-input.ts';
 import { usingStore } from '../using-store.ts';
 
 export const topicsAdd: Command = {
   name: 'topics add',
-  usage: 'deskgate topics add --topic NAME [--parent ID] [--private] [--sort N] [--notes TEXT] [--json]',
+  usage:
+    'deskgate topics add --topic NAME [--parent ID] [--private] [--sort N] [--notes TEXT] [--json]',
   summary: 'Add one help topic.',
   options: {
     ...JSON_OPTION,
@@ -19,11 +20,19 @@ export const topicsAdd: Command = {
     const { values } = input;
     if (values.topic === undefined) throw new UsageError('--topic is required');
     const parsed = topicListInput.safeParse([
-      { topic: values.topic, parent: values.parent, sort: values.sort, notes: values.notes, ispublic: values.private ? 0 : 1 },
+      {
+        topic: values.topic,
+        parent: values.parent,
+        sort: values.sort,
+        notes: values.notes,
+        ispublic: values.private ? 0 : 1,
+      },
     ]);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new UsageError(`--${String(issue?.path[1] ?? 'topic')} ${issue?.message ?? 'is not valid'}`);
+      throw new UsageError(
+        `--${String(issue?.path[1] ?? 'topic')} ${issue?.message ?? 'is not valid'}`,
+      );
     }
     const batch = parsed.data.map(toNewTopic);
     const [topic] = await usingStore(input.config, async (store) => {

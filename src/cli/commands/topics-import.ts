@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, CommandError, JSON_OPTION, printJson, UsageError } from '../command.ts';
-import { assertTopicsFit, topicListInput, topicToJson, toNewTopic } from '../topic-input.ts';
+import { assertTopicsFit, toNewTopic, topicListInput, topicToJson } from '../topic-input.ts';
 import { usingStore } from '../using-store.ts';
 
 async function readJsonFile(path: string): Promise<unknown> {
@@ -8,7 +8,9 @@ async function readJsonFile(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new CommandError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new CommandError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -30,15 +32,21 @@ export const topicsImport: Command = {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const [index, field] = issue?.path ?? [];
-      const where = typeof index === 'number' ? `topic ${index + 1}${field ? `, field ${String(field)}` : ''}` : 'the file';
-      throw new CommandError(`${path}: ${where}: ${issue?.message ?? 'is not valid'}; nothing was imported`);
+      const where =
+        typeof index === 'number'
+          ? `topic ${index + 1}${field ? `, field ${String(field)}` : ''}`
+          : 'the file';
+      throw new CommandError(
+        `${path}: ${where}: ${issue?.message ?? 'is not valid'}; nothing was imported`,
+      );
     }
     const batch = parsed.data.map(toNewTopic);
     const topics = await usingStore(input.config, async (store) => {
       try {
         assertTopicsFit(await store.listTopics(), batch);
       } catch (error) {
-        if (error instanceof CommandError) throw new CommandError(`${path}: ${error.message}; nothing was imported`);
+        if (error instanceof CommandError)
+          throw new CommandError(`${path}: ${error.message}; nothing was imported`);
         throw error;
       }
       return store.insertTopics(batch);

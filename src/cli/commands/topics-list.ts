@@ -18,7 +18,13 @@ export const topicsList: Command = {
     input.out(
       formatTable(
         ['ID', 'PARENT', 'PUBLIC', 'SORT', 'TOPIC'],
-        topics.map((t) => [String(t.id), String(t.parentId), t.isPublic ? 'yes' : 'no', String(t.sort), t.name]),
+        topics.map((t) => [
+          String(t.id),
+          String(t.parentId),
+          t.isPublic ? 'yes' : 'no',
+          String(t.sort),
+          t.name,
+        ]),
       ),
     );
   },

@@ -24,6 +24,11 @@ export const usersGet: Command = {
       updated: user.updated,
     };
     if (input.values.json) printJson(input, view);
-    else input.out(`${Object.entries(view).map(([k, v]) => `${k.padEnd(17)}${v}`).join('\n')}\n`);
+    else
+      input.out(
+        `${Object.entries(view)
+          .map(([k, v]) => `${k.padEnd(17)}${v}`)
+          .join('\n')}\n`,
+      );
   },
 };

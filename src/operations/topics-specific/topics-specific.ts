@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Topic } from '../../domain.ts';
 import { DeskgateError } from '../../errors.ts';
-import { defineOperation } from '../operation.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
+import { defineOperation } from '../operation.ts';
 
 /** The topic as the interface shows it: every value a string. */
 export interface TopicView {
@@ -36,7 +36,8 @@ export const topicsSpecific = defineOperation({
   scope: 'read',
   parameters: z.strictObject({ id: integerField(1, INT32_MAX) }),
   // The PHP service required `sort: "id"`; it is optional here but still only "id".
-  checkBody: (body) => (body.sort === undefined || body.sort === 'id' ? undefined : 'sort must be "id" when given'),
+  checkBody: (body) =>
+    body.sort === undefined || body.sort === 'id' ? undefined : 'sort must be "id" when given',
   async handle({ id }, { store, config }) {
     const topic = await store.findTopicById(id);
     if (!topic || (config.publicTopicsOnly && !topic.isPublic)) {

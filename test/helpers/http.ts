@@ -1,0 +1,104 @@
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  /** The parsed body; undefined when there is none. */
+  body: Envelope | undefined;
+  /** True when the request went over a connection an earlier request had used (keep-alive). */
+  reusedSocket: boolean;
+}
+
+/** The response envelope, loosely typed for assertions. */
+export interface Envelope {
+  status: 'Success' | 'Error';
+  time: number;
+  data: unknown;
+  code?: string;
+  errors?: { field: string; message: string }[];
+  existing_id?: string;
+  [other: string]: unknown;
+}
+
+export interface CallOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON; a string or Buffer as it is; undefined sends no body. */
+  body?: unknown;
+  /** Send the body with Transfer-Encoding: chunked (in two chunks) instead of Content-Length. */
+  chunked?: boolean;
+  agent?: Agent;
+}
+
+/** One HTTP/1.1 exchange over a real socket. GET requests carry their body like any other. */
+export function call(url: string, options: CallOptions = {}): Promise<Reply> {
+  const { method = 'GET', headers = {}, body, chunked = false, agent } = options;
+  const payload =
+    body === undefined
+      ? undefined
+      : Buffer.isBuffer(body)
+        ? body
+        : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method,
+      agent: agent ?? false,
+      headers: {
+        ...(payload && !chunked ? { 'Content-Length': String(payload.length) } : {}),
+        ...headers,
+      },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text,
+          body: text === '' ? undefined : (JSON.parse(text) as Envelope),
+          reusedSocket: req.reusedSocket,
+        });
+      });
+    });
+    if (payload && chunked) {
+      const half = Math.floor(payload.length / 2);
+      req.write(payload.subarray(0, half));
+      setTimeout(() => req.end(payload.subarray(half)), 5);
+    } else {
+      req.end(payload);
+    }
+  });
+}
+
+/** A client that keeps one connection open, for keep-alive tests. Destroy it when done. */
+export function keepAliveAgent(): Agent {
+  return new Agent({ keepAlive: true, maxSockets: 1 });
+}
+
+/** Shorthand bodies for the two operations. */
+export function topicBody(id: unknown): Record<string, unknown> {
+  return { query: 'topics', condition: 'specific', parameters: { id } };
+}
+
+export function userFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Ann Example',
+    email: `ann.${Math.random().toString(36).slice(2)}@example.com`,
+    password: 'correct horse battery staple',
+    timezone: 'Europe/Lisbon',
+    phone: 351210000000,
+    org_id: 0,
+    default_email_id: 0,
+    status: 1,
+    ...overrides,
+  };
+}
+
+export function userBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { query: 'user', condition: 'add', parameters: userFields(overrides) };
+}

@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { issueApiKey } from '../../src/auth/issue-api-key.ts';
+import { openStore } from '../../src/data/open-store.ts';
+import type { Store } from '../../src/data/store.ts';
+import type { Scope } from '../../src/domain.ts';
+import { ROOT } from './paths.ts';
+
+export interface StartedServer {
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  port: number;
+  /** The service address, e.g. http://127.0.0.1:41234/upload/svc_wbs/ */
+  url: string;
+  process: ChildProcess;
+  /** Every line the server wrote to stdout and stderr so far. */
+  output: string[];
+  /** Sends SIGTERM and waits for the exit; resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartOptions {
+  databaseUrl: string;
+  env?: Record<string, string>;
+}
+
+/** Starts `deskgate serve` as a child process on a free port and waits until it listens. */
+export async function startServer({ databaseUrl, env = {} }: StartOptions): Promise<StartedServer> {
+  const child = spawn(process.execPath, ['bin/deskgate.js', 'serve'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DESKGATE_DATABASE_URL: databaseUrl,
+      DESKGATE_LOG_FORMAT: 'json',
+      DESKGATE_BCRYPT_COST: '4',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start:\n${output.join('\n')}`)),
+      15_000,
+    );
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        output.push(line);
+        if (line.includes('"deskgate listening"')) {
+          clearTimeout(timer);
+          resolve((JSON.parse(line) as { port: number }).port);
+        }
+      });
+    }
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output.join('\n')}`));
+    });
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    port,
+    url: `${origin}${env.DESKGATE_BASE_PATH ?? ''}/upload/svc_wbs/`,
+    process: child,
+    output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Creates an API key straight through the data layer (tests of the CLI create theirs with the CLI). */
+export async function createKey(
+  databaseUrl: string,
+  options: { scopes?: Scope[]; allowIps?: string[]; name?: string } = {},
+): Promise<{ id: number; key: string }> {
+  return withStore(databaseUrl, async (store) => {
+    const { apiKey, key } = await issueApiKey(store, {
+      name: options.name ?? 'test',
+      scopes: options.scopes ?? ['read', 'write'],
+      allowIps: options.allowIps ?? [],
+    });
+    return { id: apiKey.id, key };
+  });
+}
+
+/** Runs `fn` with the real Store of `databaseUrl` (migrated), and closes it. */
+export async function withStore<T>(
+  databaseUrl: string,
+  fn: (store: Store) => Promise<T>,
+): Promise<T> {
+  const { store } = await openStore(databaseUrl, { migrate: true });
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
