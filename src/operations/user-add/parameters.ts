@@ -36,12 +36,9 @@ export const userAddParameters = z.strictObject({
     .string()
     .min(1, { error: 'must not be empty' })
     .max(255, { error: 'must be at most 255 characters' }),
-  timezone: z
-    .string()
-    .max(64, { error: 'must be at most 64 characters' })
-    .refine(isKnownTimeZone, {
-      error: 'must be an IANA time zone name, e.g. Europe/Lisbon or UTC',
-    }),
+  timezone: z.string().max(64, { error: 'must be at most 64 characters' }).refine(isKnownTimeZone, {
+    error: 'must be an IANA time zone name, e.g. Europe/Lisbon or UTC',
+  }),
   phone: integerField(0, 999_999_999_999_999),
   org_id: integerField(0, INT32_MAX),
   default_email_id: integerField(0, INT32_MAX),
