@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import pg from 'pg';
 
-/** A database a test owns for its lifetime. */
+/** A database a test owns for its lifetime: its own file, schema or database, dropped at the end. */
 export interface TestDatabase {
   url: string;
   /** Path of the SQLite file, for tests that inspect the bytes on disk. */
@@ -13,6 +16,10 @@ export interface TestDatabase {
 export interface DatabaseKind {
   name: 'sqlite' | 'postgres' | 'mysql';
   create(): Promise<TestDatabase>;
+}
+
+function uniqueName(): string {
+  return `deskgate_t${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 
 const sqlite: DatabaseKind = {
@@ -28,5 +35,69 @@ const sqlite: DatabaseKind = {
   },
 };
 
-/** Every database the suite runs against on this machine. SQLite always. */
-export const DATABASES: readonly DatabaseKind[] = [sqlite];
+/** A schema of its own in the shared PostgreSQL database, selected through search_path. */
+function postgres(adminUrl: string): DatabaseKind {
+  return {
+    name: 'postgres',
+    async create() {
+      const schema = uniqueName();
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create schema ${schema}`);
+      await admin.end();
+      const url = new URL(adminUrl);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      return {
+        url: url.toString(),
+        async drop() {
+          const client = new pg.Client({ connectionString: adminUrl });
+          await client.connect();
+          await client.query(`drop schema if exists ${schema} cascade`);
+          await client.end();
+        },
+      };
+    },
+  };
+}
+
+/** A database of its own on the shared MySQL/MariaDB server. */
+function mysql(adminUrl: string): DatabaseKind {
+  return {
+    name: 'mysql',
+    async create() {
+      const name = uniqueName();
+      const admin = await createConnection(adminUrl);
+      await admin.query(`create database ${name} character set utf8mb4 collate utf8mb4_unicode_ci`);
+      await admin.end();
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return {
+        url: url.toString(),
+        async drop() {
+          const connection = await createConnection(adminUrl);
+          await connection.query(`drop database if exists ${name}`);
+          await connection.end();
+        },
+      };
+    },
+  };
+}
+
+const postgresUrl = process.env.DESKGATE_TEST_POSTGRES_URL;
+const mysqlUrl = process.env.DESKGATE_TEST_MYSQL_URL;
+
+/** Every database the suite runs against on this machine: SQLite always, the others when CI names them. */
+export const DATABASES: readonly DatabaseKind[] = [
+  sqlite,
+  ...(postgresUrl ? [postgres(postgresUrl)] : []),
+  ...(mysqlUrl ? [mysql(mysqlUrl)] : []),
+];
+
+/** The database suites this run leaves out, and why. */
+export const SKIPPED_DATABASES: readonly { name: string; reason: string }[] = [
+  ...(postgresUrl ? [] : [{ name: 'postgres', reason: 'DESKGATE_TEST_POSTGRES_URL is not set' }]),
+  ...(mysqlUrl ? [] : [{ name: 'mysql', reason: 'DESKGATE_TEST_MYSQL_URL is not set' }]),
+];
+
+/** The MySQL server's admin URL, for suites that only make sense there (osTicket mode). */
+export const MYSQL_ADMIN_URL = mysqlUrl;

@@ -11,7 +11,7 @@ export const migrate: Command = {
   async run(input) {
     const { db, dialect } = openDatabase(input.config.databaseUrl);
     try {
-      const applied = await migrateToLatest(db, dialect.name);
+      const applied = await migrateToLatest(db, dialect);
       if (input.values.json) printJson(input, { applied });
       else
         input.out(

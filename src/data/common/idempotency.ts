@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+import type { IdempotencyClaim, IdempotencyRecord } from '../../domain.ts';
+import type { UniqueIndex } from '../dialects/dialect.ts';
+import type { OwnTables } from '../schema.ts';
+import { formatTimestamp } from '../time.ts';
+
+export const IDEMPOTENCY_UNIQUE: UniqueIndex = {
+  table: 'idempotency_keys',
+  index: 'idempotency_keys_key_unique',
+};
+
+export async function findIdempotencyRecord(
+  db: Kysely<OwnTables>,
+  apiKeyId: number,
+  key: string,
+): Promise<IdempotencyRecord | undefined> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'user_id', 'created_at'])
+    .where('api_key_id', '=', apiKeyId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+  return (
+    row && {
+      fingerprint: row.fingerprint,
+      userId: Number(row.user_id),
+      created: formatTimestamp(row.created_at),
+    }
+  );
+}
+
+export async function deleteIdempotencyRecordsBefore(
+  db: Kysely<OwnTables>,
+  cutoff: string,
+): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).execute();
+}
+
+/** Called inside the creation's transaction; a concurrent claim of the same key violates IDEMPOTENCY_UNIQUE. */
+export async function insertIdempotencyRecord(
+  trx: Kysely<OwnTables>,
+  claim: IdempotencyClaim,
+  userId: number,
+  at: string,
+): Promise<void> {
+  await trx
+    .insertInto('idempotency_keys')
+    .values({
+      api_key_id: claim.apiKeyId,
+      idempotency_key: claim.key,
+      fingerprint: claim.fingerprint,
+      user_id: userId,
+      created_at: at,
+    })
+    .execute();
+}

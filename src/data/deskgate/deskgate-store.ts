@@ -1,0 +1,38 @@
+import { type Kysely, sql } from 'kysely';
+import * as idempotency from '../common/idempotency.ts';
+import { ownTables } from '../common/own-tables.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import type { Database } from '../schema.ts';
+import type { Store } from '../store.ts';
+import * as apiKeys from './api-keys.ts';
+import * as topics from './topics.ts';
+import * as users from './users.ts';
+
+/** The Store over deskgate's own schema, on any of the three databases. */
+export function makeDeskgateStore(db: Kysely<Database>, dialect: Dialect): Store {
+  const own = ownTables(db);
+  return {
+    dialect: dialect.name,
+    findTopicById: (id) => topics.findTopicById(db, id),
+    listTopics: () => topics.listTopics(db),
+    insertTopics: (list) => topics.insertTopics(db, dialect, list),
+    countTopics: () => topics.countTopics(db),
+    createUser: (user, actor, claim) => users.createUser(db, dialect, user, actor, claim),
+    findUserById: (id) => users.findUserById(db, id),
+    findUserIdByEmail: (email) => users.findUserIdByEmail(db, email),
+    findPasswordHash: (userId) => users.findPasswordHash(db, userId),
+    findIdempotencyRecord: (keyId, key) => idempotency.findIdempotencyRecord(own, keyId, key),
+    deleteIdempotencyRecordsBefore: (cutoff) =>
+      idempotency.deleteIdempotencyRecordsBefore(own, cutoff),
+    createApiKey: (key) => apiKeys.createApiKey(db, dialect, key),
+    listApiKeys: () => apiKeys.listApiKeys(db),
+    revokeApiKey: (id) => apiKeys.revokeApiKey(db, id),
+    findApiKeyByHash: (hash) => apiKeys.findApiKeyByHash(db, hash),
+    markApiKeyUsed: (id) => apiKeys.markApiKeyUsed(db, id),
+    countApiKeys: () => apiKeys.countApiKeys(db),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

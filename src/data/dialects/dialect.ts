@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../store.ts';
+
+/** A unique index, named so that every database's error can be matched to it. */
+export interface UniqueIndex {
+  table: string;
+  index: string;
+}
+
+/** What differs between databases, kept in one small place per database. */
+export interface Dialect {
+  readonly name: DialectName;
+  /** True when `error` is a violation of `unique`. */
+  isUniqueViolation(error: unknown, unique: UniqueIndex): boolean;
+  /** True when `error` means the database cannot be reached (as opposed to a bad query). */
+  isConnectionError(error: unknown): boolean;
+  /** Whether INSERT … RETURNING works (SQLite, PostgreSQL; not MySQL). */
+  readonly supportsReturning: boolean;
+  /** Brings an id sequence past ids inserted explicitly (PostgreSQL's serial does not follow them). */
+  syncIdSequence<DB>(db: Kysely<DB>, table: string): Promise<void>;
+}
+
+/** Connection pool settings for PostgreSQL and MySQL (SQLite has one connection per process). */
+export interface PoolOptions {
+  /** Most connections open at once. */
+  max: number;
+  /** Give up connecting after this many ms (the request then gets 503). */
+  connectTimeoutMs: number;
+  /** Give up on one query after this many ms. */
+  queryTimeoutMs: number;
+}
+
+export interface OpenDatabase<DB> {
+  db: Kysely<DB>;
+  dialect: Dialect;
+}
+
+const NETWORK_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+
+/** Socket-level failures every network driver reports with a Node error code. */
+export function isNetworkError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NETWORK_ERRORS.has(code);
+}

@@ -1,0 +1,44 @@
+import { Kysely, MysqlDialect } from 'kysely';
+import { createPool } from 'mysql2';
+import { type Dialect, isNetworkError, type OpenDatabase, type PoolOptions } from './dialect.ts';
+
+const mysqlDialect: Dialect = {
+  name: 'mysql',
+  supportsReturning: false,
+  isUniqueViolation(error, { index }) {
+    const e = error as { code?: unknown; message?: unknown } | null;
+    // "Duplicate entry 'x' for key 'user_emails_address_key_unique'" (MySQL 8 prefixes the table).
+    return (
+      e?.code === 'ER_DUP_ENTRY' && typeof e.message === 'string' && e.message.includes(`${index}'`)
+    );
+  },
+  isConnectionError(error) {
+    if (isNetworkError(error)) return true;
+    const code = (error as { code?: unknown } | null)?.code;
+    return (
+      typeof code === 'string' &&
+      /^(PROTOCOL_CONNECTION_LOST|PROTOCOL_SEQUENCE_TIMEOUT|ER_CON_COUNT_ERROR|ER_SERVER_SHUTDOWN|ER_ACCESS_DENIED_ERROR)$/.test(
+        code,
+      )
+    );
+  },
+  async syncIdSequence() {},
+};
+
+/** A pool of `pool.max` connections; times are UTC text, so the session time zone is irrelevant. */
+export function openMysql<DB>(url: string, pool: PoolOptions): OpenDatabase<DB> {
+  const normalized = url.replace(/^mariadb:/, 'mysql:');
+  const instance = createPool({
+    uri: normalized,
+    connectionLimit: pool.max,
+    connectTimeout: pool.connectTimeoutMs,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    dateStrings: true,
+    charset: 'utf8mb4',
+  });
+  return {
+    db: new Kysely<DB>({ dialect: new MysqlDialect({ pool: instance }) }),
+    dialect: mysqlDialect,
+  };
+}

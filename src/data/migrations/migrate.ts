@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
+import type { Dialect } from '../dialects/dialect.ts';
+import * as initialSchema from './001-initial-schema.ts';
+import * as defaultTopics from './002-default-topics.ts';
+
+/** Versioned migrations, in order. Add one line per new migration file. */
+const MIGRATIONS = [
+  ['001-initial-schema', initialSchema],
+  ['002-default-topics', defaultTopics],
+] as const;
+
+function makeMigrator<DB>(db: Kysely<DB>, dialect: Dialect): Migrator {
+  const migrations: Record<string, Migration> = {};
+  for (const [name, module] of MIGRATIONS) migrations[name] = { up: (d) => module.up(d, dialect) };
+  return new Migrator({
+    db: db as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'deskgate_migration',
+    migrationLockTableName: 'deskgate_migration_lock',
+  });
+}
+
+/** Applies every pending migration; returns the names applied. Throws on the first failure. */
+export async function migrateToLatest<DB>(db: Kysely<DB>, dialect: Dialect): Promise<string[]> {
+  const result: MigrationResultSet = await makeMigrator(db, dialect).migrateToLatest();
+  if (result.error) throw result.error;
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Names of the migrations not yet applied. */
+export async function pendingMigrations<DB>(db: Kysely<DB>, dialect: Dialect): Promise<string[]> {
+  const all = await makeMigrator(db, dialect).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

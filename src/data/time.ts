@@ -1,0 +1,10 @@
+/** `YYYY-MM-DD HH:MM:SS` in UTC, the interface's timestamp shape. */
+export function formatTimestamp(value: Date | string): string {
+  if (typeof value === 'string')
+    return value.length > 19 ? value.slice(0, 19).replace('T', ' ') : value;
+  return value.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+export function now(): string {
+  return formatTimestamp(new Date());
+}
