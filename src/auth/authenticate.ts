@@ -1,7 +1,7 @@
 import type { Store } from '../data/store.ts';
 import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
-import { hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
+import { isWellFormedApiKey } from './api-key-secret.ts';
 import { makeIpAllowList } from './ip-allow-list.ts';
 
 /** How often `last_used` is written for one key: a read request should not always cost a write. */
@@ -34,7 +34,7 @@ export function makeAuthenticator(store: Store): Authenticator {
       // Malformed, unknown and revoked keys share one message so a caller learns nothing about which.
       const invalid = new DeskgateError('invalid_api_key', 'The API key is not valid.');
       if (!isWellFormedApiKey(presented)) throw invalid;
-      const key = await store.findApiKeyByHash(hashApiKey(presented));
+      const key = await store.findApiKeyBySecret(presented);
       if (!key) throw invalid;
       if (!isAllowed(key, clientIp)) {
         throw new DeskgateError(

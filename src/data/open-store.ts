@@ -1,9 +1,24 @@
+import type { Kysely } from 'kysely';
 import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
-import type { Dialect } from './dialects/dialect.ts';
-import { migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
-import { openDatabase } from './open-database.ts';
+import type { Dialect, PoolOptions } from './dialects/dialect.ts';
+import { type Layout, migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
+import { DEFAULT_POOL, openDatabase } from './open-database.ts';
+import { assertOsticketTables } from './osticket/assert-osticket-tables.ts';
+import { makeOsticketStore } from './osticket/osticket-store.ts';
+import type { OsticketDatabase } from './osticket/schema.ts';
+import { TablePrefixPlugin } from './osticket/table-prefix-plugin.ts';
 import type { Database } from './schema.ts';
 import type { Store } from './store.ts';
+
+export interface StoreOptions {
+  /** Apply pending migrations first; without, refuse a schema that is behind this version. */
+  migrate: boolean;
+  /** `deskgate` (its own schema, the default) or `osticket` (an existing osTicket database, MySQL only). */
+  schema?: Layout;
+  /** osTicket's table prefix, default `ost_`. */
+  tablePrefix?: string;
+  pool?: PoolOptions;
+}
 
 export interface OpenedStore {
   store: Store;
@@ -16,27 +31,45 @@ export class SchemaOutOfDateError extends Error {
   override name = 'SchemaOutOfDateError';
 }
 
-/**
- * Opens the database and its Store. With `migrate`, applies pending migrations first; without,
- * refuses a database whose schema is behind this version.
- */
-export async function openStore(
-  databaseUrl: string,
-  options: { migrate: boolean },
-): Promise<OpenedStore> {
-  const { db, dialect } = openDatabase<Database>(databaseUrl);
-  try {
-    let applied: string[] = [];
-    if (options.migrate) {
-      applied = await migrateToLatest(db, dialect);
-    } else {
-      const pending = await pendingMigrations(db, dialect);
-      if (pending.length > 0) {
-        throw new SchemaOutOfDateError(
-          `the database schema is behind (pending: ${pending.join(', ')}); run \`deskgate migrate\` or set DESKGATE_MIGRATE=true`,
-        );
-      }
+async function prepare<DB>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  layout: Layout,
+  migrate: boolean,
+): Promise<string[]> {
+  if (migrate) return migrateToLatest(db, dialect, layout);
+  const pending = await pendingMigrations(db, dialect, layout);
+  if (pending.length > 0) {
+    throw new SchemaOutOfDateError(
+      `the database schema is behind (pending: ${pending.join(', ')}); run \`deskgate migrate\` or set DESKGATE_MIGRATE=true`,
+    );
+  }
+  return [];
+}
+
+/** Opens the database, brings deskgate's tables up to date (or checks them), and returns its Store. */
+export async function openStore(databaseUrl: string, options: StoreOptions): Promise<OpenedStore> {
+  const pool = options.pool ?? DEFAULT_POOL;
+  if (options.schema === 'osticket') {
+    const prefix = options.tablePrefix ?? 'ost_';
+    const { db, dialect } = openDatabase<OsticketDatabase>(databaseUrl, pool);
+    try {
+      const applied = await prepare(db, dialect, 'osticket', options.migrate);
+      await assertOsticketTables(db, prefix);
+      const store = makeOsticketStore(
+        db.withPlugin(new TablePrefixPlugin(prefix)),
+        dialect,
+        prefix,
+      );
+      return { store, dialect, applied };
+    } catch (error) {
+      await db.destroy();
+      throw error;
     }
+  }
+  const { db, dialect } = openDatabase<Database>(databaseUrl, pool);
+  try {
+    const applied = await prepare(db, dialect, 'deskgate', options.migrate);
     return { store: makeDeskgateStore(db, dialect), dialect, applied };
   } catch (error) {
     await db.destroy();

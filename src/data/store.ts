@@ -38,7 +38,8 @@ export interface Store {
   listApiKeys(): Promise<ApiKey[]>;
   /** Returns false when there is no such key. */
   revokeApiKey(id: number): Promise<boolean>;
-  findApiKeyByHash(keyHash: string): Promise<ApiKey | undefined>;
+  /** The active (not revoked) key whose secret this is. */
+  findApiKeyBySecret(secret: string): Promise<ApiKey | undefined>;
   markApiKeyUsed(id: number): Promise<void>;
   countApiKeys(): Promise<number>;
 
@@ -61,4 +62,9 @@ export class DuplicateEmailError extends Error {
 
 export class IdempotencyConflictError extends Error {
   override name = 'IdempotencyConflictError';
+}
+
+/** What this database layout does not do (e.g. creating topics in an osTicket database). */
+export class UnsupportedInModeError extends Error {
+  override name = 'UnsupportedInModeError';
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { hashApiKey } from '../../auth/api-key-secret.ts';
 import * as idempotency from '../common/idempotency.ts';
 import { ownTables } from '../common/own-tables.ts';
 import type { Dialect } from '../dialects/dialect.ts';
@@ -27,7 +28,7 @@ export function makeDeskgateStore(db: Kysely<Database>, dialect: Dialect): Store
     createApiKey: (key) => apiKeys.createApiKey(db, dialect, key),
     listApiKeys: () => apiKeys.listApiKeys(db),
     revokeApiKey: (id) => apiKeys.revokeApiKey(db, id),
-    findApiKeyByHash: (hash) => apiKeys.findApiKeyByHash(db, hash),
+    findApiKeyBySecret: (secret) => apiKeys.findApiKeyByHash(db, hashApiKey(secret)),
     markApiKeyUsed: (id) => apiKeys.markApiKeyUsed(db, id),
     countApiKeys: () => apiKeys.countApiKeys(db),
     ping: async () => {

@@ -1,4 +1,4 @@
-import { Kysely, MysqlDialect } from 'kysely';
+import { CompiledQuery, Kysely, MysqlDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import { type Dialect, isNetworkError, type OpenDatabase, type PoolOptions } from './dialect.ts';
 

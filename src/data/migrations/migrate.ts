@@ -1,18 +1,28 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Dialect } from '../dialects/dialect.ts';
+import * as osticketOwnTables from '../osticket/migrations.ts';
 import * as initialSchema from './001-initial-schema.ts';
 import * as defaultTopics from './002-default-topics.ts';
 
-/** Versioned migrations, in order. Add one line per new migration file. */
-const MIGRATIONS = [
-  ['001-initial-schema', initialSchema],
-  ['002-default-topics', defaultTopics],
-] as const;
+type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
-function makeMigrator<DB>(db: Kysely<DB>, dialect: Dialect): Migrator {
+/** Versioned migrations of each layout, in order. Add one line per new migration file. */
+export const MIGRATIONS = {
+  deskgate: [
+    ['001-initial-schema', initialSchema],
+    ['002-default-topics', defaultTopics],
+  ],
+  // In an osTicket database only deskgate's own tables are migrated; osTicket's are never touched.
+  osticket: [['osticket-001-deskgate-tables', osticketOwnTables]],
+} as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
+
+export type Layout = keyof typeof MIGRATIONS;
+
+function makeMigrator<DB>(db: Kysely<DB>, dialect: Dialect, layout: Layout): Migrator {
   const migrations: Record<string, Migration> = {};
-  for (const [name, module] of MIGRATIONS) migrations[name] = { up: (d) => module.up(d, dialect) };
+  for (const [name, module] of MIGRATIONS[layout])
+    migrations[name] = { up: (d) => module.up(d, dialect) };
   return new Migrator({
     db: db as Kysely<unknown>,
     provider: { getMigrations: async () => migrations },
@@ -22,14 +32,22 @@ function makeMigrator<DB>(db: Kysely<DB>, dialect: Dialect): Migrator {
 }
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
-export async function migrateToLatest<DB>(db: Kysely<DB>, dialect: Dialect): Promise<string[]> {
-  const result: MigrationResultSet = await makeMigrator(db, dialect).migrateToLatest();
+export async function migrateToLatest<DB>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  layout: Layout,
+): Promise<string[]> {
+  const result: MigrationResultSet = await makeMigrator(db, dialect, layout).migrateToLatest();
   if (result.error) throw result.error;
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** Names of the migrations not yet applied. */
-export async function pendingMigrations<DB>(db: Kysely<DB>, dialect: Dialect): Promise<string[]> {
-  const all = await makeMigrator(db, dialect).getMigrations();
+export async function pendingMigrations<DB>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  layout: Layout,
+): Promise<string[]> {
+  const all = await makeMigrator(db, dialect, layout).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { OwnTables } from '../schema.ts';
 
 /**
  * osTicket's tables as an osTicket 1.17/1.18 install creates them, by their names without the
@@ -69,39 +70,17 @@ export interface OstApiKeyTable {
   created: string;
 }
 
-export interface DeskgateAuditLogTable {
-  id: Generated<number>;
-  at: string;
-  api_key_id: number;
-  client_ip: string;
-  operation: string;
-  target_id: string;
-}
-
-export interface DeskgateIdempotencyKeyTable {
-  id: Generated<number>;
-  api_key_id: number;
-  idempotency_key: string;
-  fingerprint: string;
-  user_id: number;
-  created_at: string;
-}
-
-export interface OsticketDatabase {
+export interface OsticketDatabase extends OwnTables {
   help_topic: HelpTopicTable;
   user: OstUserTable;
   user_email: OstUserEmailTable;
   user_account: OstUserAccountTable;
   user__cdata: OstUserCdataTable;
   api_key: OstApiKeyTable;
-  deskgate_audit_log: DeskgateAuditLogTable;
-  deskgate_idempotency_keys: DeskgateIdempotencyKeyTable;
 }
 
-/** deskgate's own tables in an osTicket database: created by deskgate, never prefixed with osTicket's. */
-export const OWN_TABLES = new Set([
-  'deskgate_audit_log',
-  'deskgate_idempotency_keys',
-  'deskgate_migration',
-  'deskgate_migration_lock',
+/** Where deskgate's own tables live in an osTicket database: beside osTicket's, under their own prefix. */
+export const OWN_TABLE_NAMES: ReadonlyMap<string, string> = new Map([
+  ['audit_log', 'deskgate_audit_log'],
+  ['idempotency_keys', 'deskgate_idempotency_keys'],
 ]);

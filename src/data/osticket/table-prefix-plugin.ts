@@ -8,7 +8,7 @@ import {
   type TableNode,
   type UnknownRow,
 } from 'kysely';
-import { OWN_TABLES } from './schema.ts';
+import { OWN_TABLE_NAMES } from './schema.ts';
 
 class PrefixTransformer extends OperationNodeTransformer {
   readonly #prefix: string;
@@ -21,18 +21,22 @@ class PrefixTransformer extends OperationNodeTransformer {
   protected override transformTable(node: TableNode): TableNode {
     const transformed = super.transformTable(node);
     const name = transformed.table.identifier.name;
-    if (OWN_TABLES.has(name) || name.startsWith(this.#prefix)) return transformed;
+    if (name.startsWith('deskgate_')) return transformed;
+    const renamed = OWN_TABLE_NAMES.get(name) ?? `${this.#prefix}${name}`;
     return {
       ...transformed,
       table: {
         ...transformed.table,
-        identifier: { ...transformed.table.identifier, name: `${this.#prefix}${name}` },
+        identifier: { ...transformed.table.identifier, name: renamed },
       },
     };
   }
 }
 
-/** Adds osTicket's table prefix (`ost_` by default) to every osTicket table a query names. */
+/**
+ * Adds osTicket's table prefix (`ost_` by default) to every osTicket table a query names, and
+ * maps deskgate's own tables to their `deskgate_` names.
+ */
 export class TablePrefixPlugin implements KyselyPlugin {
   readonly #transformer: PrefixTransformer;
 

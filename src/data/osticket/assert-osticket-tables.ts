@@ -1,0 +1,22 @@
+import { type Kysely, sql } from 'kysely';
+
+const REQUIRED = ['help_topic', 'user', 'user_email', 'user_account', 'api_key'];
+
+/** Fails with one clear message when the database is not an osTicket database with this prefix. */
+export async function assertOsticketTables<DB>(db: Kysely<DB>, prefix: string): Promise<void> {
+  const { rows } = await sql<{
+    name: string;
+  }>`select table_name as name from information_schema.tables
+    where table_schema = database()`.execute(db);
+  const present = new Set(rows.map((r) => r.name));
+  const missing = REQUIRED.map((t) => `${prefix}${t}`).filter((t) => !present.has(t));
+  if (missing.length > 0) {
+    throw new OsticketSchemaError(
+      `DESKGATE_SCHEMA=osticket: this database has no ${missing.join(', ')}; check DESKGATE_TABLE_PREFIX (now "${prefix}")`,
+    );
+  }
+}
+
+export class OsticketSchemaError extends Error {
+  override name = 'OsticketSchemaError';
+}
