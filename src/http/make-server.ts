@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { makeAuthenticator } from '../auth/authenticate.ts';
 import { makeFailedAuthLimiter } from '../auth/failed-auth-limiter.ts';
 import type { Config } from '../config.ts';
@@ -128,5 +129,43 @@ export function makeServer(deps: ServerDeps): Server {
       });
     },
   );
+  // Without this, Node answers a request it cannot parse with a bare 400/431 (no envelope, no
+  // request id). A request timeout keeps Node's bare 408: the closed set of codes has none for it.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n', () =>
+        socket.destroy(),
+      );
+      return;
+    }
+    const requestId = pickRequestId(undefined);
+    const payload = JSON.stringify({
+      status: 'Error',
+      time: 0,
+      data:
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? 'The request headers are too large.'
+          : 'The request is not valid HTTP/1.1.',
+      code: 'invalid_request',
+    });
+    socket.end(
+      [
+        'HTTP/1.1 400 Bad Request',
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(payload)}`,
+        `X-Request-Id: ${requestId}`,
+        'Connection: close',
+        '',
+        payload,
+      ].join('\r\n'),
+      // The server allows half-open sockets: close ours even if the client never closes its side.
+      () => socket.destroy(),
+    );
+    logger.info({ requestId, status: 400, reason: error.code }, 'malformed request');
+  });
   return server;
 }

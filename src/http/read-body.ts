@@ -43,9 +43,14 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
         reject(new DeskgateError('invalid_json', 'The request body is not valid UTF-8.'));
       }
     };
-    const onError = (error: Error) => {
+    const onError = (error: NodeJS.ErrnoException) => {
       cleanup();
-      reject(error);
+      // The client went away mid-body: its doing, not a server error worth an alert.
+      reject(
+        error.code === 'ECONNRESET'
+          ? new DeskgateError('invalid_request', 'The request body ended early.', { cause: error })
+          : error,
+      );
     };
     function cleanup() {
       req.off('data', onData);

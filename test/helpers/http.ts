@@ -46,6 +46,8 @@ export function call(url: string, options: CallOptions = {}): Promise<Reply> {
       agent: agent ?? false,
       headers: {
         ...(payload && !chunked ? { 'Content-Length': String(payload.length) } : {}),
+        // Node's client chunks a GET body only when asked to.
+        ...(payload && chunked ? { 'Transfer-Encoding': 'chunked' } : {}),
         ...headers,
       },
     });
