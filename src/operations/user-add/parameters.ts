@@ -3,21 +3,26 @@ import { INT32_MAX, integerField } from '../fields.ts';
 
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 const TIME_ZONE_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
-const knownTimeZones = new Map<string, boolean>();
+const canonicalTimeZones = new Map<string, string | undefined>();
 
-/** True for an IANA name the runtime's time-zone database knows (`Europe/Lisbon`, `UTC`). */
-export function isKnownTimeZone(name: string): boolean {
-  let known = knownTimeZones.get(name);
-  if (known === undefined) {
+/**
+ * The runtime's spelling of an IANA time-zone name it knows (`utc` → `UTC`,
+ * `europe/lisbon` → `Europe/Lisbon`), or undefined. Only the letter case is changed, never the
+ * zone (a link such as Europe/Kiev stays as sent).
+ */
+export function canonicalTimeZone(name: string): string | undefined {
+  if (canonicalTimeZones.has(name)) return canonicalTimeZones.get(name);
+  let canonical: string | undefined;
+  if (TIME_ZONE_SHAPE.test(name)) {
     try {
-      new Intl.DateTimeFormat('en', { timeZone: name });
-      known = TIME_ZONE_SHAPE.test(name);
+      const resolved = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+      canonical = resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
     } catch {
-      known = false;
+      canonical = undefined;
     }
-    if (knownTimeZones.size < 10_000) knownTimeZones.set(name, known);
   }
-  return known;
+  if (canonicalTimeZones.size < 10_000) canonicalTimeZones.set(name, canonical);
+  return canonical;
 }
 
 export const userAddParameters = z.strictObject({
@@ -36,9 +41,22 @@ export const userAddParameters = z.strictObject({
     .string()
     .min(1, { error: 'must not be empty' })
     .max(255, { error: 'must be at most 255 characters' }),
-  timezone: z.string().max(64, { error: 'must be at most 64 characters' }).refine(isKnownTimeZone, {
-    error: 'must be an IANA time zone name, e.g. Europe/Lisbon or UTC',
-  }),
+  timezone: z
+    .string()
+    .max(64, { error: 'must be at most 64 characters' })
+    .pipe(
+      z.string().transform((name, context) => {
+        const canonical = canonicalTimeZone(name);
+        if (canonical === undefined) {
+          context.addIssue({
+            code: 'custom',
+            message: 'must be an IANA time zone name, e.g. Europe/Lisbon or UTC',
+          });
+          return z.NEVER;
+        }
+        return canonical;
+      }),
+    ),
   phone: integerField(0, 999_999_999_999_999),
   org_id: integerField(0, INT32_MAX),
   default_email_id: integerField(0, INT32_MAX),

@@ -48,6 +48,23 @@ function duplicateEmail(existingId: number | undefined): DeskgateError {
   });
 }
 
+/**
+ * The answer when the address is taken. With an Idempotency-Key, the taker may be a concurrent
+ * request with the same key and body: this one is then its retry and gets the same id, not a 409.
+ */
+async function answerTakenEmail(
+  claim: IdempotencyClaim | undefined,
+  parameters: UserAddParameters,
+  context: OperationContext,
+  existingId?: number,
+): Promise<string> {
+  if (claim) {
+    const earlier = await replay(claim, parameters, context);
+    if (earlier !== undefined) return earlier;
+  }
+  throw duplicateEmail(existingId ?? (await context.store.findUserIdByEmail(parameters.email)));
+}
+
 function cutoff(): string {
   return formatTimestamp(new Date(Date.now() - IDEMPOTENCY_TTL_MS));
 }
@@ -70,7 +87,7 @@ export const userAdd = defineOperation({
     }
     // Fast answer for the common duplicate, before paying for bcrypt; the unique index still decides races.
     const existing = await store.findUserIdByEmail(parameters.email);
-    if (existing !== undefined) throw duplicateEmail(existing);
+    if (existing !== undefined) return answerTakenEmail(claim, parameters, context, existing);
     const passwordHash = await toPasswordHash(parameters.password, config.bcryptCost);
     try {
       const id = await store.createUser(
@@ -93,9 +110,7 @@ export const userAdd = defineOperation({
         const earlier = await replay(claim, parameters, context);
         if (earlier !== undefined) return earlier;
       }
-      if (error instanceof DuplicateEmailError) {
-        throw duplicateEmail(await store.findUserIdByEmail(parameters.email));
-      }
+      if (error instanceof DuplicateEmailError) return answerTakenEmail(claim, parameters, context);
       throw error;
     }
   },
