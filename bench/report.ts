@@ -1,0 +1,135 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LoadResult } from './load.ts';
+
+export interface BenchResults {
+  date: string;
+  mode: string;
+  machine: { cpu: string; cores: number; memoryGiB: number; node: string; pinned: boolean };
+  settings: { warmup: number; seconds: number; connections: number; longRequests: number };
+  single: Record<string, LoadResult>;
+  halfRate: LoadResult & { rate: number };
+  reference: LoadResult;
+  driverCeiling: number;
+  twoWorkers: Record<string, LoadResult>;
+  memory: { requests: number; rssBefore: number; rssAfter: number; growth: number; errors: number };
+}
+
+const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
+const f2 = (n: number) => n.toFixed(2);
+
+function row(name: string, r: LoadResult): string {
+  return `| ${name} | ${f0(r.requestsPerSecond)} | ${f2(r.p50)} | ${f2(r.p99)} | ${f2(r.max)} | ${r.errors} |`;
+}
+
+function bars(r: BenchResults): { bar: string; value: string; met: boolean }[] {
+  const hit = Object.values(r.single)[0] as LoadResult;
+  const prehashed = Object.values(r.single)[2] as LoadResult;
+  const errors =
+    Object.values(r.single).reduce((s, x) => s + x.errors, 0) + r.memory.errors + r.halfRate.errors;
+  return [
+    {
+      bar: 'topic lookup ≥ 0.75 × reference req/s',
+      value: `${f2(hit.requestsPerSecond / r.reference.requestsPerSecond)} ×`,
+      met: hit.requestsPerSecond >= 0.75 * r.reference.requestsPerSecond,
+    },
+    {
+      bar: 'p99 < 5 ms at half of max rate',
+      value: `${f2(r.halfRate.p99)} ms at ${f0(r.halfRate.rate)} req/s`,
+      met: r.halfRate.p99 < 5,
+    },
+    {
+      bar: 'user add (pre-hashed) ≥ 0.5 × driver ceiling',
+      value: `${f2(prehashed.requestsPerSecond / r.driverCeiling)} × (${f0(r.driverCeiling)} tx/s)`,
+      met: prehashed.requestsPerSecond >= 0.5 * r.driverCeiling,
+    },
+    {
+      bar: `RSS growth < 10% across ${f0(r.memory.requests)} requests`,
+      value: `${(r.memory.growth * 100).toFixed(1)}% (${f0(r.memory.rssBefore / 2 ** 20)} → ${f0(r.memory.rssAfter / 2 ** 20)} MiB)`,
+      met: r.memory.growth < 0.1,
+    },
+    { bar: 'zero errors', value: String(errors), met: errors === 0 },
+  ];
+}
+
+export function renderMarkdown(r: BenchResults): string {
+  const lines = [
+    `Run ${r.date} (${r.mode}) on ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; ` +
+      `${r.settings.connections} keep-alive connections, ${r.settings.warmup} s warm-up then ${r.settings.seconds} s per scenario; ` +
+      (r.machine.pinned
+        ? 'server pinned to core 0, load generator (autocannon) to core 1.'
+        : 'not pinned (no taskset).'),
+    '',
+    '| scenario | req/s | p50 ms | p99 ms | max ms | errors |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...Object.entries(r.single).map(([name, x]) => row(`deskgate: ${name}`, x)),
+    row('reference node:http (constant JSON, same size)', r.reference),
+    `| SQLite driver ceiling (same transaction, direct) | ${f0(r.driverCeiling)} | | | | |`,
+    ...Object.entries(r.twoWorkers).map(([name, x]) =>
+      row(`deskgate, DESKGATE_WORKERS=2: ${name}`, x),
+    ),
+    row(`deskgate: topic lookup at half of max rate (${f0(r.halfRate.rate)} req/s)`, r.halfRate),
+    '',
+    '| bar | measured | met |',
+    '|---|---|---|',
+    ...bars(r).map((b) => `| ${b.bar} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** A horizontal bar chart of req/s and p99 per scenario, deskgate against the reference. */
+export function renderSvg(r: BenchResults): string {
+  const entries: [string, LoadResult, string][] = [
+    ...Object.entries(r.single).map(
+      ([name, x]) => [name, x, '#2b6cb0'] as [string, LoadResult, string],
+    ),
+    ['reference node:http', r.reference, '#a0aec0'],
+  ];
+  const maxRps = Math.max(...entries.map(([, x]) => x.requestsPerSecond));
+  const maxP99 = Math.max(...entries.map(([, x]) => x.p99));
+  const rowH = 28;
+  const labelW = 300;
+  const barW = 260;
+  const height = 60 + entries.length * rowH;
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const rows = entries
+    .map(([name, x, color], i) => {
+      const y = 50 + i * rowH;
+      const w1 = (x.requestsPerSecond / maxRps) * barW;
+      const w2 = maxP99 > 0 ? (x.p99 / maxP99) * barW : 0;
+      return [
+        `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end">${esc(name)}</text>`,
+        `<rect x="${labelW}" y="${y}" width="${w1.toFixed(1)}" height="20" fill="${color}"/>`,
+        `<text x="${labelW + w1 + 4}" y="${y + 15}">${f0(x.requestsPerSecond)}</text>`,
+        `<rect x="${labelW + barW + 90}" y="${y}" width="${w2.toFixed(1)}" height="20" fill="${color}" opacity="0.7"/>`,
+        `<text x="${labelW + barW + 94 + w2}" y="${y + 15}">${f2(x.p99)} ms</text>`,
+      ].join('');
+    })
+    .join('\n');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${labelW + 2 * barW + 200}" height="${height}" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+<text x="${labelW}" y="30" font-weight="bold">requests per second</text>
+<text x="${labelW + barW + 90}" y="30" font-weight="bold">p99 latency</text>
+${rows}
+</svg>
+`;
+}
+
+/** Prints the summary; in a full run also writes docs/PERFORMANCE.md's figures and the chart. */
+export function writeReport(
+  r: BenchResults,
+  options: { root: string; writeDocs: boolean },
+): string {
+  const markdown = renderMarkdown(r);
+  if (options.writeDocs) {
+    writeFileSync(join(options.root, 'docs', 'bench-chart.svg'), renderSvg(r));
+    const path = join(options.root, 'docs', 'PERFORMANCE.md');
+    const doc = readFileSync(path, 'utf8');
+    const start = '<!-- bench:start -->';
+    const end = '<!-- bench:end -->';
+    const updated = `${doc.slice(0, doc.indexOf(start) + start.length)}\n${markdown}\n${doc.slice(doc.indexOf(end))}`;
+    writeFileSync(path, updated);
+  }
+  return markdown;
+}
