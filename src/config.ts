@@ -1,11 +1,44 @@
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const positiveInt = z.coerce.number().int().positive();
+/** Plain decimal digits only: `z.coerce.number()` would also read " " as 0 and "0x50" as 80. */
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => {
+  const error =
+    max === Number.MAX_SAFE_INTEGER
+      ? `must be a whole number of at least ${min}`
+      : `must be a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^[0-9]+$/, { error })
+    .transform(Number)
+    .pipe(z.number().min(min, { error }).max(max, { error }));
+};
+const positiveInt = integer(1);
+
+/** A comma list in proxy-addr's syntax, compiled once here so a typo stops the start. */
+const proxyList = z.string().transform((value, ctx) => {
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  try {
+    proxyaddr.compile(entries);
+  } catch (error) {
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message: `${(error as Error).message}; use addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: integer(0, 65535).default(8080),
   DESKGATE_DATABASE_URL: z
     .string()
     .regex(/^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/|mariadb:\/\/)/, {
@@ -17,7 +50,7 @@ const envSchema = z.object({
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'must look like /helpdesk (no trailing slash)' })
     .default(''),
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
-  DESKGATE_TRUST_PROXY: z.string().default(''),
+  DESKGATE_TRUST_PROXY: proxyList.default([]),
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
   DESKGATE_NOT_FOUND_STATUS: z.enum(['204', '404']).transform(Number).default(204),
   DESKGATE_MIGRATE: boolean.default(true),
@@ -26,14 +59,14 @@ const envSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
   DESKGATE_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
-  DESKGATE_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  DESKGATE_WORKERS: integer(1, 64).default(1),
   DESKGATE_AUTH_FAILURE_LIMIT: positiveInt.default(10),
   DESKGATE_AUTH_FAILURE_WINDOW: positiveInt.default(60),
   DESKGATE_HEADERS_TIMEOUT: positiveInt.default(10_000),
   DESKGATE_REQUEST_TIMEOUT: positiveInt.default(30_000),
   DESKGATE_KEEP_ALIVE_TIMEOUT: positiveInt.default(5_000),
   DESKGATE_SHUTDOWN_TIMEOUT: positiveInt.default(10_000),
-  DESKGATE_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
+  DESKGATE_BCRYPT_COST: integer(4, 15).default(10),
 });
 
 /** The whole configuration, parsed once from the environment. Nothing else reads `process.env`. */
@@ -90,15 +123,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     );
   }
   const e = result.data;
+  // node:http refuses a headers timeout longer than the request timeout; say so in config terms.
+  if (e.DESKGATE_HEADERS_TIMEOUT > e.DESKGATE_REQUEST_TIMEOUT) {
+    const [name, rule] =
+      present.DESKGATE_HEADERS_TIMEOUT !== undefined
+        ? [
+            'DESKGATE_HEADERS_TIMEOUT',
+            `must not exceed DESKGATE_REQUEST_TIMEOUT (${e.DESKGATE_REQUEST_TIMEOUT})`,
+          ]
+        : [
+            'DESKGATE_REQUEST_TIMEOUT',
+            `must be at least DESKGATE_HEADERS_TIMEOUT (${e.DESKGATE_HEADERS_TIMEOUT})`,
+          ];
+    throw new ConfigError(`${name}=${JSON.stringify(present[name])} is not valid: ${rule}`);
+  }
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
     databaseUrl: e.DESKGATE_DATABASE_URL,
     basePath: e.DESKGATE_BASE_PATH,
     bodyLimit: e.DESKGATE_BODY_LIMIT,
-    trustProxy: e.DESKGATE_TRUST_PROXY.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustProxy: e.DESKGATE_TRUST_PROXY,
     publicTopicsOnly: e.DESKGATE_PUBLIC_TOPICS_ONLY,
     notFoundStatus: e.DESKGATE_NOT_FOUND_STATUS as 204 | 404,
     migrate: e.DESKGATE_MIGRATE,

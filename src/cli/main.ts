@@ -20,8 +20,10 @@ function findCommand(argv: readonly string[]): { command: Command; rest: string[
     if (words.every((word, i) => argv[i] === word))
       return { command, rest: argv.slice(words.length) };
   }
+  // Only the words before the first option: `frob --database x` names "frob", not "frob x".
+  const firstOption = argv.findIndex((a) => a.startsWith('-'));
   const given = argv
-    .filter((a) => !a.startsWith('-'))
+    .slice(0, firstOption === -1 ? argv.length : firstOption)
     .slice(0, 2)
     .join(' ');
   throw new UsageError(
@@ -47,7 +49,11 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<voi
       allowPositionals: true,
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (usage: ${command.usage})`);
+    // parseArgs appends advice about `--` to unknown options; the usage line is the better advice.
+    const reason = (error as Error).message
+      .split('\n')[0]
+      ?.replace(/\. To specify a positional.*$/, '');
+    throw new UsageError(`${reason} (usage: ${command.usage})`);
   }
   if (parsed.values.help) {
     process.stdout.write(`Usage: ${command.usage}\n${command.summary}\n`);
@@ -86,13 +92,10 @@ export async function main(
       process.exitCode = expected ? 2 : 1;
       return;
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (
-      code === 'EADDRINUSE' ||
-      code === 'EACCES' ||
-      code === 'SQLITE_CANTOPEN' ||
-      code === 'SQLITE_NOTADB'
-    ) {
+    const { code, syscall } = error as NodeJS.ErrnoException;
+    // A system call that failed (a path that cannot be created, a port in use) is the
+    // environment's problem, not a bug: its message is enough.
+    if (typeof syscall === 'string' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_NOTADB') {
       process.stderr.write(`deskgate: ${(error as Error).message}\n`);
       process.exitCode = 1;
       return;

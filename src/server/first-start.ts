@@ -1,26 +1,29 @@
-import { issueApiKey } from '../auth/issue-api-key.ts';
+import type { AddressInfo } from 'node:net';
+import { type IssuedApiKey, issueApiKey } from '../auth/issue-api-key.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
 
-/**
- * On a database with no API key yet, creates one with both scopes and returns the text that
- * shows it once, with a curl example ready to paste. Returns undefined when keys exist.
- */
-export async function createFirstKey(
-  store: Store,
-  config: Readonly<Config>,
-): Promise<string | undefined> {
+/** On a database with no API key yet, creates one with both scopes; undefined when keys exist. */
+export async function createFirstKey(store: Store): Promise<IssuedApiKey | undefined> {
   if ((await store.countApiKeys()) > 0) return undefined;
-  const { apiKey, key } = await issueApiKey(store, {
-    name: 'default',
-    scopes: ['read', 'write'],
-    allowIps: [],
-  });
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${config.port}${config.basePath}/upload/svc_wbs/`;
+  return issueApiKey(store, { name: 'default', scopes: ['read', 'write'], allowIps: [] });
+}
+
+/**
+ * The text that shows the first key once, with a curl example ready to paste. It names the
+ * address the server really listens on (PORT=0 picks one) and, for a wildcard HOST, loopback.
+ */
+export function formatFirstKeyBanner(
+  { apiKey, key }: IssuedApiKey,
+  config: Readonly<Config>,
+  address: Pick<AddressInfo, 'port'>,
+): string {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  const host = wildcard ? (config.host === '::' ? '::1' : '127.0.0.1') : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${config.basePath}/upload/svc_wbs/`;
   return [
     '',
-    `deskgate created API key ${apiKey.id} "default" (scopes: read, write). It is shown only this once:`,
+    `deskgate created API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}). It is shown only this once:`,
     '',
     `    ${key}`,
     '',

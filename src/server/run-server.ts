@@ -1,10 +1,11 @@
 import { once } from 'node:events';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { openStore } from '../data/open-store.ts';
 import { makeServer } from '../http/make-server.ts';
 import type { Logger } from '../logger.ts';
-import { createFirstKey } from './first-start.ts';
+import { createFirstKey, formatFirstKeyBanner } from './first-start.ts';
 
 export interface RunningServer {
   address: AddressInfo;
@@ -22,29 +23,37 @@ export async function runServer(
     migrate: config.migrate,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
-  const banner = options.announceFirstKey ? await createFirstKey(store, config) : undefined;
-  const server = makeServer({
-    config,
-    store,
-    logger,
-    isConnectionError: dialect.isConnectionError,
-  });
-  server.listen(config.port, config.host);
+  let server: Server;
   try {
+    server = makeServer({
+      config,
+      store,
+      logger,
+      isConnectionError: dialect.isConnectionError,
+    });
+    server.listen(config.port, config.host);
     await once(server, 'listening');
   } catch (error) {
     await store.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
-  logger.info(
-    { host: address.address, port: address.port, database: dialect.name },
-    'deskgate listening',
-  );
-  if (banner) process.stdout.write(`${banner}\n`);
-
+  // Once shutdown begins, every response not yet written closes its connection after it: a
+  // keep-alive connection would otherwise hold the shutdown up until its idle timeout.
+  let closing = false;
+  const unanswered = new Set<ServerResponse>();
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (closing) {
+      res.setHeader('Connection', 'close');
+      return;
+    }
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+  });
   let stopping: Promise<void> | undefined;
   async function stop(): Promise<void> {
+    closing = true;
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const deadline = setTimeout(() => {
@@ -56,6 +65,18 @@ export async function runServer(
     await store.close();
     logger.info('deskgate stopped');
   }
+  try {
+    // Only once the server listens: a start that fails must not use up the key's one showing.
+    const firstKey = options.announceFirstKey ? await createFirstKey(store) : undefined;
+    if (firstKey) process.stdout.write(`${formatFirstKeyBanner(firstKey, config, address)}\n`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  logger.info(
+    { host: address.address, port: address.port, database: dialect.name },
+    'deskgate listening',
+  );
   return {
     address,
     stop: () => {

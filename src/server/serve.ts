@@ -2,12 +2,10 @@ import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Logger } from '../logger.ts';
-import { createFirstKey } from './first-start.ts';
+import { createFirstKey, formatFirstKeyBanner } from './first-start.ts';
 import { runServer } from './run-server.ts';
 
-function onShutdownSignal(handler: (signal: string) => void): void {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => handler(signal));
-}
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 async function serveInThisProcess(
   config: Readonly<Config>,
@@ -15,7 +13,10 @@ async function serveInThisProcess(
   isWorker: boolean,
 ): Promise<void> {
   const running = await runServer(config, logger, { announceFirstKey: !isWorker });
-  onShutdownSignal((signal) => {
+  let shuttingDown = false;
+  const shutDown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
     logger.info({ signal }, 'shutting down');
     running.stop().then(
       () => process.exit(0),
@@ -24,41 +25,72 @@ async function serveInThisProcess(
         process.exit(1);
       },
     );
-  });
+  };
+  // Ctrl-C reaches a worker twice (SIGINT from the terminal, SIGTERM from the primary): one
+  // shutdown is enough.
+  for (const signal of SHUTDOWN_SIGNALS) process.once(signal, shutDown);
 }
 
 /**
- * The primary migrates and creates the first key, then forks `workers` processes that share
- * the port (node:cluster). A worker that dies unexpectedly is replaced.
+ * The primary migrates, then forks `workers` processes that share the port (node:cluster) and
+ * shows the first key once one of them listens. A worker that dies unexpectedly is replaced;
+ * one that dies before it ever listened (port taken, database unreachable) would only fail
+ * again, so the primary stops everything and exits 1 instead.
  */
 async function serveWithWorkers(config: Readonly<Config>, logger: Logger): Promise<void> {
   const { store } = await openStore(config.databaseUrl, { migrate: config.migrate });
-  const banner = await createFirstKey(store, config);
   await store.close();
   let stopping = false;
+  const listened = new Set<number>();
   const fork = () => cluster.fork({ DESKGATE_MIGRATE: 'false' });
-  for (let i = 0; i < config.workers; i++) fork();
+  const stopWorkers = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  };
+  cluster.on('listening', (worker) => listened.add(worker.id));
+  cluster.once('listening', (_worker, address) => {
+    void (async () => {
+      const opened = await openStore(config.databaseUrl, { migrate: false });
+      try {
+        const firstKey = await createFirstKey(opened.store);
+        if (firstKey) process.stdout.write(`${formatFirstKeyBanner(firstKey, config, address)}\n`);
+      } finally {
+        await opened.store.close();
+      }
+    })().catch((error: unknown) => logger.error({ err: error }, 'could not create the first key'));
+  });
   cluster.on('exit', (worker, code, signal) => {
+    if (!stopping && !listened.has(worker.id)) {
+      logger.error({ workerPid: worker.process.pid, code, signal }, 'a worker failed to start');
+      process.exitCode = 1;
+      stopWorkers();
+    }
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      const alive = Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
+      if (alive.length === 0) process.exit();
       return;
     }
     logger.error({ workerPid: worker.process.pid, code, signal }, 'worker died; starting another');
     fork();
   });
-  if (banner) {
-    cluster.once('listening', () => process.stdout.write(`${banner}\n`));
+  for (let i = 0; i < config.workers; i++) fork();
+  for (const signal of SHUTDOWN_SIGNALS) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down workers');
+      stopWorkers();
+    });
   }
-  onShutdownSignal((signal) => {
-    stopping = true;
-    logger.info({ signal }, 'shutting down workers');
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-  });
 }
 
 /** `deskgate serve`: runs until SIGTERM or SIGINT, then shuts down gracefully. */
 export async function serve(config: Readonly<Config>, logger: Logger): Promise<void> {
-  if (cluster.isWorker) return serveInThisProcess(config, logger, true);
+  if (cluster.isWorker) {
+    return serveInThisProcess(config, logger, true).catch((error: unknown) => {
+      // The channel to the primary would keep a worker that failed to start alive forever.
+      cluster.worker?.disconnect();
+      throw error;
+    });
+  }
   if (config.workers > 1) return serveWithWorkers(config, logger);
   return serveInThisProcess(config, logger, false);
 }

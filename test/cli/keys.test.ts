@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { hashApiKey } from '../../src/auth/api-key-secret.ts';
+import { runCli } from '../helpers/cli.ts';
+import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { call, topicBody } from '../helpers/http.ts';
+import { type StartedServer, startServer } from '../helpers/server.ts';
+import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
+
+interface CreatedKey {
+  id: number;
+  name: string;
+  key: string;
+  scopes: string[];
+  allowIps: string[];
+}
+
+interface ListedKey {
+  id: number;
+  name: string;
+  scopes: string[];
+  allowIps: string[];
+  revoked: string | null;
+  [other: string]: unknown;
+}
+
+for (const kind of DATABASES) {
+  describe(`deskgate keys on ${kind.name}`, () => {
+    let database: TestDatabase;
+    const db = () => ['--database', database.url];
+    const listKeys = () => runCliJson<ListedKey[]>(['keys', 'list', ...db()]);
+
+    before(async () => {
+      database = await kind.create();
+    });
+    after(async () => {
+      await database.drop();
+    });
+
+    test('keys create --json prints the new key once: 32 uppercase hex, scopes read,write by default', async () => {
+      const created = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'ci', ...db()]);
+      assert.deepEqual(Object.keys(created).sort(), ['allowIps', 'id', 'key', 'name', 'scopes']);
+      assert.ok(Number.isInteger(created.id) && created.id > 0);
+      assert.equal(created.name, 'ci');
+      assert.match(created.key, /^[0-9A-F]{32}$/);
+      assert.deepEqual(created.scopes, ['read', 'write']);
+      assert.deepEqual(created.allowIps, []);
+      const listed = (await listKeys()).find((k) => k.id === created.id);
+      assert.equal(listed?.name, 'ci');
+      assert.deepEqual(listed?.scopes, ['read', 'write']);
+    });
+
+    test('keys create takes --scope and repeated --allow-ip (IPv4 and IPv6 ranges)', async () => {
+      const created = await runCliJson<CreatedKey>([
+        'keys',
+        'create',
+        '--name',
+        'portal',
+        '--scope',
+        'read',
+        '--allow-ip',
+        '10.0.0.0/8',
+        '--allow-ip',
+        '2001:db8::/32',
+        ...db(),
+      ]);
+      assert.deepEqual(created.scopes, ['read']);
+      assert.deepEqual(created.allowIps, ['10.0.0.0/8', '2001:db8::/32']);
+      const listed = (await listKeys()).find((k) => k.id === created.id);
+      assert.deepEqual(listed?.scopes, ['read']);
+      assert.deepEqual(listed?.allowIps, ['10.0.0.0/8', '2001:db8::/32']);
+    });
+
+    test('keys create without --json shows the key in readable text', async () => {
+      const text = await runCliText(['keys', 'create', '--name', 'by-hand', ...db()]);
+      assert.match(text, /\b[0-9A-F]{32}\b/);
+      assert.throws(() => JSON.parse(text));
+      assert.ok((await listKeys()).some((k) => k.name === 'by-hand'));
+    });
+
+    test('bad input to keys create exits 2 with one line on stderr and creates nothing', async () => {
+      const before = (await listKeys()).length;
+      // Each case once, half of them with --json: the failure must look the same either way.
+      const cases: [string[], RegExp][] = [
+        [['--name', 'bad', '--scope', 'admin'], /--scope/],
+        [['--name', 'bad', '--scope', 'read,admin', '--json'], /--scope/],
+        [['--name', 'bad', '--scope', ''], /--scope/],
+        [['--name', 'bad', '--allow-ip', '10.0.0.0/33', '--json'], /--allow-ip/],
+        [
+          ['--name', 'bad', '--allow-ip', '10.0.0.0/8', '--allow-ip', 'not-an-address'],
+          /--allow-ip/,
+        ],
+        [['--name', 'bad', '--allow-ip', '300.1.2.3', '--json'], /--allow-ip/],
+        [[], /--name/],
+        [['--name', ' ', '--json'], /--name/],
+      ];
+      for (const [args, mentions] of cases) {
+        assertCleanFailure(await runCli(['keys', 'create', ...args, ...db()]), 2, mentions);
+      }
+      assert.equal((await listKeys()).length, before);
+    });
+
+    test('keys list never shows a key or a key hash, with or without --json', async () => {
+      const created = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'secret', ...db()]);
+      const listed = await listKeys();
+      const text = await runCliText(['keys', 'list', ...db()]);
+      const asJson = JSON.stringify(listed);
+      for (const output of [asJson, text]) {
+        assert.ok(output.includes('secret'), 'the key is listed by name');
+        assert.ok(!output.includes(created.key), 'the key itself is listed');
+        assert.ok(!output.toLowerCase().includes(created.key.toLowerCase()));
+        assert.ok(!output.includes(hashApiKey(created.key)), 'the key hash is listed');
+        assert.doesNotMatch(output, /[0-9a-fA-F]{32}/);
+      }
+      for (const entry of listed) {
+        assert.deepEqual(
+          Object.keys(entry).filter((name) => /key|hash|secret/i.test(name)),
+          [],
+          `unexpected field in ${JSON.stringify(entry)}`,
+        );
+      }
+    });
+
+    test('keys revoke ID: the key answers 401 over HTTP from then on', async () => {
+      const created = await runCliJson<CreatedKey>([
+        'keys',
+        'create',
+        '--name',
+        'soon-gone',
+        ...db(),
+      ]);
+      const other = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'stays', ...db()]);
+      let server: StartedServer | undefined;
+      try {
+        server = await startServer({ databaseUrl: database.url });
+        const ask = (key: string) =>
+          call((server as StartedServer).url, { headers: { apikey: key }, body: topicBody(1) });
+        assert.equal((await ask(created.key)).status, 200);
+
+        const revoked = await runCliJson<{ id: number; revoked: boolean }>([
+          'keys',
+          'revoke',
+          String(created.id),
+          ...db(),
+        ]);
+        assert.equal(revoked.id, created.id);
+        assert.equal(revoked.revoked, true);
+
+        const reply = await ask(created.key);
+        assert.equal(reply.status, 401);
+        assert.equal(reply.body?.code, 'invalid_api_key');
+        assert.equal((await ask(other.key)).status, 200, 'only the revoked key stops working');
+        const listed = (await listKeys()).find((k) => k.id === created.id);
+        assert.notEqual(listed?.revoked, null);
+      } finally {
+        await server?.stop();
+      }
+    });
+
+    test('keys revoke without --json says what it did', async () => {
+      const created = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'text', ...db()]);
+      const text = await runCliText(['keys', 'revoke', String(created.id), ...db()]);
+      assert.match(text, new RegExp(`\\b${created.id}\\b`));
+      assert.notEqual((await listKeys()).find((k) => k.id === created.id)?.revoked, null);
+    });
+
+    test('keys revoke of an unknown id exits 1; a non-numeric id exits 2', async () => {
+      assertCleanFailure(await runCli(['keys', 'revoke', '999999', ...db()]), 1, /999999/);
+      assertCleanFailure(
+        await runCli(['keys', 'revoke', '999999', ...db(), '--json']),
+        1,
+        /999999/,
+      );
+      for (const id of ['abc', '0', '1.5', '99999999999']) {
+        assertCleanFailure(await runCli(['keys', 'revoke', id, ...db()]), 2, /ID/);
+      }
+      assertCleanFailure(await runCli(['keys', 'revoke', ...db(), '--json']), 2);
+    });
+  });
+}
