@@ -1,5 +1,6 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import type { PoolOptions } from './data/dialects/dialect.ts';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 /** Plain decimal digits only: `z.coerce.number()` would also read " " as 0 and "0x50" as 80. */
@@ -54,7 +55,15 @@ const envSchema = z.object({
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
   DESKGATE_NOT_FOUND_STATUS: z.enum(['204', '404']).transform(Number).default(204),
   DESKGATE_MIGRATE: boolean.default(true),
-  DESKGATE_SCHEMA: z.enum(['deskgate']).default('deskgate'),
+  DESKGATE_SCHEMA: z.enum(['deskgate', 'osticket']).default('deskgate'),
+  DESKGATE_TABLE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{0,32}$/, { error: 'must be letters, digits and _ (e.g. ost_)' })
+    .default('ost_'),
+  DESKGATE_DB_POOL_MAX: integer(1, 1000).default(10),
+  DESKGATE_DB_CONNECT_TIMEOUT: positiveInt.default(5_000),
+  DESKGATE_DB_QUERY_TIMEOUT: positiveInt.default(10_000),
+  DESKGATE_KEY_CACHE_TTL: integer(0, 3_600_000).default(0),
   DESKGATE_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -89,7 +98,17 @@ export interface Config {
   notFoundStatus: 204 | 404;
   /** Run pending migrations at start. */
   migrate: boolean;
-  schema: 'deskgate';
+  /** `deskgate` (its own schema) or `osticket` (serve an existing osTicket database; MySQL only). */
+  schema: 'deskgate' | 'osticket';
+  /** osTicket's table prefix in osticket mode. Default `ost_`. */
+  tablePrefix: string;
+  /** Connection pool for PostgreSQL and MySQL. */
+  pool: PoolOptions;
+  /**
+   * How long a verified API key is trusted before the database is asked again, in ms; also how
+   * long a revoked key can keep working on a running instance. Default 0: every request asks.
+   */
+  keyCacheTtlMs: number;
   logLevel: string;
   logFormat: 'auto' | 'json' | 'pretty';
   workers: number;
@@ -123,6 +142,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     );
   }
   const e = result.data;
+  if (e.DESKGATE_SCHEMA === 'osticket' && !/^(mysql|mariadb):\/\//.test(e.DESKGATE_DATABASE_URL)) {
+    throw new ConfigError(
+      `DESKGATE_SCHEMA="osticket" is not valid: osTicket mode needs a mysql:// DESKGATE_DATABASE_URL (osTicket runs on MySQL/MariaDB)`,
+    );
+  }
   // node:http refuses a headers timeout longer than the request timeout; say so in config terms.
   if (e.DESKGATE_HEADERS_TIMEOUT > e.DESKGATE_REQUEST_TIMEOUT) {
     const [name, rule] =
@@ -148,6 +172,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     notFoundStatus: e.DESKGATE_NOT_FOUND_STATUS as 204 | 404,
     migrate: e.DESKGATE_MIGRATE,
     schema: e.DESKGATE_SCHEMA,
+    tablePrefix: e.DESKGATE_TABLE_PREFIX,
+    pool: {
+      max: e.DESKGATE_DB_POOL_MAX,
+      connectTimeoutMs: e.DESKGATE_DB_CONNECT_TIMEOUT,
+      queryTimeoutMs: e.DESKGATE_DB_QUERY_TIMEOUT,
+    },
+    keyCacheTtlMs: e.DESKGATE_KEY_CACHE_TTL,
     logLevel: e.DESKGATE_LOG_LEVEL,
     logFormat: e.DESKGATE_LOG_FORMAT,
     workers: e.DESKGATE_WORKERS,

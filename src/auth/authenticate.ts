@@ -1,20 +1,34 @@
 import type { Store } from '../data/store.ts';
 import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
-import { isWellFormedApiKey } from './api-key-secret.ts';
+import { hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
 import { makeIpAllowList } from './ip-allow-list.ts';
 
 /** How often `last_used` is written for one key: a read request should not always cost a write. */
 const LAST_USED_INTERVAL_MS = 60_000;
+/** Verified keys remembered at once; beyond it the cache starts over (only keys that exist get in). */
+const CACHE_LIMIT = 10_000;
 
 export interface Authenticator {
   /** Resolves the key in the `apikey` header or throws missing_api_key / invalid_api_key / ip_not_allowed. */
   authenticate(header: string | undefined, clientIp: string): Promise<ApiKey>;
 }
 
-export function makeAuthenticator(store: Store): Authenticator {
+export interface AuthenticatorOptions {
+  /**
+   * How long a verified key is trusted without asking the database again, in ms. This bounds how
+   * long a revoked key keeps working on a running instance. 0 turns the cache off.
+   */
+  cacheTtlMs: number;
+}
+
+export function makeAuthenticator(
+  store: Store,
+  { cacheTtlMs }: AuthenticatorOptions,
+): Authenticator {
   const allowLists = new Map<string, (address: string) => boolean>();
   const lastMarked = new Map<number, number>();
+  const verified = new Map<string, { key: ApiKey; until: number }>();
 
   function isAllowed(key: ApiKey, address: string): boolean {
     const cacheKey = key.allowIps.join(',');
@@ -26,15 +40,33 @@ export function makeAuthenticator(store: Store): Authenticator {
     return allows(address);
   }
 
+  async function findKey(secret: string, now: number): Promise<ApiKey | undefined> {
+    if (cacheTtlMs <= 0) return store.findApiKeyBySecret(secret);
+    // Cached by digest, so the secrets themselves are not kept around.
+    const digest = hashApiKey(secret);
+    const hit = verified.get(digest);
+    if (hit && hit.until > now) return hit.key;
+    const key = await store.findApiKeyBySecret(secret);
+    if (key) {
+      if (verified.size >= CACHE_LIMIT) verified.clear();
+      verified.set(digest, { key, until: now + cacheTtlMs });
+    } else {
+      verified.delete(digest);
+    }
+    return key;
+  }
+
   return {
     async authenticate(header, clientIp) {
       const presented = header?.trim() ?? '';
-      if (presented === '')
+      if (presented === '') {
         throw new DeskgateError('missing_api_key', 'An API key is required in the apikey header.');
+      }
       // Malformed, unknown and revoked keys share one message so a caller learns nothing about which.
       const invalid = new DeskgateError('invalid_api_key', 'The API key is not valid.');
       if (!isWellFormedApiKey(presented)) throw invalid;
-      const key = await store.findApiKeyBySecret(presented);
+      const now = Date.now();
+      const key = await findKey(presented, now);
       if (!key) throw invalid;
       if (!isAllowed(key, clientIp)) {
         throw new DeskgateError(
@@ -42,7 +74,6 @@ export function makeAuthenticator(store: Store): Authenticator {
           'This API key may not be used from your address.',
         );
       }
-      const now = Date.now();
       if (now - (lastMarked.get(key.id) ?? 0) > LAST_USED_INTERVAL_MS) {
         lastMarked.set(key.id, now);
         await store.markApiKeyUsed(key.id);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { SchemaOutOfDateError } from '../data/open-store.ts';
+import { StoreError } from '../data/store.ts';
 import { type Command, CommandError, UsageError } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
 
@@ -87,7 +87,7 @@ export async function main(
     await run(argv, env);
   } catch (error) {
     const expected = error instanceof UsageError || error instanceof ConfigError;
-    if (expected || error instanceof CommandError || error instanceof SchemaOutOfDateError) {
+    if (expected || error instanceof CommandError || error instanceof StoreError) {
       process.stderr.write(`deskgate: ${error.message}\n`);
       process.exitCode = expected ? 2 : 1;
       return;

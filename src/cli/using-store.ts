@@ -7,7 +7,7 @@ export async function usingStore<T>(
   config: Readonly<Config>,
   fn: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const { store } = await openStore(config.databaseUrl, { migrate: config.migrate });
+  const { store } = await openStore(config, { migrate: config.migrate });
   try {
     return await fn(store);
   } finally {

@@ -2,17 +2,17 @@ import type { Kysely } from 'kysely';
 import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
 import type { Dialect, PoolOptions } from './dialects/dialect.ts';
 import { type Layout, migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
-import { DEFAULT_POOL, openDatabase } from './open-database.ts';
+import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
 import { assertOsticketTables } from './osticket/assert-osticket-tables.ts';
 import { makeOsticketStore } from './osticket/osticket-store.ts';
 import type { OsticketDatabase } from './osticket/schema.ts';
 import { TablePrefixPlugin } from './osticket/table-prefix-plugin.ts';
 import type { Database } from './schema.ts';
-import type { Store } from './store.ts';
+import { DatabaseUnreachableError, type Store, StoreError } from './store.ts';
 
-export interface StoreOptions {
-  /** Apply pending migrations first; without, refuse a schema that is behind this version. */
-  migrate: boolean;
+/** Where the data is: the database and its layout, as configured (Config has all of these). */
+export interface StoreLocation {
+  databaseUrl: string;
   /** `deskgate` (its own schema, the default) or `osticket` (an existing osTicket database, MySQL only). */
   schema?: Layout;
   /** osTicket's table prefix, default `ost_`. */
@@ -27,8 +27,21 @@ export interface OpenedStore {
   applied: string[];
 }
 
-export class SchemaOutOfDateError extends Error {
+export class SchemaOutOfDateError extends StoreError {
   override name = 'SchemaOutOfDateError';
+}
+
+/** A database that cannot be reached at start is a one-line problem, not a crash. */
+function explain(error: unknown, dialect: Dialect, databaseUrl: string): unknown {
+  if (!dialect.isConnectionError(error)) return error;
+  const reason =
+    (error as Error).message || (error as { code?: string }).code || 'connection failed';
+  return new DatabaseUnreachableError(
+    `cannot reach the database at ${redactUrl(databaseUrl)}: ${reason}`,
+    {
+      cause: error,
+    },
+  );
 }
 
 async function prepare<DB>(
@@ -48,10 +61,14 @@ async function prepare<DB>(
 }
 
 /** Opens the database, brings deskgate's tables up to date (or checks them), and returns its Store. */
-export async function openStore(databaseUrl: string, options: StoreOptions): Promise<OpenedStore> {
-  const pool = options.pool ?? DEFAULT_POOL;
-  if (options.schema === 'osticket') {
-    const prefix = options.tablePrefix ?? 'ost_';
+export async function openStore(
+  location: StoreLocation,
+  options: { migrate: boolean },
+): Promise<OpenedStore> {
+  const { databaseUrl } = location;
+  const pool = location.pool ?? DEFAULT_POOL;
+  if (location.schema === 'osticket') {
+    const prefix = location.tablePrefix ?? 'ost_';
     const { db, dialect } = openDatabase<OsticketDatabase>(databaseUrl, pool);
     try {
       const applied = await prepare(db, dialect, 'osticket', options.migrate);
@@ -64,7 +81,7 @@ export async function openStore(databaseUrl: string, options: StoreOptions): Pro
       return { store, dialect, applied };
     } catch (error) {
       await db.destroy();
-      throw error;
+      throw explain(error, dialect, databaseUrl);
     }
   }
   const { db, dialect } = openDatabase<Database>(databaseUrl, pool);
@@ -73,6 +90,6 @@ export async function openStore(databaseUrl: string, options: StoreOptions): Pro
     return { store: makeDeskgateStore(db, dialect), dialect, applied };
   } catch (error) {
     await db.destroy();
-    throw error;
+    throw explain(error, dialect, databaseUrl);
   }
 }

@@ -64,7 +64,17 @@ export class IdempotencyConflictError extends Error {
   override name = 'IdempotencyConflictError';
 }
 
+/** An expected failure of the data layer, worth one line to a person rather than a stack trace. */
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
 /** What this database layout does not do (e.g. creating topics in an osTicket database). */
-export class UnsupportedInModeError extends Error {
+export class UnsupportedInModeError extends StoreError {
   override name = 'UnsupportedInModeError';
+}
+
+/** The database could not be reached when opening the store. */
+export class DatabaseUnreachableError extends StoreError {
+  override name = 'DatabaseUnreachableError';
 }

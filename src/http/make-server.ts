@@ -47,7 +47,7 @@ export function makeServer(deps: ServerDeps): Server {
     config,
     store,
     logger,
-    authenticator: makeAuthenticator(store),
+    authenticator: makeAuthenticator(store, { cacheTtlMs: config.keyCacheTtlMs }),
     failedAuth: makeFailedAuthLimiter(config.authFailureLimit, config.authFailureWindowSeconds),
   };
 
@@ -121,6 +121,8 @@ export function makeServer(deps: ServerDeps): Server {
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       keepAliveTimeout: config.keepAliveTimeoutMs,
+      // Node checks the two timeouts above only this often (default 30 s): check within a second.
+      connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
     },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {

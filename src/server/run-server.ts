@@ -19,7 +19,7 @@ export async function runServer(
   logger: Logger,
   options: { announceFirstKey: boolean },
 ): Promise<RunningServer> {
-  const { store, dialect, applied } = await openStore(config.databaseUrl, {
+  const { store, dialect, applied } = await openStore(config, {
     migrate: config.migrate,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');

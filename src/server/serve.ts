@@ -38,7 +38,7 @@ async function serveInThisProcess(
  * again, so the primary stops everything and exits 1 instead.
  */
 async function serveWithWorkers(config: Readonly<Config>, logger: Logger): Promise<void> {
-  const { store } = await openStore(config.databaseUrl, { migrate: config.migrate });
+  const { store } = await openStore(config, { migrate: config.migrate });
   await store.close();
   let stopping = false;
   const listened = new Set<number>();
@@ -50,7 +50,7 @@ async function serveWithWorkers(config: Readonly<Config>, logger: Logger): Promi
   cluster.on('listening', (worker) => listened.add(worker.id));
   cluster.once('listening', (_worker, address) => {
     void (async () => {
-      const opened = await openStore(config.databaseUrl, { migrate: false });
+      const opened = await openStore(config, { migrate: false });
       try {
         const firstKey = await createFirstKey(opened.store);
         if (firstKey) process.stdout.write(`${formatFirstKeyBanner(firstKey, config, address)}\n`);

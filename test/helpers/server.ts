@@ -97,7 +97,7 @@ export async function withStore<T>(
   databaseUrl: string,
   fn: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const { store } = await openStore(databaseUrl, { migrate: true });
+  const { store } = await openStore({ databaseUrl }, { migrate: true });
   try {
     return await fn(store);
   } finally {

@@ -47,7 +47,7 @@ describe('osTicket mode on MariaDB', { skip }, () => {
       body: topicBody(11),
     });
     assert.equal(reply.status, 200);
-    const { topic } = reply.body?.data as { topic: Record<string, string> };
+    const { topic } = (reply.body?.data ?? {}) as { topic: Record<string, string> };
     assert.equal(topic.id, '11');
     assert.equal(topic.parent, '10');
     assert.equal(topic.ispublic, '1');
@@ -61,7 +61,7 @@ describe('osTicket mode on MariaDB', { skip }, () => {
       headers: { apikey: fixture.writeKey.key },
       body: topicBody(12),
     });
-    const { topic } = reply.body?.data as { topic: Record<string, string> };
+    const { topic } = (reply.body?.data ?? {}) as { topic: Record<string, string> };
     assert.equal(topic.ispublic, '0');
     assert.equal(topic.notes, '');
   });

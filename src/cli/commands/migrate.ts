@@ -8,7 +8,7 @@ export const migrate: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const { store, applied } = await openStore(input.config.databaseUrl, { migrate: true });
+    const { store, applied } = await openStore(input.config, { migrate: true });
     await store.close();
     if (input.values.json) printJson(input, { applied });
     else

@@ -18,6 +18,11 @@ export interface Dialect {
   readonly supportsReturning: boolean;
   /** Brings an id sequence past ids inserted explicitly (PostgreSQL's serial does not follow them). */
   syncIdSequence<DB>(db: Kysely<DB>, table: string): Promise<void>;
+  /**
+   * The schema deskgate's tables go into, where the database has schemas (PostgreSQL's
+   * search_path). The migrator needs it: it otherwise sees same-named tables in other schemas.
+   */
+  currentSchema<DB>(db: Kysely<DB>): Promise<string | undefined>;
 }
 
 /** Connection pool settings for PostgreSQL and MySQL (SQLite has one connection per process). */

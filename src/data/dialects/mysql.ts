@@ -23,6 +23,9 @@ const mysqlDialect: Dialect = {
     );
   },
   async syncIdSequence() {},
+  async currentSchema() {
+    return undefined;
+  },
 };
 
 /** A pool of `pool.max` connections; times are UTC text, so the session time zone is irrelevant. */
@@ -37,8 +40,12 @@ export function openMysql<DB>(url: string, pool: PoolOptions): OpenDatabase<DB> 
     dateStrings: true,
     charset: 'utf8mb4',
   });
-  return {
-    db: new Kysely<DB>({ dialect: new MysqlDialect({ pool: instance }) }),
-    dialect: mysqlDialect,
-  };
+  const dialect = new MysqlDialect({
+    pool: instance,
+    // TIMESTAMP columns (osTicket's user_account.registered) convert through the session zone.
+    onCreateConnection: async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'"));
+    },
+  });
+  return { db: new Kysely<DB>({ dialect }), dialect: mysqlDialect };
 }

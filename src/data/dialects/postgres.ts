@@ -22,6 +22,10 @@ const postgresDialect: Dialect = {
       /Connection terminated|timeout exceeded when trying to connect/.test(e.message)
     );
   },
+  async currentSchema(db) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    return rows[0]?.schema;
+  },
   async syncIdSequence(db, table) {
     await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest((select max(id) from ${sql.table(table)}), 1))`.execute(
       db,

@@ -22,6 +22,9 @@ const sqliteDialect: Dialect = {
     );
   },
   async syncIdSequence() {},
+  async currentSchema() {
+    return undefined;
+  },
 };
 
 /**

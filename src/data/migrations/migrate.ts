@@ -19,7 +19,12 @@ export const MIGRATIONS = {
 
 export type Layout = keyof typeof MIGRATIONS;
 
-function makeMigrator<DB>(db: Kysely<DB>, dialect: Dialect, layout: Layout): Migrator {
+async function makeMigrator<DB>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  layout: Layout,
+): Promise<Migrator> {
+  const schema = await dialect.currentSchema(db);
   const migrations: Record<string, Migration> = {};
   for (const [name, module] of MIGRATIONS[layout])
     migrations[name] = { up: (d) => module.up(d, dialect) };
@@ -28,6 +33,7 @@ function makeMigrator<DB>(db: Kysely<DB>, dialect: Dialect, layout: Layout): Mig
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'deskgate_migration',
     migrationLockTableName: 'deskgate_migration_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
 }
 
@@ -37,7 +43,9 @@ export async function migrateToLatest<DB>(
   dialect: Dialect,
   layout: Layout,
 ): Promise<string[]> {
-  const result: MigrationResultSet = await makeMigrator(db, dialect, layout).migrateToLatest();
+  const result: MigrationResultSet = await (
+    await makeMigrator(db, dialect, layout)
+  ).migrateToLatest();
   if (result.error) throw result.error;
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
@@ -48,6 +56,6 @@ export async function pendingMigrations<DB>(
   dialect: Dialect,
   layout: Layout,
 ): Promise<string[]> {
-  const all = await makeMigrator(db, dialect, layout).getMigrations();
+  const all = await (await makeMigrator(db, dialect, layout)).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

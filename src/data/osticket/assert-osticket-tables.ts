@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { StoreError } from '../store.ts';
 
 const REQUIRED = ['help_topic', 'user', 'user_email', 'user_account', 'api_key'];
 
@@ -17,6 +18,6 @@ export async function assertOsticketTables<DB>(db: Kysely<DB>, prefix: string): 
   }
 }
 
-export class OsticketSchemaError extends Error {
+export class OsticketSchemaError extends StoreError {
   override name = 'OsticketSchemaError';
 }
