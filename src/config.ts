@@ -63,7 +63,7 @@ const envSchema = z.object({
   DESKGATE_DB_POOL_MAX: integer(1, 1000).default(10),
   DESKGATE_DB_CONNECT_TIMEOUT: positiveInt.default(5_000),
   DESKGATE_DB_QUERY_TIMEOUT: positiveInt.default(10_000),
-  DESKGATE_KEY_CACHE_TTL: integer(0, 3_600_000).default(0),
+  DESKGATE_KEY_CACHE_TTL: integer(0, 3_600_000).default(2_000),
   DESKGATE_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -106,7 +106,7 @@ export interface Config {
   pool: PoolOptions;
   /**
    * How long a verified API key is trusted before the database is asked again, in ms; also how
-   * long a revoked key can keep working on a running instance. Default 0: every request asks.
+   * long a revoked key can keep working on a running instance. Default 2000; 0: every request asks.
    */
   keyCacheTtlMs: number;
   logLevel: string;

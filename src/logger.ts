@@ -6,7 +6,9 @@ export type { Logger };
 
 /**
  * JSON lines on stdout; human-readable when stdout is a terminal (or DESKGATE_LOG_FORMAT=pretty).
- * Secrets are never passed to the logger, and the redact list is a second line of defence.
+ * Secrets are kept out by construction: log calls pass named, non-secret fields (never headers or
+ * bodies), which tests check against captured output. pino's redact option is not used: it cost
+ * a third of the per-request logging time for fields that are never there.
  */
 export function makeLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
   const pretty =
@@ -14,10 +16,6 @@ export function makeLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logg
   const options = {
     level: config.logLevel,
     base: { pid: process.pid },
-    redact: {
-      paths: ['apikey', '*.apikey', 'password', '*.password', 'key', '*.key'],
-      censor: '[redacted]',
-    },
   };
   return pretty ? pino(options, PinoPretty({ colorize: true, sync: true })) : pino(options);
 }

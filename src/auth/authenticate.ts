@@ -14,6 +14,11 @@ export interface Authenticator {
   authenticate(header: string | undefined, clientIp: string): Promise<ApiKey>;
 }
 
+/** Malformed, unknown and revoked keys share one answer, so a caller learns nothing about which. */
+function invalidKey(): DeskgateError {
+  return new DeskgateError('invalid_api_key', 'The API key is not valid.');
+}
+
 export interface AuthenticatorOptions {
   /**
    * How long a verified key is trusted without asking the database again, in ms. This bounds how
@@ -62,12 +67,10 @@ export function makeAuthenticator(
       if (presented === '') {
         throw new DeskgateError('missing_api_key', 'An API key is required in the apikey header.');
       }
-      // Malformed, unknown and revoked keys share one message so a caller learns nothing about which.
-      const invalid = new DeskgateError('invalid_api_key', 'The API key is not valid.');
-      if (!isWellFormedApiKey(presented)) throw invalid;
+      if (!isWellFormedApiKey(presented)) throw invalidKey();
       const now = Date.now();
       const key = await findKey(presented, now);
-      if (!key) throw invalid;
+      if (!key) throw invalidKey();
       if (!isAllowed(key, clientIp)) {
         throw new DeskgateError(
           'ip_not_allowed',

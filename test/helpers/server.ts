@@ -36,6 +36,8 @@ export async function startServer({ databaseUrl, env = {} }: StartOptions): Prom
       DESKGATE_DATABASE_URL: databaseUrl,
       DESKGATE_LOG_FORMAT: 'json',
       DESKGATE_BCRYPT_COST: '4',
+      // Tests revoke keys and expect the next request to fail; the cache has tests of its own.
+      DESKGATE_KEY_CACHE_TTL: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

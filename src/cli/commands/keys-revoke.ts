@@ -4,7 +4,8 @@ import { usingStore } from '../using-store.ts';
 export const keysRevoke: Command = {
   name: 'keys revoke',
   usage: 'deskgate keys revoke ID [--database URL] [--json]',
-  summary: 'Revoke an API key; requests with it fail from then on.',
+  summary:
+    'Revoke an API key; running services refuse it within DESKGATE_KEY_CACHE_TTL (2 s by default).',
   options: JSON_OPTION,
   positionals: 1,
   async run(input) {

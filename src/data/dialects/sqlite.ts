@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
 import type { Dialect, OpenDatabase } from './dialect.ts';
 
 const sqliteDialect: Dialect = {
@@ -39,7 +39,30 @@ export function openSqlite<DB>(path: string): OpenDatabase<DB> {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<DB>({ dialect: new SqliteDialect({ database }) }),
+    db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
     dialect: sqliteDialect,
+  };
+}
+
+/** Distinct SQL texts kept prepared; deskgate issues a few dozen, so this is never reached in practice. */
+const STATEMENT_CACHE_LIMIT = 500;
+
+/**
+ * Kysely prepares every query afresh; preparing costs more than running deskgate's small
+ * queries. A better-sqlite3 statement can be reused, so keep one per SQL text.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+        statement = database.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
   };
 }
