@@ -35,6 +35,8 @@ const baseEnv: NodeJS.ProcessEnv = {
   DESKGATE_LOG_LEVEL: 'info',
   // The wrong-key scenario measures the 401 path; with the default limit it would measure 429s.
   DESKGATE_AUTH_FAILURE_LIMIT: '1000000000',
+  // One key drives every scenario; the per-key limit (1200/min by default) would cap it.
+  DESKGATE_RATE_LIMIT: '0',
   HOST: '127.0.0.1',
   PORT: '0',
 };

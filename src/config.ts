@@ -64,6 +64,16 @@ const envSchema = z.object({
   DESKGATE_DB_CONNECT_TIMEOUT: positiveInt.default(5_000),
   DESKGATE_DB_QUERY_TIMEOUT: positiveInt.default(10_000),
   DESKGATE_KEY_CACHE_TTL: integer(0, 3_600_000).default(2_000),
+  DESKGATE_RATE_LIMIT: integer(0, 10_000_000).default(1_200),
+  DESKGATE_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { error: 'must start with redis:// or rediss://' })
+    .optional(),
+  DESKGATE_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, :, _ or -' })
+    .default('deskgate'),
+  DESKGATE_METRICS: boolean.default(true),
   DESKGATE_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -75,6 +85,8 @@ const envSchema = z.object({
   DESKGATE_REQUEST_TIMEOUT: positiveInt.default(30_000),
   DESKGATE_KEEP_ALIVE_TIMEOUT: positiveInt.default(5_000),
   DESKGATE_SHUTDOWN_TIMEOUT: positiveInt.default(10_000),
+  DESKGATE_MAX_CONNECTIONS: integer(0, 1_000_000).default(10_000),
+  DESKGATE_MAX_IN_FLIGHT: integer(0, 1_000_000).default(1_000),
   DESKGATE_BCRYPT_COST: integer(4, 15).default(10),
 });
 
@@ -109,6 +121,17 @@ export interface Config {
    * long a revoked key can keep working on a running instance. Default 2000; 0: every request asks.
    */
   keyCacheTtlMs: number;
+  /** Requests per minute one API key may make; 0 turns the limit off. Default 1200. */
+  rateLimitPerMinute: number;
+  /**
+   * Redis for the rate limits (per key, and failed authentications per address), shared by every
+   * instance that names it. Unset: limits are kept in each process's memory.
+   */
+  redisUrl: string | undefined;
+  /** Prefix of deskgate's Redis keys, so several deployments can share one Redis. */
+  redisPrefix: string;
+  /** Serve Prometheus metrics at /metrics. */
+  metrics: boolean;
   logLevel: string;
   logFormat: 'auto' | 'json' | 'pretty';
   workers: number;
@@ -120,6 +143,18 @@ export interface Config {
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * Open connections one process accepts at once (node:http's `maxConnections`); beyond it new
+   * connections are closed at once, so idle or slow clients cannot exhaust memory or descriptors.
+   * Default 10000; 0: no limit.
+   */
+  maxConnections: number;
+  /**
+   * Requests to the service address one process works on at once; beyond it a request is answered
+   * at once with 503 `overloaded` and Retry-After, instead of queueing without bound. Default
+   * 1000; 0: no limit.
+   */
+  maxInFlight: number;
   bcryptCost: number;
 }
 
@@ -179,6 +214,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       queryTimeoutMs: e.DESKGATE_DB_QUERY_TIMEOUT,
     },
     keyCacheTtlMs: e.DESKGATE_KEY_CACHE_TTL,
+    rateLimitPerMinute: e.DESKGATE_RATE_LIMIT,
+    redisUrl: e.DESKGATE_REDIS_URL,
+    redisPrefix: e.DESKGATE_REDIS_PREFIX,
+    metrics: e.DESKGATE_METRICS,
     logLevel: e.DESKGATE_LOG_LEVEL,
     logFormat: e.DESKGATE_LOG_FORMAT,
     workers: e.DESKGATE_WORKERS,
@@ -188,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     requestTimeoutMs: e.DESKGATE_REQUEST_TIMEOUT,
     keepAliveTimeoutMs: e.DESKGATE_KEEP_ALIVE_TIMEOUT,
     shutdownTimeoutMs: e.DESKGATE_SHUTDOWN_TIMEOUT,
+    maxConnections: e.DESKGATE_MAX_CONNECTIONS,
+    maxInFlight: e.DESKGATE_MAX_IN_FLIGHT,
     bcryptCost: e.DESKGATE_BCRYPT_COST,
   });
 }

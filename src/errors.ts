@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   too_many_requests: 429,
   internal_error: 500,
   database_unavailable: 503,
+  /** The instance is at its in-flight limit (DESKGATE_MAX_IN_FLIGHT); retry after Retry-After. */
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
-import type { Dialect, PoolOptions } from './dialects/dialect.ts';
+import type { Dialect, PoolOptions, PoolStats } from './dialects/dialect.ts';
 import { type Layout, migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
 import { assertOsticketTables } from './osticket/assert-osticket-tables.ts';
@@ -25,6 +25,8 @@ export interface OpenedStore {
   dialect: Dialect;
   /** Migrations applied by this call. */
   applied: string[];
+  /** The connection pool's state, for metrics (PostgreSQL, MySQL). */
+  poolStats: (() => PoolStats) | undefined;
 }
 
 export class SchemaOutOfDateError extends StoreError {
@@ -69,7 +71,7 @@ export async function openStore(
   const pool = location.pool ?? DEFAULT_POOL;
   if (location.schema === 'osticket') {
     const prefix = location.tablePrefix ?? 'ost_';
-    const { db, dialect } = openDatabase<OsticketDatabase>(databaseUrl, pool);
+    const { db, dialect, poolStats } = openDatabase<OsticketDatabase>(databaseUrl, pool);
     try {
       const applied = await prepare(db, dialect, 'osticket', options.migrate);
       await assertOsticketTables(db, prefix);
@@ -78,16 +80,16 @@ export async function openStore(
         dialect,
         prefix,
       );
-      return { store, dialect, applied };
+      return { store, dialect, applied, poolStats };
     } catch (error) {
       await db.destroy();
       throw explain(error, dialect, databaseUrl);
     }
   }
-  const { db, dialect } = openDatabase<Database>(databaseUrl, pool);
+  const { db, dialect, poolStats } = openDatabase<Database>(databaseUrl, pool);
   try {
     const applied = await prepare(db, dialect, 'deskgate', options.migrate);
-    return { store: makeDeskgateStore(db, dialect), dialect, applied };
+    return { store: makeDeskgateStore(db, dialect), dialect, applied, poolStats };
   } catch (error) {
     await db.destroy();
     throw explain(error, dialect, databaseUrl);

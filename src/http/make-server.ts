@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { makeAuthenticator } from '../auth/authenticate.ts';
-import { makeFailedAuthLimiter } from '../auth/failed-auth-limiter.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
 import { DeskgateError } from '../errors.ts';
+import type { Limits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { makeClientAddress } from './client-address.ts';
 import { hasUndrainableBody } from './read-body.ts';
 import { pickRequestId } from './request-id.ts';
@@ -18,9 +19,12 @@ export interface ServerDeps {
   logger: Logger;
   /** Tells a database outage (→ 503) from a bug (→ 500). */
   isConnectionError: (error: unknown) => boolean;
+  limits: Limits;
+  /** Undefined when DESKGATE_METRICS=false. */
+  metrics: Metrics | undefined;
 }
 
-type Route = 'service' | 'healthz' | 'readyz' | 'none';
+type Route = 'service' | 'healthz' | 'readyz' | 'metrics' | 'none';
 
 function makeRouter(basePath: string): (url: string) => Route {
   const routes = new Map<string, Route>([
@@ -28,6 +32,7 @@ function makeRouter(basePath: string): (url: string) => Route {
     [`${basePath}/upload/svc_wbs/`, 'service'],
     [`${basePath}/healthz`, 'healthz'],
     [`${basePath}/readyz`, 'readyz'],
+    [`${basePath}/metrics`, 'metrics'],
   ]);
   return (url) => {
     const queryAt = url.indexOf('?');
@@ -48,8 +53,13 @@ export function makeServer(deps: ServerDeps): Server {
     store,
     logger,
     authenticator: makeAuthenticator(store, { cacheTtlMs: config.keyCacheTtlMs }),
-    failedAuth: makeFailedAuthLimiter(config.authFailureLimit, config.authFailureWindowSeconds),
+    failedAuth: deps.limits.failedAuth,
+    perKey: deps.limits.perKey,
+    metrics: deps.metrics,
   };
+
+  /** Service calls being worked on now, for DESKGATE_MAX_IN_FLIGHT. */
+  let inFlight = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const startedAt = performance.now();
@@ -61,11 +71,22 @@ export function makeServer(deps: ServerDeps): Server {
     try {
       switch (target) {
         case 'service':
-          sendSuccess(
-            res,
-            startedAt,
-            await runServiceCall(req, res, clientIp, requestId, record, callDeps),
-          );
+          // Shed load before any work: a flood beyond capacity gets a fast 503, not a queue.
+          if (config.maxInFlight > 0 && inFlight >= config.maxInFlight) {
+            throw new DeskgateError('overloaded', 'The service is busy; try again shortly.', {
+              headers: { 'Retry-After': '1' },
+            });
+          }
+          inFlight++;
+          try {
+            sendSuccess(
+              res,
+              startedAt,
+              await runServiceCall(req, res, clientIp, requestId, record, callDeps),
+            );
+          } finally {
+            inFlight--;
+          }
           break;
         case 'healthz':
           sendSuccess(res, startedAt, 'alive');
@@ -80,6 +101,13 @@ export function makeServer(deps: ServerDeps): Server {
             });
           }
           sendSuccess(res, startedAt, 'ready');
+          break;
+        case 'metrics':
+          // Without the key check of the service address: keep /metrics private at the proxy or
+          // network level, or turn it off (docs/monitoring.md).
+          if (!deps.metrics) throw new DeskgateError('not_found', 'Metrics are turned off (DESKGATE_METRICS=false).');
+          res.writeHead(200, { 'Content-Type': deps.metrics.contentType });
+          res.end(await deps.metrics.render());
           break;
         case 'none':
           throw new DeskgateError(
@@ -101,6 +129,8 @@ export function makeServer(deps: ServerDeps): Server {
         }
       }
     }
+    const seconds = (performance.now() - startedAt) / 1000;
+    deps.metrics?.observeRequest(record.operation ?? target, res.statusCode, seconds);
     logger.info(
       {
         requestId,
@@ -110,7 +140,7 @@ export function makeServer(deps: ServerDeps): Server {
         keyId: record.keyId,
         clientIp,
         status: res.statusCode,
-        durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+        durationMs: Math.round(seconds * 1e6) / 1000,
       },
       'request',
     );
@@ -169,5 +199,7 @@ export function makeServer(deps: ServerDeps): Server {
     );
     logger.info({ requestId, status: 400, reason: error.code }, 'malformed request');
   });
+  // Beyond it node:http closes new connections at once: idle clients cannot pile up without bound.
+  if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
   return server;
 }

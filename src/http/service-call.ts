@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticate.ts';
-import type { FailedAuthLimiter } from '../auth/failed-auth-limiter.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
 import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
+import type { FailedAuthLimiter } from '../limits/failed-auth-limiter.ts';
+import type { KeyRateLimiter } from '../limits/key-rate-limiter.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { HttpMethod, Operation } from '../operations/operation.ts';
 import { findOperation, OPERATION_NAMES } from '../operations/registry.ts';
 import { validateParameters } from '../operations/validate-parameters.ts';
@@ -17,6 +19,8 @@ export interface ServiceCallDeps {
   logger: Logger;
   authenticator: Authenticator;
   failedAuth: FailedAuthLimiter;
+  perKey: KeyRateLimiter;
+  metrics: Metrics | undefined;
 }
 
 /** What the request log line says about a call, filled in as the call proceeds. */
@@ -28,15 +32,17 @@ export interface CallRecord {
 async function authenticate(
   req: IncomingMessage,
   clientIp: string,
-  { authenticator, failedAuth }: ServiceCallDeps,
+  { authenticator, failedAuth, metrics }: ServiceCallDeps,
 ): Promise<ApiKey> {
-  await failedAuth.assertNotBlocked(clientIp);
-  const header = req.headers.apikey;
   try {
+    await failedAuth.assertNotBlocked(clientIp);
+    const header = req.headers.apikey;
     return await authenticator.authenticate(Array.isArray(header) ? header[0] : header, clientIp);
   } catch (error) {
-    if (error instanceof DeskgateError && error.code === 'invalid_api_key')
-      await failedAuth.recordFailure(clientIp);
+    if (error instanceof DeskgateError) {
+      metrics?.authFailure(error.code);
+      if (error.code === 'invalid_api_key') await failedAuth.recordFailure(clientIp);
+    }
     throw error;
   }
 }
@@ -104,6 +110,9 @@ export async function runServiceCall(
 ): Promise<unknown> {
   const apiKey = await authenticate(req, clientIp, deps);
   record.keyId = apiKey.id;
+  // Every request with a valid key counts, whatever becomes of it, so the limit bounds load.
+  for (const [name, value] of Object.entries(await deps.perKey.consume(apiKey.id)))
+    res.setHeader(name, value);
   if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
     throw new DeskgateError(
       'unsupported_media_type',
@@ -123,6 +132,7 @@ export async function runServiceCall(
   const name = `${operation.query}/${operation.condition}`;
   record.operation = name;
   if (!apiKey.scopes.includes(operation.scope)) {
+    deps.metrics?.authFailure('insufficient_scope');
     throw new DeskgateError(
       'insufficient_scope',
       `This API key lacks the "${operation.scope}" scope needed by ${name}.`,

@@ -9,7 +9,13 @@ export function integerField(min: number, max: number) {
   return z
     .union([z.int(), z.string().regex(/^[0-9]{1,20}$/, { error: message })], { error: message })
     .transform(Number)
-    .pipe(z.number().min(min, { error: message }).max(max, { error: message }));
+    .pipe(z.number().min(min, { error: message }).max(max, { error: message }))
+    // For the OpenAPI document: JSON Schema applies minimum/maximum to numbers only.
+    .meta({
+      description: `An integer from ${min} to ${max}, as a JSON number or a digit string.`,
+      minimum: min,
+      maximum: max,
+    });
 }
 
 export const INT32_MAX = 2147483647;

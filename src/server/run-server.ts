@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { openStore } from '../data/open-store.ts';
 import { makeServer } from '../http/make-server.ts';
+import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
+import { makeMetrics } from '../metrics/metrics.ts';
 import { createFirstKey, formatFirstKeyBanner } from './first-start.ts';
 
 export interface RunningServer {
@@ -19,10 +21,11 @@ export async function runServer(
   logger: Logger,
   options: { announceFirstKey: boolean },
 ): Promise<RunningServer> {
-  const { store, dialect, applied } = await openStore(config, {
+  const { store, dialect, applied, poolStats } = await openStore(config, {
     migrate: config.migrate,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+  const limits = makeLimits(config);
   let server: Server;
   try {
     server = makeServer({
@@ -30,10 +33,13 @@ export async function runServer(
       store,
       logger,
       isConnectionError: dialect.isConnectionError,
+      limits,
+      metrics: config.metrics ? makeMetrics(poolStats) : undefined,
     });
     server.listen(config.port, config.host);
     await once(server, 'listening');
   } catch (error) {
+    await limits.close();
     await store.close();
     throw error;
   }
@@ -62,6 +68,7 @@ export async function runServer(
     }, config.shutdownTimeoutMs);
     await closed;
     clearTimeout(deadline);
+    await limits.close();
     await store.close();
     logger.info('deskgate stopped');
   }

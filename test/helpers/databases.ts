@@ -97,7 +97,13 @@ export const DATABASES: readonly DatabaseKind[] = [
 export const SKIPPED_DATABASES: readonly { name: string; reason: string }[] = [
   ...(postgresUrl ? [] : [{ name: 'postgres', reason: 'DESKGATE_TEST_POSTGRES_URL is not set' }]),
   ...(mysqlUrl ? [] : [{ name: 'mysql', reason: 'DESKGATE_TEST_MYSQL_URL is not set' }]),
+  ...(process.env.DESKGATE_TEST_REDIS_URL
+    ? []
+    : [{ name: 'redis', reason: 'DESKGATE_TEST_REDIS_URL is not set' }]),
 ];
 
 /** The MySQL server's admin URL, for suites that only make sense there (osTicket mode). */
 export const MYSQL_ADMIN_URL = mysqlUrl;
+
+/** The Redis server for the shared-limits suites (DESKGATE_TEST_REDIS_URL), when CI names one. */
+export const REDIS_URL = process.env.DESKGATE_TEST_REDIS_URL;

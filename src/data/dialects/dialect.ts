@@ -35,9 +35,18 @@ export interface PoolOptions {
   queryTimeoutMs: number;
 }
 
+/** Connections of a pool right now. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface OpenDatabase<DB> {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** The connection pool's state, for metrics; absent where there is no pool (SQLite). */
+  poolStats?: () => PoolStats;
 }
 
 const NETWORK_ERRORS = new Set([

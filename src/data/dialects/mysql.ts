@@ -1,6 +1,6 @@
 import { CompiledQuery, Kysely, MysqlDialect } from 'kysely';
 import { createPool } from 'mysql2';
-import { type Dialect, isNetworkError, type OpenDatabase, type PoolOptions } from './dialect.ts';
+import { type Dialect, isNetworkError, type OpenDatabase, type PoolOptions, type PoolStats } from './dialect.ts';
 
 const mysqlDialect: Dialect = {
   name: 'mysql',
@@ -47,5 +47,19 @@ export function openMysql<DB>(url: string, pool: PoolOptions): OpenDatabase<DB> 
       await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'"));
     },
   });
-  return { db: new Kysely<DB>({ dialect }), dialect: mysqlDialect };
+  return { db: new Kysely<DB>({ dialect }), dialect: mysqlDialect, poolStats: () => mysqlPoolStats(instance) };
+}
+
+/** mysql2 keeps its pool's state in fields it does not type. */
+function mysqlPoolStats(pool: unknown): PoolStats {
+  const p = pool as {
+    _allConnections?: { length: number };
+    _freeConnections?: { length: number };
+    _connectionQueue?: { length: number };
+  };
+  return {
+    total: p._allConnections?.length ?? 0,
+    idle: p._freeConnections?.length ?? 0,
+    waiting: p._connectionQueue?.length ?? 0,
+  };
 }

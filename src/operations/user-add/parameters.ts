@@ -36,11 +36,13 @@ export const userAddParameters = z.strictObject({
     .string()
     .trim()
     .max(255, { error: 'must be at most 255 characters' })
-    .pipe(z.email({ error: 'must be a valid email address' })),
+    .pipe(z.email({ error: 'must be a valid email address' }))
+    .meta({ format: 'email', description: 'Unique case-insensitively.' }),
   password: z
     .string()
     .min(1, { error: 'must not be empty' })
-    .max(255, { error: 'must be at most 255 characters' }),
+    .max(255, { error: 'must be at most 255 characters' })
+    .meta({ description: 'A bcrypt or argon2 hash is stored as sent; anything else is hashed.' }),
   timezone: z
     .string()
     .max(64, { error: 'must be at most 64 characters' })
@@ -56,7 +58,8 @@ export const userAddParameters = z.strictObject({
         }
         return canonical;
       }),
-    ),
+    )
+    .meta({ description: 'An IANA time zone name.', examples: ['Europe/Lisbon', 'UTC'] }),
   phone: integerField(0, 999_999_999_999_999),
   org_id: integerField(0, INT32_MAX),
   default_email_id: integerField(0, INT32_MAX),

@@ -1,5 +1,5 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { DeskgateError } from '../errors.ts';
+import type { LimiterBackend } from './limiter-backend.ts';
 
 export interface FailedAuthLimiter {
   /** Throws too_many_requests (with Retry-After) when the address has used up its failures. */
@@ -8,15 +8,15 @@ export interface FailedAuthLimiter {
 }
 
 /**
- * Counts failed authentications per client address in a fixed window, so keys cannot be
- * guessed at speed. In memory: one count per process.
+ * Counts failed authentications per client address in a fixed window, so keys cannot be guessed
+ * at speed.
  */
-export function makeFailedAuthLimiter(limit: number, windowSeconds: number): FailedAuthLimiter {
-  const limiter = new RateLimiterMemory({
-    points: limit,
-    duration: windowSeconds,
-    keyPrefix: 'auth-fail',
-  });
+export function makeFailedAuthLimiter(
+  backend: LimiterBackend,
+  limit: number,
+  windowSeconds: number,
+): FailedAuthLimiter {
+  const limiter = backend.counter('auth-fail', limit, windowSeconds);
   return {
     async assertNotBlocked(address) {
       const state = await limiter.get(address);

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { buildOpenApiDocument } from './build-openapi-document.ts';
+
+interface Asset {
+  contentType: string;
+  /** Loaded on first use and kept: the Swagger UI bundle is 1.7 MB, most processes never serve it. */
+  load: () => Buffer;
+  cacheControl: string;
+}
+
+/** Assets of the swagger-ui-dist package, served from node_modules; the page asks no other host. */
+function packageFile(file: string, contentType: string): Asset {
+  return {
+    contentType,
+    load: () => readFileSync(fileURLToPath(import.meta.resolve(`swagger-ui-dist/${file}`))),
+    cacheControl: 'public, max-age=86400',
+  };
+}
+
+function generated(contentType: string, text: string): Asset {
+  const body = Buffer.from(text);
+  return { contentType, load: () => body, cacheControl: 'no-cache' };
+}
+
+// 'self' only: the page cannot load or send anything anywhere else, whatever the bundle tries.
+// Swagger UI sets inline style attributes and uses data: SVG icons.
+const PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function page(basePath: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>deskgate API reference</title>
+<link rel="stylesheet" href="${basePath}/docs/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${basePath}/docs/swagger-ui-bundle.js"></script>
+<script src="${basePath}/docs/deskgate-docs.js"></script>
+</body>
+</html>
+`;
+}
+
+function initScript(basePath: string): string {
+  // Read-only reference: browsers cannot send the GET body topics/specific needs, so
+  // "Try it out" is off for every operation; validatorUrl null keeps the badge (an image from
+  // validator.swagger.io) away.
+  const options = {
+    url: `${basePath}/openapi.json`,
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    validatorUrl: null,
+    supportedSubmitMethods: [],
+    docExpansion: 'list',
+    defaultModelsExpandDepth: 1,
+  };
+  return `window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(options)}, {
+  presets: [SwaggerUIBundle.presets.apis],
+}));
+`;
+}
+
+export interface ReferenceRoutes {
+  /** Every path this module answers, base path included. */
+  paths: readonly string[];
+  /** Answers a request for one of `paths` (query string allowed). */
+  send(url: string, res: ServerResponse): void;
+}
+
+/**
+ * GET {basePath}/openapi.json (the document, built once here) and GET {basePath}/docs (an HTML
+ * reference rendered from it by Swagger UI, whose assets come from the swagger-ui-dist package).
+ */
+export function makeReferenceRoutes(basePath: string): ReferenceRoutes {
+  const documentText = `${JSON.stringify(buildOpenApiDocument({ basePath }), null, 2)}\n`;
+  const assets = new Map<string, Asset>([
+    [`${basePath}/openapi.json`, generated('application/json; charset=utf-8', documentText)],
+    [`${basePath}/docs`, generated('text/html; charset=utf-8', page(basePath))],
+    [`${basePath}/docs/`, generated('text/html; charset=utf-8', page(basePath))],
+    [`${basePath}/docs/deskgate-docs.js`, generated('text/javascript', initScript(basePath))],
+    [`${basePath}/docs/swagger-ui-bundle.js`, packageFile('swagger-ui-bundle.js', 'text/javascript')],
+    [`${basePath}/docs/swagger-ui.css`, packageFile('swagger-ui.css', 'text/css')],
+  ]);
+  const loaded = new Map<string, Buffer>();
+  return {
+    paths: [...assets.keys()],
+    send(url, res) {
+      const queryAt = url.indexOf('?');
+      const path = queryAt === -1 ? url : url.slice(0, queryAt);
+      const asset = assets.get(path);
+      if (!asset) throw new Error(`no reference asset at ${path}`);
+      let body = loaded.get(path);
+      if (!body) {
+        body = asset.load();
+        loaded.set(path, body);
+      }
+      res.writeHead(200, {
+        'Content-Type': asset.contentType,
+        'Content-Length': body.length,
+        'Cache-Control': asset.cacheControl,
+        'X-Content-Type-Options': 'nosniff',
+        ...(asset.contentType.startsWith('text/html')
+          ? { 'Content-Security-Policy': PAGE_POLICY }
+          : {}),
+      });
+      res.end(body);
+    },
+  };
+}
