@@ -1,12 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Actor, IdempotencyClaim, NewUser, User } from '../../domain.ts';
-import { insertAuditEntry } from '../common/audit-log.ts';
-import { IDEMPOTENCY_UNIQUE, insertIdempotencyRecord } from '../common/idempotency.ts';
-import { ownTables } from '../common/own-tables.ts';
+import { recordUserCreation } from '../common/record-user-creation.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import type { Database } from '../schema.ts';
-import { DuplicateEmailError, IdempotencyConflictError } from '../store.ts';
-import { formatTimestamp, now } from '../time.ts';
+import { formatTimestamp } from '../time.ts';
 import { insertReturningId } from './insert-returning-id.ts';
 
 /** The unique index holds the lower-cased address, so uniqueness ignores case. */
@@ -62,28 +59,22 @@ async function insertUserRows(
   return userId;
 }
 
-export async function createUser(
+export function createUser(
   db: Kysely<Database>,
   dialect: Dialect,
   user: NewUser,
   actor: Actor,
   idempotency?: IdempotencyClaim,
 ): Promise<number> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const at = now();
-      const userId = await insertUserRows(trx, dialect, user, at);
-      await insertAuditEntry(ownTables(trx), actor, String(userId), at);
-      if (idempotency) await insertIdempotencyRecord(ownTables(trx), idempotency, userId, at);
-      return userId;
-    });
-  } catch (error) {
-    if (dialect.isUniqueViolation(error, EMAIL_UNIQUE))
-      throw new DuplicateEmailError(user.email, { cause: error });
-    if (dialect.isUniqueViolation(error, IDEMPOTENCY_UNIQUE))
-      throw new IdempotencyConflictError(idempotency?.key, { cause: error });
-    throw error;
-  }
+  return recordUserCreation({
+    db,
+    dialect,
+    emailUnique: EMAIL_UNIQUE,
+    email: user.email,
+    actor,
+    idempotency,
+    insertRows: (trx, at) => insertUserRows(trx, dialect, user, at),
+  });
 }
 
 export async function findUserIdByEmail(

@@ -1,6 +1,12 @@
 import { CompiledQuery, Kysely, MysqlDialect } from 'kysely';
 import { createPool } from 'mysql2';
-import { type Dialect, isNetworkError, type OpenDatabase, type PoolOptions, type PoolStats } from './dialect.ts';
+import {
+  type Dialect,
+  isNetworkError,
+  type OpenDatabase,
+  type PoolOptions,
+  type PoolStats,
+} from './dialect.ts';
 
 const mysqlDialect: Dialect = {
   name: 'mysql',
@@ -47,7 +53,11 @@ export function openMysql<DB>(url: string, pool: PoolOptions): OpenDatabase<DB> 
       await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'"));
     },
   });
-  return { db: new Kysely<DB>({ dialect }), dialect: mysqlDialect, poolStats: () => mysqlPoolStats(instance) };
+  return {
+    db: new Kysely<DB>({ dialect }),
+    dialect: mysqlDialect,
+    poolStats: () => mysqlPoolStats(instance),
+  };
 }
 
 /** mysql2 keeps its pool's state in fields it does not type. */

@@ -47,6 +47,10 @@ export function openPostgres<DB>(url: string, pool: PoolOptions): OpenDatabase<D
   return {
     db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: instance }) }),
     dialect: postgresDialect,
-    poolStats: () => ({ total: instance.totalCount, idle: instance.idleCount, waiting: instance.waitingCount }),
+    poolStats: () => ({
+      total: instance.totalCount,
+      idle: instance.idleCount,
+      waiting: instance.waitingCount,
+    }),
   };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialects/dialect.ts';
 import { TIMESTAMP, withId } from './column-types.ts';
+import { createOwnTables } from './own-tables.ts';
 
 export async function up(db: Kysely<unknown>, { name: dialect }: Dialect): Promise<void> {
   await withId(db.schema.createTable('topics'), dialect)
@@ -61,30 +62,5 @@ export async function up(db: Kysely<unknown>, { name: dialect }: Dialect): Promi
     .addColumn('revoked_at', TIMESTAMP)
     .execute();
 
-  await withId(db.schema.createTable('audit_log'), dialect)
-    .addColumn('at', TIMESTAMP, (c) => c.notNull())
-    .addColumn('api_key_id', 'integer', (c) => c.notNull())
-    .addColumn('client_ip', 'varchar(64)', (c) => c.notNull())
-    .addColumn('operation', 'varchar(64)', (c) => c.notNull())
-    .addColumn('target_id', 'varchar(32)', (c) => c.notNull())
-    .execute();
-
-  await withId(db.schema.createTable('idempotency_keys'), dialect)
-    .addColumn('api_key_id', 'integer', (c) => c.notNull())
-    .addColumn('idempotency_key', 'varchar(255)', (c) => c.notNull())
-    .addColumn('fingerprint', 'char(64)', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex('idempotency_keys_key_unique')
-    .on('idempotency_keys')
-    .columns(['api_key_id', 'idempotency_key'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('idempotency_keys_created_at')
-    .on('idempotency_keys')
-    .column('created_at')
-    .execute();
+  await createOwnTables(db, dialect, '');
 }

@@ -1,11 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Actor, IdempotencyClaim, NewUser, User } from '../../domain.ts';
-import { insertAuditEntry } from '../common/audit-log.ts';
-import { IDEMPOTENCY_UNIQUE, insertIdempotencyRecord } from '../common/idempotency.ts';
-import { ownTables } from '../common/own-tables.ts';
+import { recordUserCreation } from '../common/record-user-creation.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
-import { DuplicateEmailError, IdempotencyConflictError } from '../store.ts';
-import { formatTimestamp, now } from '../time.ts';
+import { formatTimestamp } from '../time.ts';
 import type { OsticketDatabase } from './schema.ts';
 
 /** osTicket's `UNIQUE KEY address (address)`, case-insensitive through the column's collation. */
@@ -20,7 +17,7 @@ async function hasContactTable(db: Kysely<OsticketDatabase>, prefix: string): Pr
   return Number(rows[0]?.n ?? 0) > 0;
 }
 
-export async function createUser(
+export function createUser(
   db: Kysely<OsticketDatabase>,
   dialect: Dialect,
   prefix: string,
@@ -28,9 +25,14 @@ export async function createUser(
   actor: Actor,
   idempotency?: IdempotencyClaim,
 ): Promise<number> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const at = now();
+  return recordUserCreation({
+    db,
+    dialect,
+    emailUnique: EMAIL_UNIQUE,
+    email: user.email,
+    actor,
+    idempotency,
+    insertRows: async (trx, at) => {
       const inserted = await trx
         .insertInto('user')
         .values({
@@ -80,18 +82,9 @@ export async function createUser(
           })
           .execute();
       }
-      await insertAuditEntry(ownTables(trx), actor, String(userId), at);
-      if (idempotency) await insertIdempotencyRecord(ownTables(trx), idempotency, userId, at);
       return userId;
-    });
-  } catch (error) {
-    if (dialect.isUniqueViolation(error, EMAIL_UNIQUE))
-      throw new DuplicateEmailError(user.email, { cause: error });
-    if (dialect.isUniqueViolation(error, IDEMPOTENCY_UNIQUE)) {
-      throw new IdempotencyConflictError(idempotency?.key, { cause: error });
-    }
-    throw error;
-  }
+    },
+  });
 }
 
 export async function findUserIdByEmail(
