@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Whether `taskset` can pin processes to cores here (it needs two cores to be worth it). */
 export const canPin = (() => {
@@ -23,36 +24,48 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Spawns `node args` (pinned to `cores` where possible) and waits for a JSON line with a port. */
-export function startListening(
+/**
+ * Spawns `node args` (pinned to `cores` where possible) with its stdout going to a file, and waits
+ * for a JSON line with a port there. A file, not a pipe: a pipe the load generator is too busy to
+ * drain would stall the server's log writes and show up as latency.
+ */
+export async function startListening(
   args: string[],
   env: NodeJS.ProcessEnv,
   cores: string,
 ): Promise<Started> {
   const command = canPin ? 'taskset' : process.execPath;
   const argv = canPin ? ['-c', cores, process.execPath, ...args] : args;
-  const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    const onLine = (line: string) => {
-      if (!line.includes('listening')) return;
-      lines.off('line', onLine);
+  const logPath = join(mkdtempSync(join(tmpdir(), 'deskgate-bench-log-')), 'server.log');
+  const log = openSync(logPath, 'w');
+  const child = spawn(command, argv, { env, stdio: ['ignore', log, 'inherit'] });
+  closeSync(log);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const line = readFileSync(logPath, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('listening'));
+    if (line) {
       const { port } = JSON.parse(line) as { port: number };
-      // Keep draining the log so the server never blocks on a full pipe.
-      lines.on('line', () => {});
-      resolve({
+      return {
         child,
         port,
         stop: () =>
           new Promise((done) => {
+            if (exited) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),
-      });
-    };
-    lines.on('line', onLine);
-    child.once('exit', (code) => reject(new Error(`process exited with ${code} before listening`)));
-  });
+      };
+    }
+    if (exited) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`process did not start listening; its log is ${logPath}`);
 }
 
 /** Resident set size of a process in bytes (Linux), or NaN elsewhere. */
