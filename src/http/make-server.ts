@@ -8,6 +8,7 @@ import type { Limits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { makeClientAddress } from './client-address.ts';
+import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-routes.ts';
 import { hasUndrainableBody } from './read-body.ts';
 import { pickRequestId } from './request-id.ts';
 import { sendError, sendNoContent, sendSuccess, toDeskgateError } from './respond.ts';
@@ -24,15 +25,16 @@ export interface ServerDeps {
   metrics: Metrics | undefined;
 }
 
-type Route = 'service' | 'healthz' | 'readyz' | 'metrics' | 'none';
+type Route = 'service' | 'healthz' | 'readyz' | 'metrics' | 'reference' | 'none';
 
-function makeRouter(basePath: string): (url: string) => Route {
+function makeRouter(basePath: string, reference: ReferenceRoutes): (url: string) => Route {
   const routes = new Map<string, Route>([
     [`${basePath}/upload/svc_wbs`, 'service'],
     [`${basePath}/upload/svc_wbs/`, 'service'],
     [`${basePath}/healthz`, 'healthz'],
     [`${basePath}/readyz`, 'readyz'],
     [`${basePath}/metrics`, 'metrics'],
+    ...reference.paths.map((path): [string, Route] => [path, 'reference']),
   ]);
   return (url) => {
     const queryAt = url.indexOf('?');
@@ -46,7 +48,9 @@ function makeRouter(basePath: string): (url: string) => Route {
  */
 export function makeServer(deps: ServerDeps): Server {
   const { config, store, logger } = deps;
-  const route = makeRouter(config.basePath);
+  // /openapi.json and /docs: the document is built here, once per process.
+  const reference = makeReferenceRoutes(config.basePath, config.metrics);
+  const route = makeRouter(config.basePath, reference);
   const clientAddress = makeClientAddress(config.trustProxy);
   const callDeps: ServiceCallDeps = {
     config,
@@ -105,9 +109,16 @@ export function makeServer(deps: ServerDeps): Server {
         case 'metrics':
           // Without the key check of the service address: keep /metrics private at the proxy or
           // network level, or turn it off (docs/monitoring.md).
-          if (!deps.metrics) throw new DeskgateError('not_found', 'Metrics are turned off (DESKGATE_METRICS=false).');
+          if (!deps.metrics)
+            throw new DeskgateError(
+              'not_found',
+              'Metrics are turned off (DESKGATE_METRICS=false).',
+            );
           res.writeHead(200, { 'Content-Type': deps.metrics.contentType });
           res.end(await deps.metrics.render());
+          break;
+        case 'reference':
+          reference.send(req.url ?? '/', res);
           break;
         case 'none':
           throw new DeskgateError(

@@ -78,6 +78,13 @@ const HEADER_REFS = {
   allow: { $ref: '#/components/headers/Allow' },
 };
 
+/** Sent on service calls when the per-key limit is on (DESKGATE_RATE_LIMIT). */
+const RATE_LIMIT_HEADERS: Json = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'The body or its parameters are not acceptable.',
   401: 'No API key, or one that is unknown, revoked or malformed.',
@@ -101,6 +108,7 @@ function errorResponse(status: number): Json {
   const headers: Json = { 'X-Request-Id': HEADER_REFS.requestId };
   if (status === 405) headers.Allow = HEADER_REFS.allow;
   if (status === 429 || status === 503) headers['Retry-After'] = HEADER_REFS.retryAfter;
+  if (status === 429) Object.assign(headers, RATE_LIMIT_HEADERS);
   return {
     description: STATUS_DESCRIPTIONS[status] ?? `Error ${status}.`,
     headers,
@@ -136,6 +144,7 @@ const OPERATION_DOCS: Record<OperationName, OperationDocs> = {
         headers: {
           'X-Error-Code': {
             description: 'Always `not_found`.',
+            required: true,
             schema: { type: 'string', const: 'not_found' },
           },
           'X-Request-Id': HEADER_REFS.requestId,
@@ -203,7 +212,8 @@ function responseComponents(): Record<string, Json> {
   });
   const components: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
-    const { $schema: _dialect, id: _id, ...rest } = schema as Json;
+    // Zod names each schema with a $id; a $id would become the base of its $refs.
+    const { $schema: _dialect, $id: _id, ...rest } = schema as Json;
     components[id] = rest;
   }
   return components;
@@ -215,7 +225,7 @@ function operationObject(name: OperationName, method: HttpMethod): Json {
   const responses: Record<string, Json> = {
     200: {
       description: 'Success.',
-      headers: { 'X-Request-Id': HEADER_REFS.requestId },
+      headers: { 'X-Request-Id': HEADER_REFS.requestId, ...RATE_LIMIT_HEADERS },
       content: json(ref(docs.successSchema), { success: { value: docs.successExample } }),
     },
     ...docs.extraResponses,
@@ -258,7 +268,12 @@ function requestComponents(): Record<string, Json> {
         condition: { const: operation.condition },
         parameters: ref(parametersName),
         ...(name === 'topics/specific'
-          ? { sort: { const: 'id', description: 'Optional; only "id" (the PHP service required it).' } }
+          ? {
+              sort: {
+                const: 'id',
+                description: 'Optional; only "id" (the PHP service required it).',
+              },
+            }
           : {}),
       },
       description: 'Other top-level fields are ignored.',
@@ -294,14 +309,15 @@ function readPackageVersion(): string {
  * The OpenAPI 3.1 document of the whole interface, built from the operations' own parameter
  * schemas (the ones requests are validated with) and the response schemas of
  * response-schemas.ts, so the document cannot drift from the code. Computed once per process.
+ * `basePath` becomes the server URL; `metrics` lists /metrics (DESKGATE_METRICS).
  */
-export function buildOpenApiDocument(options: { basePath: string }): Json {
-  const methodsByName = Object.entries(OPERATIONS) as [
+export function buildOpenApiDocument(options: { basePath: string; metrics?: boolean }): Json {
+  const operations = Object.entries(OPERATIONS) as [
     OperationName,
     (typeof OPERATIONS)[OperationName],
   ][];
   const servicePathItem: Json = {};
-  for (const [name, operation] of methodsByName) {
+  for (const [name, operation] of operations) {
     for (const method of operation.methods) {
       servicePathItem[method.toLowerCase()] = operationObject(name, method);
     }
@@ -338,6 +354,23 @@ export function buildOpenApiDocument(options: { basePath: string }): Json {
       '/healthz': servicePath('Liveness', 'The process is alive.', ref('ServiceStatusEnvelope')),
       '/readyz': readyz,
       '/openapi.json': servicePath('This document', 'OpenAPI 3.1, JSON.', { type: 'object' }),
+      ...(options.metrics
+        ? {
+            '/metrics': {
+              get: {
+                summary: 'Prometheus metrics',
+                description:
+                  'Prometheus text format; no key, so keep it private at the proxy or network ' +
+                  'level (DESKGATE_METRICS=false turns it off).',
+                security: [],
+                tags: ['service'],
+                responses: {
+                  200: { description: 'Metrics.', content: { 'text/plain': {} } },
+                },
+              },
+            },
+          }
+        : {}),
       '/docs': {
         get: {
           summary: 'API reference page',
@@ -382,14 +415,31 @@ export function buildOpenApiDocument(options: { basePath: string }): Json {
       headers: {
         'X-Request-Id': {
           description: 'The request id (yours, when you sent a sane one).',
+          required: true,
           schema: { type: 'string' },
         },
         'Retry-After': {
           description: 'Seconds to wait before trying again.',
+          required: true,
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'X-RateLimit-Limit': {
+          description:
+            'Requests per minute this API key may make; sent when the per-key limit is on, ' +
+            'not on a 429 for failed authentications.',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        'X-RateLimit-Remaining': {
+          description: 'Requests left in the current minute.',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'X-RateLimit-Reset': {
+          description: 'Seconds until the window starts over.',
           schema: { type: 'integer', minimum: 0 },
         },
         Allow: {
           description: 'The methods the operation accepts.',
+          required: true,
           schema: { type: 'string' },
           example: 'POST, PUT',
         },
@@ -398,4 +448,3 @@ export function buildOpenApiDocument(options: { basePath: string }): Json {
     security: [{ apikey: [] }],
   };
 }
-

@@ -45,6 +45,7 @@ function page(basePath: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>deskgate API reference</title>
+<link rel="icon" type="image/png" href="${basePath}/docs/favicon.png">
 <link rel="stylesheet" href="${basePath}/docs/swagger-ui.css">
 </head>
 <body>
@@ -86,15 +87,20 @@ export interface ReferenceRoutes {
  * GET {basePath}/openapi.json (the document, built once here) and GET {basePath}/docs (an HTML
  * reference rendered from it by Swagger UI, whose assets come from the swagger-ui-dist package).
  */
-export function makeReferenceRoutes(basePath: string): ReferenceRoutes {
-  const documentText = `${JSON.stringify(buildOpenApiDocument({ basePath }), null, 2)}\n`;
+export function makeReferenceRoutes(basePath: string, metrics: boolean): ReferenceRoutes {
+  const document = buildOpenApiDocument({ basePath, metrics });
+  const documentText = `${JSON.stringify(document, null, 2)}\n`;
   const assets = new Map<string, Asset>([
     [`${basePath}/openapi.json`, generated('application/json; charset=utf-8', documentText)],
     [`${basePath}/docs`, generated('text/html; charset=utf-8', page(basePath))],
     [`${basePath}/docs/`, generated('text/html; charset=utf-8', page(basePath))],
     [`${basePath}/docs/deskgate-docs.js`, generated('text/javascript', initScript(basePath))],
-    [`${basePath}/docs/swagger-ui-bundle.js`, packageFile('swagger-ui-bundle.js', 'text/javascript')],
+    [
+      `${basePath}/docs/swagger-ui-bundle.js`,
+      packageFile('swagger-ui-bundle.js', 'text/javascript'),
+    ],
     [`${basePath}/docs/swagger-ui.css`, packageFile('swagger-ui.css', 'text/css')],
+    [`${basePath}/docs/favicon.png`, packageFile('favicon-32x32.png', 'image/png')],
   ]);
   const loaded = new Map<string, Buffer>();
   return {

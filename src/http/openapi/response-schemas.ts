@@ -13,7 +13,10 @@ const time = z
 export const topicSchema = z
   .strictObject({
     id: z.string().regex(/^[0-9]+$/),
-    parent: z.string().regex(/^[0-9]+$/).meta({ description: '"0" for a top-level topic.' }),
+    parent: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .meta({ description: '"0" for a top-level topic.' }),
     ispublic: z.enum(['0', '1']),
     sort: z.string().regex(/^[0-9]+$/),
     topic: z.string().meta({ description: 'The topic name.' }),
@@ -45,7 +48,10 @@ export const topicEnvelopeSchema = success(
 );
 
 export const userIdEnvelopeSchema = success(
-  z.string().regex(/^[0-9]+$/).meta({ description: 'The new user id.', examples: ['42'] }),
+  z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description: 'The new user id.', examples: ['42'] }),
 );
 
 /** /healthz and /readyz. */

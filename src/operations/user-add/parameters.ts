@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { INT32_MAX, integerField } from '../fields.ts';
 
 const CONTROL_CHARACTERS = /\p{Cc}/u;
+/**
+ * JSON can carry a lone surrogate (`"\ud800"`), which is not text: UTF-8 cannot hold it, so every
+ * database would silently store U+FFFD instead (and two such passwords would hash alike).
+ */
+const UNPAIRED_SURROGATE = 'must be valid Unicode (no unpaired \\ud800–\\udfff escapes)';
 const TIME_ZONE_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 const canonicalTimeZones = new Map<string, string | undefined>();
 
@@ -31,7 +36,8 @@ export const userAddParameters = z.strictObject({
     .trim()
     .min(1, { error: 'must not be empty' })
     .max(128, { error: 'must be at most 128 characters' })
-    .refine((v) => !CONTROL_CHARACTERS.test(v), { error: 'must not contain control characters' }),
+    .refine((v) => !CONTROL_CHARACTERS.test(v), { error: 'must not contain control characters' })
+    .refine((v) => v.isWellFormed(), { error: UNPAIRED_SURROGATE }),
   email: z
     .string()
     .trim()
@@ -42,6 +48,7 @@ export const userAddParameters = z.strictObject({
     .string()
     .min(1, { error: 'must not be empty' })
     .max(255, { error: 'must be at most 255 characters' })
+    .refine((v) => v.isWellFormed(), { error: UNPAIRED_SURROGATE })
     .meta({ description: 'A bcrypt or argon2 hash is stored as sent; anything else is hashed.' }),
   timezone: z
     .string()

@@ -1,0 +1,287 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
+// Type-only imports: the client shares the server's own shapes and loads none of its code.
+import type { z } from 'zod';
+import type { ErrorCode, FieldError } from '../errors.ts';
+import type { TopicView } from '../operations/topics-specific/topics-specific.ts';
+import type { userAddParameters } from '../operations/user-add/parameters.ts';
+import { DeskgateClientError } from './deskgate-client-error.ts';
+
+/** A help topic as the interface returns it: every value a string. */
+export type Topic = TopicView;
+
+/** The eight fields of user/add; integers may be JSON numbers or digit strings. */
+export type NewUserFields = z.input<typeof userAddParameters>;
+
+export interface DeskgateClientOptions {
+  /** Where deskgate answers, with its base path if it has one: `http://127.0.0.1:8080`, `https://desk.example.com/helpdesk`. */
+  baseUrl: string | URL;
+  /** The 32-character key (`deskgate keys create`). */
+  apiKey: string;
+  /** Milliseconds one attempt may take, response included. Default 10000. */
+  timeoutMs?: number;
+  /** Further attempts of an idempotent call after the first. Default 3. */
+  retries?: number;
+  /** First backoff delay in ms; doubled per attempt, with jitter. Default 200. */
+  retryDelayMs?: number;
+  /** Longest wait before a retry; a Retry-After beyond it ends the retrying. Default 10000. */
+  maxRetryDelayMs?: number;
+}
+
+export interface CallOptions {
+  /** Aborts the call, retries included. */
+  signal?: AbortSignal;
+  /** Sent as X-Request-Id (the server logs it and echoes it). */
+  requestId?: string;
+}
+
+export interface AddUserOptions extends CallOptions {
+  /**
+   * Makes the creation safe to retry: the server answers a repeat with the same key and body
+   * with the first id. Without it, addUser is never retried (a retry could create the user twice
+   * or turn the first success into a 409).
+   */
+  idempotencyKey?: string;
+}
+
+interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+interface Envelope {
+  status: 'Success' | 'Error';
+  data: unknown;
+  code?: ErrorCode;
+  errors?: FieldError[];
+  existing_id?: string;
+}
+
+const RETRYABLE_STATUSES = new Set([429, 503]);
+const NETWORK_ERRORS = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/** Seconds from a Retry-After header (delay-seconds or an HTTP date), or undefined. */
+function parseRetryAfter(value: string | string[] | undefined): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A typed client of deskgate's two operations, over Node's HTTP stack: topics/specific is a GET
+ * with a JSON body, which `fetch` cannot send. Keeps connections alive; call close() when done.
+ *
+ * Idempotent calls (getTopic always, addUser with an idempotencyKey) are retried on network
+ * errors, timeouts, 503 and 429, with exponential backoff that honours Retry-After.
+ */
+export class DeskgateClient {
+  readonly #serviceUrl: URL;
+  readonly #apiKey: string;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #retryDelayMs: number;
+  readonly #maxRetryDelayMs: number;
+  readonly #agent: HttpAgent;
+  readonly #request: typeof httpRequest;
+
+  constructor(options: DeskgateClientOptions) {
+    const base = new URL(options.baseUrl);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw new TypeError(`baseUrl must be http: or https:, not ${base.protocol}`);
+    }
+    this.#serviceUrl = new URL(`${base.pathname.replace(/\/+$/, '')}/upload/svc_wbs/`, base);
+    this.#apiKey = options.apiKey;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#retries = options.retries ?? 3;
+    this.#retryDelayMs = options.retryDelayMs ?? 200;
+    this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 10_000;
+    const https = base.protocol === 'https:';
+    this.#agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.#request = https ? (httpsRequest as typeof httpRequest) : httpRequest;
+  }
+
+  /** The topic with this id, or null when there is none (the 204, or a 404 not_found). */
+  async getTopic(id: number | string, options: CallOptions = {}): Promise<Topic | null> {
+    const body = { query: 'topics', condition: 'specific', parameters: { id } };
+    try {
+      const data = await this.#call('GET', body, {}, true, options);
+      if (data === null) return null;
+      return (data as { topic: Topic }).topic;
+    } catch (error) {
+      if (error instanceof DeskgateClientError && error.code === 'not_found') return null;
+      throw error;
+    }
+  }
+
+  /** Creates a user; resolves to the new user's id. */
+  async addUser(fields: NewUserFields, options: AddUserOptions = {}): Promise<string> {
+    const { idempotencyKey } = options;
+    const body = { query: 'user', condition: 'add', parameters: fields };
+    const headers: Record<string, string> = idempotencyKey
+      ? { 'Idempotency-Key': idempotencyKey }
+      : {};
+    const data = await this.#call('POST', body, headers, idempotencyKey !== undefined, options);
+    if (typeof data !== 'string') {
+      throw new DeskgateClientError('user/add answered without an id.', {
+        status: 200,
+        code: 'invalid_response',
+      });
+    }
+    return data;
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): void {
+    this.#agent.destroy();
+  }
+
+  /** The envelope's data; null for a 204. Throws DeskgateClientError. */
+  async #call(
+    method: 'GET' | 'POST',
+    body: unknown,
+    headers: Record<string, string>,
+    idempotent: boolean,
+    { signal, requestId }: CallOptions,
+  ): Promise<unknown> {
+    const payload = Buffer.from(JSON.stringify(body));
+    const allHeaders: Record<string, string> = {
+      apikey: this.#apiKey,
+      'Content-Type': 'application/json',
+      'Content-Length': String(payload.length),
+      Accept: 'application/json',
+      ...(requestId ? { 'X-Request-Id': requestId } : {}),
+      ...headers,
+    };
+    const attempts = idempotent ? this.#retries + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      let reply: Reply;
+      try {
+        reply = await this.#send(method, payload, allHeaders, signal);
+      } catch (error) {
+        const retryable = error instanceof DeskgateClientError && error.status === 0;
+        if (!retryable || attempt >= attempts) throw error;
+        await sleep(this.#backoff(attempt), undefined, { signal });
+        continue;
+      }
+      if (RETRYABLE_STATUSES.has(reply.status) && attempt < attempts) {
+        const retryAfter = parseRetryAfter(reply.headers['retry-after']);
+        const delay = Math.max(this.#backoff(attempt), (retryAfter ?? 0) * 1000);
+        if (delay <= this.#maxRetryDelayMs) {
+          await sleep(delay, undefined, { signal });
+          continue;
+        }
+      }
+      return this.#readEnvelope(reply);
+    }
+  }
+
+  /** Exponential backoff with jitter: half the step fixed, half random. */
+  #backoff(attempt: number): number {
+    const step = Math.min(this.#maxRetryDelayMs, this.#retryDelayMs * 2 ** (attempt - 1));
+    return step / 2 + Math.random() * (step / 2);
+  }
+
+  #readEnvelope(reply: Reply): unknown {
+    const requestId = headerOf(reply.headers, 'x-request-id');
+    if (reply.status === 204) {
+      // HTTP forbids a body on 204: deskgate sends the code in X-Error-Code (a missing topic).
+      const code = headerOf(reply.headers, 'x-error-code');
+      if (code === undefined || code === 'not_found') return null;
+    }
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(reply.text) as Envelope;
+    } catch (error) {
+      throw new DeskgateClientError(`deskgate answered ${reply.status} without a JSON envelope.`, {
+        status: reply.status,
+        code: 'invalid_response',
+        requestId,
+        cause: error,
+      });
+    }
+    if (reply.status === 200 && envelope.status === 'Success') return envelope.data;
+    throw new DeskgateClientError(
+      typeof envelope.data === 'string' ? envelope.data : `deskgate answered ${reply.status}.`,
+      {
+        status: reply.status,
+        code: envelope.code ?? 'invalid_response',
+        errors: envelope.errors,
+        existingId: envelope.existing_id,
+        requestId,
+        retryAfterSeconds: parseRetryAfter(reply.headers['retry-after']),
+      },
+    );
+  }
+
+  /** One HTTP exchange, with the body on GET as on POST. Rejects with status 0 on timeout or network failure. */
+  #send(
+    method: string,
+    payload: Buffer,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      const req = this.#request(this.#serviceUrl, {
+        method,
+        headers,
+        agent: this.#agent,
+        ...(signal ? { signal } : {}),
+      });
+      const timer = setTimeout(() => {
+        req.destroy(
+          new DeskgateClientError(`deskgate did not answer within ${this.#timeoutMs} ms.`, {
+            status: 0,
+            code: 'timeout',
+          }),
+        );
+      }, this.#timeoutMs);
+      const fail = (error: Error & { code?: string }) => {
+        clearTimeout(timer);
+        if (error instanceof DeskgateClientError || error.name === 'AbortError') {
+          reject(error);
+        } else if (error.code !== undefined && NETWORK_ERRORS.has(error.code)) {
+          reject(
+            new DeskgateClientError(`Could not reach deskgate: ${error.message}`, {
+              status: 0,
+              code: 'network_error',
+              cause: error,
+            }),
+          );
+        } else {
+          reject(error);
+        }
+      };
+      req.on('error', fail);
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', fail);
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      });
+      req.end(payload);
+    });
+  }
+}

@@ -1,0 +1,16 @@
+/** The typed deskgate client: `import { DeskgateClient } from 'deskgate/client'`. */
+
+export type { ErrorCode, FieldError } from '../errors.ts';
+export {
+  type AddUserOptions,
+  type CallOptions,
+  DeskgateClient,
+  type DeskgateClientOptions,
+  type NewUserFields,
+  type Topic,
+} from './deskgate-client.ts';
+export {
+  type ClientErrorCode,
+  DeskgateClientError,
+  DeskgateClientError as DeskgateError,
+} from './deskgate-client-error.ts';
