@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../src/data/open-database.ts';
 import type { Database } from '../../src/data/schema.ts';
+import { passwordMatches } from '../../src/operations/user-add/password.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, userFields } from '../helpers/http.ts';
 import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
@@ -69,6 +70,7 @@ const STRING_EDGES = [
   '"Europe/Lisbon "',
   '"../../etc"',
   `"${'9'.repeat(300)}"`,
+  `"${'a'.repeat(10_000)}"`,
   `"${'a'.repeat(20_000)}"`,
   '"__proto__"',
   '"constructor"',
@@ -338,6 +340,43 @@ for (const kind of DATABASES) {
         { numRuns: NUM_RUNS },
       );
       assertAlive(server);
+    });
+
+    test('generated names and passwords: an accepted value comes back exactly as sent', async () => {
+      const text = fc.oneof(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 130 }),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 130 }),
+        // UTF-16 code units one by one: lone surrogates, which JSON can carry as \ud800 escapes.
+        fc.string({
+          unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
+          minLength: 1,
+          maxLength: 130,
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(text, text, async (name, password) => {
+          const reply = await call(server.url, {
+            method: 'POST',
+            headers: { apikey: key },
+            body: { query: 'user', condition: 'add', parameters: userFields({ name, password }) },
+          });
+          assertWellFormed(reply);
+          if (reply.status !== 200) {
+            assert.equal(reply.body?.code, 'invalid_parameters', reply.text);
+            return;
+          }
+          const id = Number(reply.body?.data);
+          const stored = await db
+            .selectFrom('users')
+            .innerJoin('user_accounts', 'user_accounts.user_id', 'users.id')
+            .select(['users.name', 'user_accounts.password_hash'])
+            .where('users.id', '=', id)
+            .executeTakeFirstOrThrow();
+          assert.equal(stored.name, name.trim());
+          assert.equal(await passwordMatches(password, stored.password_hash), true);
+        }),
+        { numRuns: NUM_RUNS },
+      );
     });
 
     test('afterwards the server still serves, and its log is clean JSON lines without the key', async () => {

@@ -40,9 +40,18 @@ const LOG = [
   'e\u001b[2J\u001b[31mred',
   'f\u0000g',
 ];
-const UNICODE = ['Zoë Ångström', '名前', '🙂‍↔️ emoji', '\u202eRTL override', 'x'.repeat(128)];
+const UNICODE = [
+  'a\ud800b',
+  'lone \udfff',
+  'Zoë Ångström',
+  '名前',
+  '🙂‍↔️ emoji',
+  '\u202eRTL override',
+  'x'.repeat(128),
+];
 
-const CONTROL = /\p{Cc}/u;
+/** Refused in names: control characters, and lone surrogates (not text; UTF-8 cannot hold them). */
+const REFUSED = (name: string) => /\p{Cc}/u.test(name) || !name.isWellFormed();
 
 function assertError(reply: Reply, status: number, code: string): void {
   assertWellFormed(reply);
@@ -88,7 +97,7 @@ for (const kind of DATABASES) {
     test('names: accepted values come back byte for byte, control characters are refused', async () => {
       for (const name of [...SQL, ...LOG, ...UNICODE]) {
         const reply = await addUser({ name });
-        if (CONTROL.test(name)) {
+        if (REFUSED(name)) {
           assertError(reply, 400, 'invalid_parameters');
           continue;
         }
@@ -104,20 +113,19 @@ for (const kind of DATABASES) {
       const accepted = [
         "o'brien--drop@example.com",
         "x'+union+select--@example.com",
-        'a%25_b@example.com',
+        'under_score+tag@example.com',
       ];
       for (const email of accepted) {
         const reply = await addUser({ email });
         assert.equal(reply.status, 200, `${email}: ${reply.text}`);
         created++;
-        const shown = await runCliJson<{ email: string }>([
-          'users',
-          'get',
-          String(reply.body?.data),
-          '--database',
-          database.url,
-        ]);
-        assert.equal(shown.email, email);
+        const id = String(reply.body?.data);
+        // Through the CLI once (what an operator sees), through the Store for the rest.
+        const shown =
+          email === accepted[0]
+            ? await runCliJson<{ email: string }>(['users', 'get', id, '--database', database.url])
+            : await withStore(database.url, (store) => store.findUserById(Number(id)));
+        assert.equal(shown?.email, email);
       }
       // The same address with other letter case is the same address, whatever quotes it holds.
       assertError(await addUser({ email: "O'Brien--DROP@example.com" }), 409, 'duplicate_email');
@@ -135,6 +143,11 @@ for (const kind of DATABASES) {
       for (const password of [...SQL, ...LOG, ...UNICODE]) {
         secrets.push(password);
         const reply = await addUser({ password });
+        if (!password.isWellFormed()) {
+          // Two such passwords would hash alike: refused, not silently changed.
+          assertError(reply, 400, 'invalid_parameters');
+          continue;
+        }
         assert.equal(reply.status, 200, reply.text);
         created++;
         const hash = await withStore(database.url, (store) =>
@@ -214,7 +227,7 @@ for (const kind of DATABASES) {
           // The parser read the line break as the end of one header and the start of another:
           // the request is the client's own, with one more header; nothing reached the response.
           created++;
-          assert.deepEqual(after, [before[0] + 1]);
+          assert.deepEqual(after, [(before[0] ?? 0) + 1]);
         } else {
           assert.equal(reply.status, 400, `${JSON.stringify(header)}: ${reply.text}`);
           assert.deepEqual(after, before);

@@ -30,6 +30,8 @@ describe('serve refuses a bad configuration', () => {
     ['DESKGATE_PUBLIC_TOPICS_ONLY', 'yes'],
     ['DESKGATE_BASE_PATH', 'helpdesk/'],
     ['DESKGATE_LOG_LEVEL', 'chatty'],
+    ['DESKGATE_MAX_CONNECTIONS', '-5'],
+    ['DESKGATE_MAX_IN_FLIGHT', 'lots'],
     ['DESKGATE_TRUST_PROXY', 'loopback, 10.0.0.0/99'],
     // node:http would throw on this pair with a stack trace; it is a configuration error.
     ['DESKGATE_HEADERS_TIMEOUT', '60000'],
