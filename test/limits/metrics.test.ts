@@ -14,7 +14,7 @@ async function scrape(origin: string): Promise<{ status: number; type: string; t
 }
 
 /** The value of one series, e.g. deskgate_requests_total{operation="topics/specific",status="200"}. */
-function valueOf(text: string, name: string, labels: Record<string, string>): number {
+function seriesValue(text: string, name: string, labels: Record<string, string>): number {
   const line = text
     .split('\n')
     .find(
@@ -62,21 +62,35 @@ for (const kind of DATABASES) {
       assert.equal(status, 200);
       assert.match(type, /^text\/plain; version=0\.0\.4/);
       assert.equal(
-        valueOf(text, 'deskgate_requests_total', { operation: 'topics/specific', status: '200' }),
+        seriesValue(text, 'deskgate_requests_total', {
+          operation: 'topics/specific',
+          status: '200',
+        }),
         2,
       );
       assert.equal(
-        valueOf(text, 'deskgate_requests_total', { operation: 'topics/specific', status: '204' }),
+        seriesValue(text, 'deskgate_requests_total', {
+          operation: 'topics/specific',
+          status: '204',
+        }),
         1,
       );
       assert.equal(
-        valueOf(text, 'deskgate_request_duration_seconds_count', { operation: 'topics/specific' }),
+        seriesValue(text, 'deskgate_request_duration_seconds_count', {
+          operation: 'topics/specific',
+        }),
         3,
       );
-      assert.equal(valueOf(text, 'deskgate_auth_failures_total', { reason: 'missing_api_key' }), 1);
-      assert.equal(valueOf(text, 'deskgate_auth_failures_total', { reason: 'invalid_api_key' }), 1);
       assert.equal(
-        valueOf(text, 'deskgate_auth_failures_total', { reason: 'insufficient_scope' }),
+        seriesValue(text, 'deskgate_auth_failures_total', { reason: 'missing_api_key' }),
+        1,
+      );
+      assert.equal(
+        seriesValue(text, 'deskgate_auth_failures_total', { reason: 'invalid_api_key' }),
+        1,
+      );
+      assert.equal(
+        seriesValue(text, 'deskgate_auth_failures_total', { reason: 'insufficient_scope' }),
         1,
       );
       assert.match(text, /^process_cpu_user_seconds_total\{pid="\d+"\} /m);
