@@ -8,7 +8,10 @@ export const LONG = process.env.DESKGATE_LONG_TESTS === '1';
 /** fast-check runs per property: a few seconds by default, minutes in the long variant. */
 export const NUM_RUNS = LONG ? 2_000 : 150;
 
-/** The error codes a caller may see (src/errors.ts): anything else is a broken envelope. */
+/**
+ * The error codes a caller may see and their statuses, written out again on purpose: an oracle
+ * independent of src/errors.ts, so a changed status there fails here. Anything else is broken.
+ */
 const STATUS_OF_CODE: Record<string, number> = {
   invalid_json: 400,
   invalid_request: 400,
