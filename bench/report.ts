@@ -112,6 +112,7 @@ export function renderSvg(r: BenchResults): string {
     })
     .join('\n');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${labelW + 2 * barW + 200}" height="${height}" font-family="sans-serif" font-size="12">
+<title>deskgate benchmark: requests per second and p99 latency per scenario</title>
 <rect width="100%" height="100%" fill="white"/>
 <text x="${labelW}" y="30" font-weight="bold">requests per second</text>
 <text x="${labelW + barW + 90}" y="30" font-weight="bold">p99 latency</text>
