@@ -35,26 +35,30 @@ const sqlite: DatabaseKind = {
   },
 };
 
-/** A schema of its own in the shared PostgreSQL database, selected through search_path. */
+/**
+ * A database of its own on the shared PostgreSQL server (not a schema: a database leaves
+ * search_path and the migrator's schema handling out of the picture).
+ */
 function postgres(adminUrl: string): DatabaseKind {
+  async function admin(statement: string): Promise<void> {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
   return {
     name: 'postgres',
     async create() {
-      const schema = uniqueName();
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create schema ${schema}`);
-      await admin.end();
+      const name = uniqueName();
+      await admin(`create database ${name}`);
       const url = new URL(adminUrl);
-      url.searchParams.set('options', `-c search_path=${schema}`);
+      url.pathname = `/${name}`;
       return {
         url: url.toString(),
-        async drop() {
-          const client = new pg.Client({ connectionString: adminUrl });
-          await client.connect();
-          await client.query(`drop schema if exists ${schema} cascade`);
-          await client.end();
-        },
+        drop: () => admin(`drop database if exists ${name} with (force)`),
       };
     },
   };
