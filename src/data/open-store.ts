@@ -62,36 +62,39 @@ async function prepare<DB>(
   return [];
 }
 
+/** Opens one layout's database, migrates or checks it, builds its Store; closes it on failure. */
+async function openLayout<DB>(
+  location: StoreLocation,
+  options: { migrate: boolean },
+  layout: Layout,
+  build: (db: Kysely<DB>, dialect: Dialect) => Promise<Store>,
+): Promise<OpenedStore> {
+  const { db, dialect, poolStats } = openDatabase<DB>(
+    location.databaseUrl,
+    location.pool ?? DEFAULT_POOL,
+  );
+  try {
+    const applied = await prepare(db, dialect, layout, options.migrate);
+    return { store: await build(db, dialect), dialect, applied, poolStats };
+  } catch (error) {
+    await db.destroy();
+    throw explain(error, dialect, location.databaseUrl);
+  }
+}
+
 /** Opens the database, brings deskgate's tables up to date (or checks them), and returns its Store. */
 export async function openStore(
   location: StoreLocation,
   options: { migrate: boolean },
 ): Promise<OpenedStore> {
-  const { databaseUrl } = location;
-  const pool = location.pool ?? DEFAULT_POOL;
   if (location.schema === 'osticket') {
     const prefix = location.tablePrefix ?? 'ost_';
-    const { db, dialect, poolStats } = openDatabase<OsticketDatabase>(databaseUrl, pool);
-    try {
-      const applied = await prepare(db, dialect, 'osticket', options.migrate);
+    return openLayout<OsticketDatabase>(location, options, 'osticket', async (db, dialect) => {
       await assertOsticketTables(db, prefix);
-      const store = makeOsticketStore(
-        db.withPlugin(new TablePrefixPlugin(prefix)),
-        dialect,
-        prefix,
-      );
-      return { store, dialect, applied, poolStats };
-    } catch (error) {
-      await db.destroy();
-      throw explain(error, dialect, databaseUrl);
-    }
+      return makeOsticketStore(db.withPlugin(new TablePrefixPlugin(prefix)), dialect, prefix);
+    });
   }
-  const { db, dialect, poolStats } = openDatabase<Database>(databaseUrl, pool);
-  try {
-    const applied = await prepare(db, dialect, 'deskgate', options.migrate);
-    return { store: makeDeskgateStore(db, dialect), dialect, applied, poolStats };
-  } catch (error) {
-    await db.destroy();
-    throw explain(error, dialect, databaseUrl);
-  }
+  return openLayout<Database>(location, options, 'deskgate', async (db, dialect) =>
+    makeDeskgateStore(db, dialect),
+  );
 }
