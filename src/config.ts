@@ -53,6 +53,7 @@ const envSchema = z.object({
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
   DESKGATE_TRUST_PROXY: proxyList.default([]),
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
+  DESKGATE_INACTIVE_TOPICS: boolean.default(false),
   DESKGATE_NOT_FOUND_STATUS: z.enum(['204', '404']).transform(Number).default(204),
   DESKGATE_MIGRATE: boolean.default(true),
   DESKGATE_SCHEMA: z.enum(['deskgate', 'osticket']).default('deskgate'),
@@ -106,6 +107,8 @@ export interface Config {
   trustProxy: string[];
   /** Answer non-public topics as if they did not exist, as the PHP service did. */
   publicTopicsOnly: boolean;
+  /** osTicket mode: also answer topics osTicket no longer offers (disabled or archived). */
+  inactiveTopics: boolean;
   /** 204 (the interface's rule, no body) or 404 (full error envelope) for a missing topic. */
   notFoundStatus: 204 | 404;
   /** Run pending migrations at start. */
@@ -204,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     bodyLimit: e.DESKGATE_BODY_LIMIT,
     trustProxy: e.DESKGATE_TRUST_PROXY,
     publicTopicsOnly: e.DESKGATE_PUBLIC_TOPICS_ONLY,
+    inactiveTopics: e.DESKGATE_INACTIVE_TOPICS,
     notFoundStatus: e.DESKGATE_NOT_FOUND_STATUS as 204 | 404,
     migrate: e.DESKGATE_MIGRATE,
     schema: e.DESKGATE_SCHEMA,

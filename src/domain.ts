@@ -1,12 +1,18 @@
 /** Domain objects: what operations and commands work with, independent of any table layout. */
 
-export type Scope = 'read' | 'write';
-export const SCOPES: readonly Scope[] = ['read', 'write'];
+/**
+ * `read`: topic look-ups; `write`: user creation; `users:read`: user look-ups (personal data, so a
+ * key that serves a public portal must not get it by accident).
+ */
+export type Scope = 'read' | 'write' | 'users:read';
+export const SCOPES: readonly Scope[] = ['read', 'write', 'users:read'];
 
 export interface Topic {
   id: number;
   parentId: number;
   isPublic: boolean;
+  /** Whether the help desk still offers it (osTicket: active in `flags`; always true on deskgate's schema). */
+  isActive: boolean;
   sort: number;
   name: string;
   notes: string;

@@ -2,11 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { type IssuedApiKey, issueApiKey } from '../auth/issue-api-key.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
+import { SCOPES } from '../domain.ts';
 
 /** On a database with no API key yet, creates one with both scopes; undefined when keys exist. */
 export async function createFirstKey(store: Store): Promise<IssuedApiKey | undefined> {
   if ((await store.countApiKeys()) > 0) return undefined;
-  return issueApiKey(store, { name: 'default', scopes: ['read', 'write'], allowIps: [] });
+  return issueApiKey(store, { name: 'default', scopes: [...SCOPES], allowIps: [] });
 }
 
 /**

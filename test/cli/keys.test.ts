@@ -37,17 +37,17 @@ for (const kind of DATABASES) {
       await database.drop();
     });
 
-    test('keys create --json prints the new key once: 32 uppercase hex, scopes read,write by default', async () => {
+    test('keys create --json prints the new key once: 32 uppercase hex, scopes read,write,users:read by default', async () => {
       const created = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'ci', ...db()]);
       assert.deepEqual(Object.keys(created).sort(), ['allowIps', 'id', 'key', 'name', 'scopes']);
       assert.ok(Number.isInteger(created.id) && created.id > 0);
       assert.equal(created.name, 'ci');
       assert.match(created.key, /^[0-9A-F]{32}$/);
-      assert.deepEqual(created.scopes, ['read', 'write']);
+      assert.deepEqual(created.scopes, ['read', 'write', 'users:read']);
       assert.deepEqual(created.allowIps, []);
       const listed = (await listKeys()).find((k) => k.id === created.id);
       assert.equal(listed?.name, 'ci');
-      assert.deepEqual(listed?.scopes, ['read', 'write']);
+      assert.deepEqual(listed?.scopes, ['read', 'write', 'users:read']);
     });
 
     test('keys create takes --scope and repeated --allow-ip (IPv4 and IPv6 ranges)', async () => {

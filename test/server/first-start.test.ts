@@ -82,7 +82,7 @@ for (const kind of DATABASES) {
           database.url,
         ]);
         assert.equal(listed.length, 1);
-        assert.deepEqual(listed[0]?.scopes, ['read', 'write']);
+        assert.deepEqual(listed[0]?.scopes, ['read', 'write', 'users:read']);
       } finally {
         assert.equal(await first.stop(), 0);
       }

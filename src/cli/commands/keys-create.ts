@@ -16,12 +16,13 @@ function parseScopes(value: string): Scope[] {
 
 export const keysCreate: Command = {
   name: 'keys create',
-  usage: 'deskgate keys create --name NAME [--scope read,write] [--allow-ip CIDR]... [--json]',
+  usage:
+    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--json]',
   summary: 'Create an API key and show it once.',
   options: {
     ...JSON_OPTION,
     name: { type: 'string' },
-    scope: { type: 'string', default: 'read,write' },
+    scope: { type: 'string', default: SCOPES.join(',') },
     'allow-ip': { type: 'string', multiple: true, default: [] },
   },
   positionals: 0,

@@ -10,6 +10,7 @@ function toTopic(row: TopicRow): Topic {
     id: Number(row.id),
     parentId: Number(row.parent_id),
     isPublic: Number(row.is_public) === 1,
+    isActive: true,
     sort: Number(row.sort),
     name: row.name,
     notes: row.notes,

@@ -8,6 +8,7 @@ function toTopic(row: Selectable<HelpTopicTable>): Topic {
     id: Number(row.topic_id),
     parentId: Number(row.topic_pid),
     isPublic: Number(row.ispublic) === 1,
+    isActive: Number(row.isactive) === 1,
     sort: Number(row.sort),
     name: row.topic,
     notes: row.notes ?? '',

@@ -3,6 +3,7 @@ import type { Topic } from '../../domain.ts';
 import { DeskgateError } from '../../errors.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
+import { isTopicVisible } from '../topic-visibility.ts';
 
 /** The topic as the interface shows it: every value a string. */
 export interface TopicView {
@@ -40,7 +41,7 @@ export const topicsSpecific = defineOperation({
     body.sort === undefined || body.sort === 'id' ? undefined : 'sort must be "id" when given',
   async handle({ id }, { store, config }) {
     const topic = await store.findTopicById(id);
-    if (!topic || (config.publicTopicsOnly && !topic.isPublic)) {
+    if (!topic || !isTopicVisible(topic, config)) {
       throw new DeskgateError('not_found', 'No items found.');
     }
     return { total: 1, topic: toTopicView(topic) };
