@@ -78,7 +78,7 @@ const envSchema = z.object({
   DESKGATE_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
-  DESKGATE_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  DESKGATE_LOG_FORMAT: z.enum(['auto', 'json', 'pretty', 'ecs']).default('auto'),
   DESKGATE_WORKERS: integer(1, 64).default(1),
   DESKGATE_AUTH_FAILURE_LIMIT: positiveInt.default(10),
   DESKGATE_AUTH_FAILURE_WINDOW: positiveInt.default(60),
@@ -136,7 +136,8 @@ export interface Config {
   /** Serve Prometheus metrics at /metrics. */
   metrics: boolean;
   logLevel: string;
-  logFormat: 'auto' | 'json' | 'pretty';
+  /** `auto` (pretty in a terminal, else JSON), `json`, `pretty` (one line per entry) or `ecs`. */
+  logFormat: 'auto' | 'json' | 'pretty' | 'ecs';
   workers: number;
   /** Failed authentications from one address allowed per window before 429. */
   authFailureLimit: number;

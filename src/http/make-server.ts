@@ -8,6 +8,7 @@ import type { Limits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { makeClientAddress } from './client-address.ts';
+import { logRequest } from './log-request.ts';
 import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-routes.ts';
 import { hasUndrainableBody } from './read-body.ts';
 import { pickRequestId } from './request-id.ts';
@@ -72,6 +73,8 @@ export function makeServer(deps: ServerDeps): Server {
     const clientIp = clientAddress(req);
     const record: CallRecord = {};
     const target = route(req.url ?? '/');
+    /** What a 5xx was thrown with; logged with its stack on the request line. */
+    let failure: unknown;
     try {
       switch (target) {
         case 'service':
@@ -82,6 +85,7 @@ export function makeServer(deps: ServerDeps): Server {
             });
           }
           inFlight++;
+          deps.metrics?.serviceCallStarted();
           try {
             sendSuccess(
               res,
@@ -90,6 +94,7 @@ export function makeServer(deps: ServerDeps): Server {
             );
           } finally {
             inFlight--;
+            deps.metrics?.serviceCallEnded();
           }
           break;
         case 'healthz':
@@ -128,7 +133,7 @@ export function makeServer(deps: ServerDeps): Server {
       }
     } catch (thrown) {
       const error = toDeskgateError(thrown, deps.isConnectionError);
-      if (error.status >= 500) logger.error({ err: thrown, requestId }, 'request failed');
+      if (error.status >= 500) failure = thrown;
       if (res.headersSent) {
         res.destroy();
       } else {
@@ -142,19 +147,16 @@ export function makeServer(deps: ServerDeps): Server {
     }
     const seconds = (performance.now() - startedAt) / 1000;
     deps.metrics?.observeRequest(record.operation ?? target, res.statusCode, seconds);
-    logger.info(
-      {
-        requestId,
-        method: req.method,
-        path: target === 'none' ? undefined : target,
-        operation: record.operation,
-        keyId: record.keyId,
-        clientIp,
-        status: res.statusCode,
-        durationMs: Math.round(seconds * 1e6) / 1000,
-      },
-      'request',
-    );
+    logRequest(logger, {
+      requestId,
+      req,
+      clientIp,
+      statusCode: res.statusCode,
+      seconds,
+      operation: record.operation,
+      keyId: record.keyId,
+      err: failure,
+    });
   }
 
   const server = createServer(
@@ -208,7 +210,7 @@ export function makeServer(deps: ServerDeps): Server {
       // The server allows half-open sockets: close ours even if the client never closes its side.
       () => socket.destroy(),
     );
-    logger.info({ requestId, status: 400, reason: error.code }, 'malformed request');
+    logger.warn({ requestId, res: { statusCode: 400 }, reason: error.code }, 'malformed request');
   });
   // Beyond it node:http closes new connections at once: idle clients cannot pile up without bound.
   if (config.maxConnections > 0) server.maxConnections = config.maxConnections;

@@ -1,22 +1,43 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import cluster from 'node:cluster';
+import {
+  AggregatorRegistry,
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  Registry,
+} from 'prom-client';
 import type { PoolStats } from '../data/dialects/dialect.ts';
+import { readPackageVersion } from '../package-version.ts';
+import { askPrimaryForMetrics } from './cluster-metrics.ts';
 
 /** What the server records; rendered in Prometheus text format at /metrics. */
 export interface Metrics {
   observeRequest(operation: string, status: number, seconds: number): void;
   authFailure(reason: string): void;
+  /** A request to the service address starts or ends being worked on (the in-flight gauge). */
+  serviceCallStarted(): void;
+  serviceCallEnded(): void;
+  /** The whole process group's metrics: this process's, or every worker's under DESKGATE_WORKERS. */
   render(): Promise<string>;
   readonly contentType: string;
 }
 
+export interface MetricsOptions {
+  poolStats: (() => PoolStats) | undefined;
+  /** `sqlite`, `postgres` or `mysql`, for deskgate_build_info. */
+  database: string;
+}
+
 /**
  * Requests by operation and status, a latency histogram, authentication failures by reason,
- * database pool use, and the process metrics prom-client collects (CPU, memory, event loop, GC).
- * Each process has its own registry; with DESKGATE_WORKERS every series carries the worker's pid.
+ * requests in flight, database pool use, build info, and the process metrics prom-client collects
+ * (CPU, memory, event loop, GC). In a cluster worker the registry is also handed to prom-client's
+ * AggregatorRegistry, so the primary can add up every worker's series for one scrape; each series
+ * says how it is combined (`aggregator`: counters and gauges of amounts sum, build info does not).
  */
-export function makeMetrics(poolStats: (() => PoolStats) | undefined): Metrics {
+export function makeMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
-  registry.setDefaultLabels({ pid: String(process.pid) });
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
     name: 'deskgate_requests_total',
@@ -37,19 +58,51 @@ export function makeMetrics(poolStats: (() => PoolStats) | undefined): Metrics {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  const inFlight = new Gauge({
+    name: 'deskgate_http_requests_in_flight',
+    help: 'Requests to the service address being worked on now (what DESKGATE_MAX_IN_FLIGHT caps per process).',
+    registers: [registry],
+    aggregator: 'sum',
+  });
+  new Gauge({
+    name: 'deskgate_build_info',
+    help: 'Always 1; the labels say which deskgate runs on which Node.js and database.',
+    labelNames: ['version', 'node_version', 'database'] as const,
+    registers: [registry],
+    // Every worker reports the same series: adding them up would say N instead of 1.
+    aggregator: 'max',
+  }).set(
+    { version: readPackageVersion(), node_version: process.version, database: options.database },
+    1,
+  );
+  const { poolStats } = options;
   if (poolStats) {
     new Gauge({
       name: 'deskgate_db_pool_connections',
-      help: 'Database pool connections by state (in use, idle), and requests waiting for one.',
+      help: 'Database pool connections by state: in use, or idle.',
       labelNames: ['state'] as const,
       registers: [registry],
+      aggregator: 'sum',
       collect() {
         const stats = poolStats();
         this.set({ state: 'in_use' }, stats.total - stats.idle);
         this.set({ state: 'idle' }, stats.idle);
-        this.set({ state: 'waiting' }, stats.waiting);
       },
     });
+    new Gauge({
+      name: 'deskgate_db_pool_waiting_requests',
+      help: 'Queries waiting for a free database pool connection.',
+      registers: [registry],
+      aggregator: 'sum',
+      collect() {
+        this.set(poolStats().waiting);
+      },
+    });
+  }
+  if (cluster.isWorker) {
+    // Constructing one installs prom-client's answer to the primary's requests for our series.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([registry]);
   }
   return {
     observeRequest(operation, status, seconds) {
@@ -59,7 +112,9 @@ export function makeMetrics(poolStats: (() => PoolStats) | undefined): Metrics {
     authFailure(reason) {
       authFailures.inc({ reason });
     },
-    render: () => registry.metrics(),
+    serviceCallStarted: () => inFlight.inc(),
+    serviceCallEnded: () => inFlight.dec(),
+    render: cluster.isWorker ? askPrimaryForMetrics : () => registry.metrics(),
     contentType: registry.contentType,
   };
 }

@@ -34,7 +34,7 @@ export async function runServer(
       logger,
       isConnectionError: dialect.isConnectionError,
       limits,
-      metrics: config.metrics ? makeMetrics(poolStats) : undefined,
+      metrics: config.metrics ? makeMetrics({ poolStats, database: dialect.name }) : undefined,
     });
     server.listen(config.port, config.host);
     await once(server, 'listening');

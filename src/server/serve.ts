@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Logger } from '../logger.ts';
+import { answerMetricsRequests } from '../metrics/cluster-metrics.ts';
 import { createFirstKey, formatFirstKeyBanner } from './first-start.ts';
 import { runServer } from './run-server.ts';
 
@@ -40,6 +41,8 @@ async function serveInThisProcess(
 async function serveWithWorkers(config: Readonly<Config>, logger: Logger): Promise<void> {
   const { store } = await openStore(config, { migrate: config.migrate });
   await store.close();
+  // Workers share the port, so a scrape reaches one of them: it asks here for everyone's series.
+  if (config.metrics) answerMetricsRequests();
   let stopping = false;
   const listened = new Set<number>();
   const fork = () => cluster.fork({ DESKGATE_MIGRATE: 'false' });
