@@ -22,11 +22,17 @@ function formatPrettyMessage(log: Record<string, unknown>, messageKey: string): 
 }
 
 /**
- * The request line's `req`/`res`/`responseTime` as ECS fields. ecs-pino-format can convert only
+ * The request line's `req`/`res`/`responseTime` as ECS fields, and the listening address. ecs-pino-format can convert only
  * node's own request and response objects, and would copy their headers (the key travels in one).
  */
-function toEcsRequestFields(object: Record<string, unknown>): Record<string, unknown> {
+function toEcsFields(object: Record<string, unknown>): Record<string, unknown> {
   const { req, res, responseTime, ...rest } = object as RequestFields & Record<string, unknown>;
+  // ECS's `host` is an object (host.hostname is set from pino's binding): the listening line's
+  // address goes where ECS puts a server's.
+  if (typeof rest.host === 'string') {
+    const { host, port, ...others } = rest;
+    return { ...others, 'server.address': host, 'server.port': port };
+  }
   if (!req || !res) return object;
   return {
     ...rest,
@@ -52,7 +58,7 @@ function ecsOptions(): LoggerOptions {
     formatters: {
       ...options.formatters,
       log: (object) => {
-        const fields = toEcsRequestFields(object);
+        const fields = toEcsFields(object);
         return formatLog ? formatLog(fields) : fields;
       },
     },

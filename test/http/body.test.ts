@@ -241,10 +241,10 @@ for (const kind of DATABASES) {
       });
       const line = await waitForLine(
         server,
-        (l) => l.includes(requestId) && l.includes('"status"'),
+        (l) => l.includes(requestId) && l.includes('"statusCode"'),
       );
-      const entry = JSON.parse(line) as { level: number; status: number };
-      assert.ok(entry.status < 500, line);
+      const entry = JSON.parse(line) as { level: number; res: { statusCode: number } };
+      assert.ok(entry.res.statusCode < 500, line);
       assert.ok(
         !server.output.some((l) => l.includes(requestId) && l.includes('"level":50')),
         'no error-level log line for the hang-up',
