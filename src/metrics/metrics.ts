@@ -11,6 +11,11 @@ import type { PoolStats } from '../data/dialects/dialect.ts';
 import { readPackageVersion } from '../package-version.ts';
 import { askPrimaryForMetrics } from './cluster-metrics.ts';
 
+// Constructing one installs prom-client's answer to the primary's requests for a worker's series:
+// from the worker's first moments, so a scrape during its start is not held up waiting for it
+// (until makeMetrics runs it answers with prom-client's empty global registry).
+if (cluster.isWorker) new AggregatorRegistry();
+
 /** What the server records; rendered in Prometheus text format at /metrics. */
 export interface Metrics {
   observeRequest(operation: string, status: number, seconds: number): void;
@@ -99,11 +104,7 @@ export function makeMetrics(options: MetricsOptions): Metrics {
       },
     });
   }
-  if (cluster.isWorker) {
-    // Constructing one installs prom-client's answer to the primary's requests for our series.
-    new AggregatorRegistry();
-    AggregatorRegistry.setRegistries([registry]);
-  }
+  if (cluster.isWorker) AggregatorRegistry.setRegistries([registry]);
   return {
     observeRequest(operation, status, seconds) {
       requests.inc({ operation, status: String(status) });
