@@ -49,6 +49,15 @@ function page(basePath: string): string {
 <link rel="stylesheet" href="${basePath}/docs/swagger-ui.css">
 </head>
 <body>
+<div id="deskgate-note" style="box-sizing:border-box;max-width:1460px;margin:16px auto 0;padding:0 20px;font:14px/1.5 sans-serif;color:#3b4151">
+<p><strong>Try it out</strong> sends real requests to this server: press <strong>Authorize</strong>
+and enter an API key first (it goes in the <code>apikey</code> header and is kept only in this tab).
+Executing <code>user/add</code> twice with the same body and <code>Idempotency-Key</code> replays the
+first answer; for another body use another key, or none.</p>
+<p><code>topics/specific</code> is a GET with a JSON body, which browsers cannot send (fetch refuses a
+body on GET), so it has no Try it out: its description gives the <code>curl</code> line to run
+instead.</p>
+</div>
 <div id="swagger-ui"></div>
 <script src="${basePath}/docs/swagger-ui-bundle.js"></script>
 <script src="${basePath}/docs/deskgate-docs.js"></script>
@@ -58,17 +67,21 @@ function page(basePath: string): string {
 }
 
 function initScript(basePath: string): string {
-  // Read-only reference: browsers cannot send the GET body topics/specific needs, so
-  // "Try it out" is off for every operation; validatorUrl null keeps the badge (an image from
+  // Try it out for the methods a browser can send with a body: POST and PUT. A GET with a body
+  // (topics/specific) cannot be sent by fetch, so it gets no button; the page and the operation's
+  // description say so and give the curl line. The document's apikey security scheme makes
+  // Authorize set the header. validatorUrl null keeps the badge (an image from
   // validator.swagger.io) away.
   const options = {
     url: `${basePath}/openapi.json`,
     dom_id: '#swagger-ui',
     deepLinking: true,
     validatorUrl: null,
-    supportedSubmitMethods: [],
+    supportedSubmitMethods: ['post', 'put'],
     docExpansion: 'list',
     defaultModelsExpandDepth: 1,
+    // The key stays in the tab's memory, never in localStorage.
+    persistAuthorization: false,
   };
   return `window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(options)}, {
   presets: [SwaggerUIBundle.presets.apis],
