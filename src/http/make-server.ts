@@ -119,8 +119,12 @@ export function makeServer(deps: ServerDeps): Server {
               'not_found',
               'Metrics are turned off (DESKGATE_METRICS=false).',
             );
-          res.writeHead(200, { 'Content-Type': deps.metrics.contentType });
-          res.end(await deps.metrics.render());
+          {
+            // Rendered before the head is written: a failed collection still gets its 500.
+            const text = await deps.metrics.render();
+            res.writeHead(200, { 'Content-Type': deps.metrics.contentType });
+            res.end(text);
+          }
           break;
         case 'reference':
           reference.send(req.url ?? '/', res);

@@ -193,3 +193,60 @@ for (const kind of DATABASES) {
     });
   });
 }
+
+describe('/metrics when a worker stops answering', () => {
+  let database: TestDatabase;
+  let server: StartedServer;
+
+  before(async () => {
+    const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
+    assert.ok(sqlite);
+    database = await sqlite.create();
+    server = await startServer({ databaseUrl: database.url, env: { DESKGATE_WORKERS: '2' } });
+    await waitForOutput(
+      server,
+      () => logRecords(server).filter((r) => r.msg === 'deskgate listening').length === 2,
+    );
+  });
+  after(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  test('the scrape fails with 500 within seconds instead of hanging or reporting half', {
+    timeout: 30_000,
+  }, async () => {
+    const workers = logRecords(server).flatMap((r) =>
+      r.msg === 'deskgate listening' ? [Number(r.pid)] : [],
+    );
+    // A kept-alive connection, and which worker holds it (its request line names the pid).
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let frozen: number | undefined;
+    try {
+      await call(`${server.origin}/healthz`, {
+        agent,
+        headers: { 'X-Request-Id': 'which-worker' },
+      }).catch(() => undefined);
+      const line = await waitForOutput(server, (l) => l.includes('"which-worker"'));
+      const serving = Number((JSON.parse(line) as { pid: number }).pid);
+      frozen = workers.find((pid) => pid !== serving);
+      assert.ok(frozen);
+      process.kill(frozen, 'SIGSTOP');
+      const started = Date.now();
+      const [reply] = (await once(get(`${server.origin}/metrics`, { agent }), 'response')) as [
+        IncomingMessage,
+      ];
+      const text = (await reply.toArray()).join('');
+      assert.equal(reply.statusCode, 500, text);
+      assert.match(text, /internal_error/);
+      assert.ok(Date.now() - started < 15_000);
+      process.kill(frozen, 'SIGCONT');
+      frozen = undefined;
+      const again = await scrape(server);
+      assert.match(again, /^deskgate_build_info\{/m);
+    } finally {
+      if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
+      agent.destroy();
+    }
+  });
+});
