@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { DeskgateError, type FieldError } from '../errors.ts';
+import { invalidParametersMessage } from '../messages.ts';
 
 function toFieldErrors(issues: readonly z.core.$ZodIssue[], operation: string): FieldError[] {
   const errors: FieldError[] = [];
@@ -30,6 +31,6 @@ export function validateParameters<Schema extends z.ZodType>(
   const result = schema.safeParse(parameters, { reportInput: true });
   if (result.success) return result.data;
   const errors = toFieldErrors(result.error.issues, operation);
-  const summary = errors.map((e) => `${e.field} ${e.message}`).join('; ');
-  throw new DeskgateError('invalid_parameters', `Invalid parameters: ${summary}.`, { errors });
+  const problems = errors.map((e) => `${e.field} ${e.message}`);
+  throw new DeskgateError('invalid_parameters', invalidParametersMessage(problems), { errors });
 }
