@@ -219,7 +219,9 @@ describe('the OpenAPI document', () => {
       '#/components/parameters/X-Request-Id',
       '#/components/parameters/Idempotency-Key',
     ]);
-    assert.ok(at(post, 'requestBody', 'content', 'application/json', 'examples', 'user/add user-add'));
+    assert.ok(
+      at(post, 'requestBody', 'content', 'application/json', 'examples', 'user/add user-add'),
+    );
     assert.ok(at(post, 'responses', '409', 'content', 'application/json', 'examples'));
     for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs', '/metrics']) {
       assert.deepEqual(at(document, 'paths', path, 'get').security, [], `${path} needs no key`);
@@ -340,6 +342,54 @@ describe('real responses match the documented schemas', () => {
     const mismatch = await send('POST', userBody(), { 'Idempotency-Key': 'conform-1' });
     assert.equal(mismatch.status, 422);
     conforms(SERVICE_PATH, 'post', mismatch);
+  });
+
+  test('every look-up: 200 and 204 match the documented GET responses', async () => {
+    const { key: everything } = await createKey(database.url, {
+      scopes: ['read', 'write', 'users:read'],
+    });
+    const get = (body: Record<string, unknown>, apikey = everything) =>
+      call(server.url, { headers: { apikey }, body });
+    const made = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: everything },
+      body: userBody({ email: 'lookup.conform@example.com' }),
+    });
+    assert.equal(made.status, 200, made.text);
+    await call(server.url, { method: 'POST', headers: { apikey: everything }, body: userBody() });
+    const range = { start_date: '2000-01-01', end_date: '2999-12-31' };
+    const cases: [number, Record<string, unknown>][] = [
+      [200, { query: 'topics', condition: 'all' }],
+      [200, { query: 'topics', condition: 'all', parameters: { parent: 999 } }],
+      [
+        200,
+        { query: 'topics', condition: 'specific', sort: 'name', parameters: { name: 'PROBLEM' } },
+      ],
+      [204, { query: 'topics', condition: 'specific', sort: 'name', parameters: { name: 'zzz' } }],
+      [200, { query: 'user', condition: 'specific', parameters: { id: made.body?.data } }],
+      [
+        200,
+        {
+          query: 'user',
+          condition: 'specific',
+          sort: 'email',
+          parameters: { email: 'LOOKUP.conform@example.com' },
+        },
+      ],
+      [204, { query: 'user', condition: 'specific', parameters: { id: 999_999 } }],
+      [200, { query: 'user', condition: 'all', parameters: { ...range, limit: 1 } }],
+      [200, { query: 'user', condition: 'all', sort: 'creationDate', parameters: range }],
+      [400, { query: 'user', condition: 'all', parameters: { ...range, after: 'nope' } }],
+    ];
+    for (const [status, body] of cases) {
+      const reply = await get(body);
+      assert.equal(reply.status, status, `${JSON.stringify(body)} → ${reply.text}`);
+      conforms(SERVICE_PATH, 'get', reply);
+    }
+    const noScope = await get({ query: 'user', condition: 'all', parameters: range }, key);
+    assert.equal(noScope.status, 403);
+    assert.equal(noScope.body?.code, 'insufficient_scope');
+    conforms(SERVICE_PATH, 'get', noScope);
   });
 
   test('/healthz and /readyz', async () => {

@@ -6,8 +6,13 @@ const MESSAGE = 'must be a date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS';
 function isRealDate(text: string): boolean {
   const match = SHAPE.exec(text);
   if (!match) return false;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1, hour, minute, second));
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second);
   return (
     date.getUTCFullYear() === year &&
     date.getUTCMonth() + 1 === month &&
