@@ -31,7 +31,7 @@ function isRealDate(text: string): boolean {
 export function dateBound(edge: 'start' | 'end') {
   return z
     .string()
-    .regex(SHAPE, { error: MESSAGE })
+    .regex(SHAPE, { error: MESSAGE, abort: true })
     .refine(isRealDate, { error: 'is not a calendar date' })
     .transform((text) =>
       text.length > 10 ? text : `${text} ${edge === 'start' ? '00:00:00' : '23:59:59'}`,
