@@ -4,6 +4,22 @@ import { defineOperation, NO_SORT } from '../operation.ts';
 import { isTopicVisible } from '../topic-visibility.ts';
 import { TOPIC_EXAMPLE, topicViewSchema, toTopicView } from '../views/topic-view.ts';
 
+/** Its parameters, by `sort` (it takes none). */
+export const topicsAllParameters = {
+  [NO_SORT]: z.strictObject({
+    parent: integerField(0, INT32_MAX)
+      .optional()
+      .meta({ description: 'Only the children of this topic; 0 for top-level topics.' }),
+  }),
+};
+
+export const topicsAllResponse = z
+  .strictObject({
+    total: z.int().min(0).meta({ description: 'How many topics `topics` holds.' }),
+    topics: z.array(topicViewSchema),
+  })
+  .meta({ description: 'The topics, in `sort` then `id` order.' });
+
 export const topicsAll = defineOperation({
   query: 'topics',
   condition: 'all',
@@ -15,20 +31,9 @@ export const topicsAll = defineOperation({
     'rules), in `sort` then `id` order. `parameters` may be left out; `parameters.parent` ' +
     'keeps the children of one topic (`0`: top-level topics only, what the original service ' +
     'returned). No topic → 200 with `total` 0 and an empty list.',
-  parameters: {
-    [NO_SORT]: z.strictObject({
-      parent: integerField(0, INT32_MAX)
-        .optional()
-        .meta({ description: 'Only the children of this topic; 0 for top-level topics.' }),
-    }),
-  },
+  parameters: topicsAllParameters,
   parametersOptional: true,
-  response: z
-    .strictObject({
-      total: z.int().min(0).meta({ description: 'How many topics `topics` holds.' }),
-      topics: z.array(topicViewSchema),
-    })
-    .meta({ description: 'The topics, in `sort` then `id` order.' }),
+  response: topicsAllResponse,
   responseExample: { total: 1, topics: [TOPIC_EXAMPLE] },
   examples: [
     { name: 'all', summary: 'Every topic' },

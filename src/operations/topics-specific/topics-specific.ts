@@ -9,6 +9,28 @@ export { type TopicView, toTopicView } from '../views/topic-view.ts';
 
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 
+/** Its parameters, by the `sort` that selects them. */
+export const topicsSpecificParameters = {
+  id: z.strictObject({ id: integerField(1, INT32_MAX) }),
+  name: z.strictObject({
+    name: z
+      .string()
+      .min(1, { error: 'must not be empty' })
+      .max(128, { error: 'must be at most 128 characters' })
+      .refine((v) => !CONTROL_CHARACTERS.test(v), {
+        error: 'must not contain control characters',
+      })
+      .meta({
+        description: 'Text the topic name contains, ignoring case and accents.',
+        examples: ['inquiry'],
+      }),
+  }),
+};
+
+export const topicsSpecificResponse = z
+  .strictObject({ total: z.literal(1), topic: topicViewSchema })
+  .meta({ description: 'The topic found.' });
+
 export const topicsSpecific = defineOperation({
   query: 'topics',
   condition: 'specific',
@@ -22,26 +44,9 @@ export const topicsSpecific = defineOperation({
     '(`cafe` finds "Café Ünïcode"). Any topic is returned, public or not (`ispublic` says ' +
     'which), unless DESKGATE_PUBLIC_TOPICS_ONLY=true; in osTicket mode a disabled or archived ' +
     'topic counts as not found unless DESKGATE_INACTIVE_TOPICS=true.',
-  parameters: {
-    id: z.strictObject({ id: integerField(1, INT32_MAX) }),
-    name: z.strictObject({
-      name: z
-        .string()
-        .min(1, { error: 'must not be empty' })
-        .max(128, { error: 'must be at most 128 characters' })
-        .refine((v) => !CONTROL_CHARACTERS.test(v), {
-          error: 'must not contain control characters',
-        })
-        .meta({
-          description: 'Text the topic name contains, ignoring case and accents.',
-          examples: ['inquiry'],
-        }),
-    }),
-  },
+  parameters: topicsSpecificParameters,
   defaultSort: 'id',
-  response: z
-    .strictObject({ total: z.literal(1), topic: topicViewSchema })
-    .meta({ description: 'The topic found.' }),
+  response: topicsSpecificResponse,
   responseExample: { total: 1, topic: TOPIC_EXAMPLE },
   examples: [
     { name: 'by-id', summary: 'By id', parameters: { id: 1 } },

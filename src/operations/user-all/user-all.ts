@@ -8,6 +8,43 @@ import { decodeUserCursor, encodeUserCursor } from './user-cursor.ts';
 /** Users per page when the caller does not say. */
 const DEFAULT_LIMIT = 100;
 
+/** Its parameters, by the `sort` that selects them. */
+export const userAllParameters = {
+  creationDate: z.strictObject({
+    start_date: dateBound('start'),
+    end_date: dateBound('end'),
+    limit: integerField(1, 1000)
+      .optional()
+      .meta({ description: `Users per page, 1 to 1000; default ${DEFAULT_LIMIT}.` }),
+    after: z
+      .string()
+      .transform((cursor, context) => {
+        const position = decodeUserCursor(cursor);
+        if (!position) {
+          context.addIssue({
+            code: 'custom',
+            message: 'must be the "next" value of an earlier page',
+          });
+          return z.NEVER;
+        }
+        return position;
+      })
+      .optional()
+      .meta({ description: 'The `next` value of the previous page.' }),
+  }),
+};
+
+export const userAllResponse = z
+  .strictObject({
+    total: z.int().min(0).meta({ description: 'How many users this page holds.' }),
+    users: z.array(userViewSchema),
+    next: z
+      .string()
+      .optional()
+      .meta({ description: 'Present when more users follow: pass it as `parameters.after`.' }),
+  })
+  .meta({ description: 'One page of users, in `created` then `id` order.' });
+
 export const userAll = defineOperation({
   query: 'user',
   condition: 'all',
@@ -21,41 +58,9 @@ export const userAll = defineOperation({
     'this page. When more follow, `next` is present: send it back as `parameters.after` (with ' +
     'the same range) for the next page. Every user appears exactly once across the pages, ' +
     'even when many were created in the same second. An empty range → 200 with an empty list.',
-  parameters: {
-    creationDate: z.strictObject({
-      start_date: dateBound('start'),
-      end_date: dateBound('end'),
-      limit: integerField(1, 1000)
-        .optional()
-        .meta({ description: `Users per page, 1 to 1000; default ${DEFAULT_LIMIT}.` }),
-      after: z
-        .string()
-        .transform((cursor, context) => {
-          const position = decodeUserCursor(cursor);
-          if (!position) {
-            context.addIssue({
-              code: 'custom',
-              message: 'must be the "next" value of an earlier page',
-            });
-            return z.NEVER;
-          }
-          return position;
-        })
-        .optional()
-        .meta({ description: 'The `next` value of the previous page.' }),
-    }),
-  },
+  parameters: userAllParameters,
   defaultSort: 'creationDate',
-  response: z
-    .strictObject({
-      total: z.int().min(0).meta({ description: 'How many users this page holds.' }),
-      users: z.array(userViewSchema),
-      next: z
-        .string()
-        .optional()
-        .meta({ description: 'Present when more users follow: pass it as `parameters.after`.' }),
-    })
-    .meta({ description: 'One page of users, in `created` then `id` order.' }),
+  response: userAllResponse,
   responseExample: { total: 1, users: [USER_EXAMPLE], next: 'MjAyNi0xMS0yMiAwOToxNTowMnw0Mg' },
   examples: [
     {
