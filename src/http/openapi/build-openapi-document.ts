@@ -87,7 +87,10 @@ export function buildOpenApiDocument(options: { basePath: string; metrics?: bool
         'The HTTP interface of a help desk: **one address**, operations picked by `query` + ' +
         '`condition` in a JSON body, an `apikey` header on every call. Every response is ' +
         '`application/json; charset=utf-8` (except 204) and carries `X-Request-Id`. `time` is ' +
-        'the processing time in seconds.',
+        'the processing time in seconds.\n\nThe look-ups are **GET requests with a JSON body**, ' +
+        'as in the original service. Browsers, and clients generated from this document on top ' +
+        'of `fetch`, cannot send a body with GET: call them with curl (each one’s description ' +
+        'has the line), Node’s http module, or the `deskgate/client` package.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

@@ -140,20 +140,25 @@ export function operationComponents(): Record<string, Json> {
   };
 }
 
-/** A curl command line that sends the example, GET body included. */
-function curlExample(operation: Operation, serverUrl: string, method: HttpMethod): string {
-  const example = operation.examples[0];
-  const body = JSON.stringify(example?.body ?? {});
-  return [
-    `curl --request ${method} '${serverUrl}/upload/svc_wbs/' \\`,
-    `  --header 'apikey: <API_KEY>' \\`,
-    ...(operation.idempotencyKey ? [`  --header 'Idempotency-Key: <NEW_VALUE_PER_USER>' \\`] : []),
-    `  --data '${body}'`,
-  ].join('\n');
+/** curl command lines that send the operation's examples, GET body included. */
+function curlExamples(operation: Operation, serverUrl: string, method: HttpMethod): string {
+  return operation.examples
+    .map((example) =>
+      [
+        `# ${example.summary}`,
+        `curl --request ${method} '${serverUrl}/upload/svc_wbs/' \\`,
+        `  --header 'apikey: <API_KEY>' \\`,
+        ...(operation.idempotencyKey
+          ? [`  --header 'Idempotency-Key: <NEW_VALUE_PER_USER>' \\`]
+          : []),
+        `  --data '${JSON.stringify(example.body)}'`,
+      ].join('\n'),
+    )
+    .join('\n\n');
 }
 
 const GET_BODY_NOTE =
-  '**GET with a JSON body** (Content-Length or chunked), as the original service. Browsers, ' +
+  '**GET with a JSON body** (Content-Length or chunked), as the original service did. Browsers, ' +
   '`fetch` and the clients generated from this document on top of `fetch` cannot send a body ' +
   'with GET: call it with curl (below), Node’s http module or the `deskgate/client` package.';
 
@@ -178,7 +183,7 @@ function sectionOf(operation: Operation, serverUrl: string, method: HttpMethod):
         ]
       : []),
     '```sh',
-    curlExample(operation, serverUrl, method),
+    curlExamples(operation, serverUrl, method),
     '```',
   ].join('\n');
 }
