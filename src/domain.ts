@@ -83,3 +83,17 @@ export interface IdempotencyRecord {
   userId: number;
   created: string;
 }
+
+/** Where a user stands in creation order: user/all pages resume after one. */
+export interface UserPosition {
+  created: string;
+  id: number;
+}
+
+/** A page of users by creation time: `from` and `to` inclusive, after `after`, at most `limit`. */
+export interface UserRangeQuery {
+  from: string;
+  to: string;
+  after: UserPosition | undefined;
+  limit: number;
+}

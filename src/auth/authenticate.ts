@@ -1,6 +1,7 @@
 import type { Store } from '../data/store.ts';
 import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
+import { MESSAGES } from '../messages.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
 import { makeIpAllowList } from './ip-allow-list.ts';
 
@@ -16,7 +17,7 @@ export interface Authenticator {
 
 /** Malformed, unknown and revoked keys share one answer, so a caller learns nothing about which. */
 function invalidKey(): DeskgateError {
-  return new DeskgateError('invalid_api_key', 'The API key is not valid.');
+  return new DeskgateError('invalid_api_key', MESSAGES.invalidApiKey);
 }
 
 export interface AuthenticatorOptions {
@@ -65,17 +66,14 @@ export function makeAuthenticator(
     async authenticate(header, clientIp) {
       const presented = header?.trim() ?? '';
       if (presented === '') {
-        throw new DeskgateError('missing_api_key', 'An API key is required in the apikey header.');
+        throw new DeskgateError('missing_api_key', MESSAGES.missingApiKey);
       }
       if (!isWellFormedApiKey(presented)) throw invalidKey();
       const now = Date.now();
       const key = await findKey(presented, now);
       if (!key) throw invalidKey();
       if (!isAllowed(key, clientIp)) {
-        throw new DeskgateError(
-          'ip_not_allowed',
-          'This API key may not be used from your address.',
-        );
+        throw new DeskgateError('ip_not_allowed', MESSAGES.ipNotAllowed);
       }
       if (now - (lastMarked.get(key.id) ?? 0) > LAST_USED_INTERVAL_MS) {
         lastMarked.set(key.id, now);

@@ -7,6 +7,15 @@ import type { ErrorCode, FieldError } from '../errors.ts';
 import type { TopicView } from '../operations/topics-specific/topics-specific.ts';
 import type { userAddParameters } from '../operations/user-add/parameters.ts';
 import { DeskgateClientError } from './deskgate-client-error.ts';
+import type {
+  LookUpName,
+  LookUpRequest,
+  LookUps,
+  TopicRecord,
+  UserPage,
+  UserRecord,
+  UsersCreatedBetweenOptions,
+} from './look-up-types.ts';
 
 /** A help topic as the interface returns it: every value a string. */
 export type Topic = TopicView;
@@ -84,10 +93,10 @@ function headerOf(headers: IncomingHttpHeaders, name: string): string | undefine
 }
 
 /**
- * A typed client of deskgate's two operations, over Node's HTTP stack: topics/specific is a GET
- * with a JSON body, which `fetch` cannot send. Keeps connections alive; call close() when done.
+ * A typed client of deskgate's operations, over Node's HTTP stack: the look-ups are GETs with a
+ * JSON body, which `fetch` cannot send. Keeps connections alive; call close() when done.
  *
- * Idempotent calls (getTopic always, addUser with an idempotencyKey) are retried on network
+ * Idempotent calls (every look-up, addUser with an idempotencyKey) are retried on network
  * errors, timeouts, 503 and 429, with exponential backoff that honours Retry-After.
  */
 export class DeskgateClient {
@@ -144,6 +153,111 @@ export class DeskgateClient {
       });
     }
     return data;
+  }
+
+  /**
+   * Any look-up, typed by its name (see LookUps): the envelope's data, or null when the server
+   * found nothing (the 204, or a 404 not_found). A GET with a JSON body, retried like getTopic.
+   */
+  async lookUp<Name extends LookUpName>(
+    name: Name,
+    request: LookUpRequest<Name>,
+    options: CallOptions = {},
+  ): Promise<LookUps[Name]['data'] | null> {
+    const [query, condition] = name.split('/');
+    const { sort, parameters } = request as { sort?: string; parameters?: unknown };
+    const body = {
+      query,
+      condition,
+      ...(sort === undefined ? {} : { sort }),
+      ...(parameters === undefined ? {} : { parameters }),
+    };
+    try {
+      return (await this.#call('GET', body, {}, true, options)) as LookUps[Name]['data'] | null;
+    } catch (error) {
+      if (error instanceof DeskgateClientError && error.code === 'not_found') return null;
+      throw error;
+    }
+  }
+
+  /** topics/all: every topic the server shows, in sort then id order; `parent` keeps one topic's children (0: top level). */
+  async topicsAll(options: CallOptions & { parent?: number } = {}): Promise<TopicRecord[]> {
+    const { parent, ...call } = options;
+    const data = await this.lookUp(
+      'topics/all',
+      { parameters: parent === undefined ? {} : { parent } },
+      call,
+    );
+    return data?.topics ?? [];
+  }
+
+  /** topics/specific by name: the first topic whose name contains `name`, ignoring case and accents; null if none. */
+  async topicByName(name: string, options: CallOptions = {}): Promise<TopicRecord | null> {
+    const data = await this.lookUp(
+      'topics/specific',
+      { sort: 'name', parameters: { name } },
+      options,
+    );
+    return data?.topic ?? null;
+  }
+
+  /** user/specific by id (needs the users:read scope); null if there is no such user. */
+  async userById(id: number | string, options: CallOptions = {}): Promise<UserRecord | null> {
+    const data = await this.lookUp('user/specific', { sort: 'id', parameters: { id } }, options);
+    return data?.users[0] ?? null;
+  }
+
+  /** user/specific by email, compared case-insensitively (needs users:read); null if none. */
+  async userByEmail(email: string, options: CallOptions = {}): Promise<UserRecord | null> {
+    const data = await this.lookUp(
+      'user/specific',
+      { sort: 'email', parameters: { email } },
+      options,
+    );
+    return data?.users[0] ?? null;
+  }
+
+  /**
+   * One page of user/all: the users created between `start` and `end` (inclusive; `YYYY-MM-DD`
+   * or `YYYY-MM-DD HH:MM:SS`), in creation order. Pass the page's `next` as `after` for the next.
+   */
+  async usersCreatedBetween(
+    start: string,
+    end: string,
+    options: CallOptions & UsersCreatedBetweenOptions = {},
+  ): Promise<UserPage> {
+    const { limit, after, ...call } = options;
+    const data = await this.lookUp(
+      'user/all',
+      {
+        sort: 'creationDate',
+        parameters: {
+          start_date: start,
+          end_date: end,
+          ...(limit === undefined ? {} : { limit }),
+          ...(after === undefined ? {} : { after }),
+        },
+      },
+      call,
+    );
+    return { users: data?.users ?? [], next: data?.next };
+  }
+
+  /** Every user created between `start` and `end`, page after page (`limit` users per request). */
+  async *eachUserCreatedBetween(
+    start: string,
+    end: string,
+    options: CallOptions & { limit?: number } = {},
+  ): AsyncGenerator<UserRecord> {
+    let after: string | undefined;
+    do {
+      const page = await this.usersCreatedBetween(start, end, {
+        ...options,
+        ...(after === undefined ? {} : { after }),
+      });
+      yield* page.users;
+      after = page.next;
+    } while (after !== undefined);
   }
 
   /** Closes the kept-alive connections. */

@@ -14,3 +14,14 @@ export {
   DeskgateClientError,
   DeskgateClientError as DeskgateError,
 } from './deskgate-client-error.ts';
+export type {
+  DateInput,
+  IntegerInput,
+  LookUpName,
+  LookUpRequest,
+  LookUps,
+  TopicRecord,
+  UserPage,
+  UserRecord,
+  UsersCreatedBetweenOptions,
+} from './look-up-types.ts';

@@ -8,6 +8,7 @@ import type {
   Scope,
   Topic,
   User,
+  UserRangeQuery,
 } from '../domain.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface Store {
   readonly dialect: DialectName;
   findTopicById(id: number): Promise<Topic | undefined>;
   listTopics(): Promise<Topic[]>;
+  /** Topics in `sort`, then `id` order; with `parentId`, only its children (0: top-level ones). */
+  listTopicsInOrder(parentId?: number): Promise<Topic[]>;
   /** Inserts all topics in one transaction, or none. */
   insertTopics(topics: readonly NewTopic[]): Promise<Topic[]>;
   countTopics(): Promise<number>;
@@ -31,6 +34,8 @@ export interface Store {
   findUserById(id: number): Promise<User | undefined>;
   findUserIdByEmail(email: string): Promise<number | undefined>;
   findPasswordHash(userId: number): Promise<string | undefined>;
+  /** Users created in the range, in `created`, then `id` order (a stable order for paging). */
+  listUsersCreatedBetween(query: UserRangeQuery): Promise<User[]>;
   findIdempotencyRecord(apiKeyId: number, key: string): Promise<IdempotencyRecord | undefined>;
   deleteIdempotencyRecordsBefore(cutoff: string): Promise<void>;
 

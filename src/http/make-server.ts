@@ -6,6 +6,7 @@ import type { Store } from '../data/store.ts';
 import { DeskgateError } from '../errors.ts';
 import type { Limits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
+import { MESSAGES } from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { makeClientAddress } from './client-address.ts';
 import { logRequest } from './log-request.ts';
@@ -80,18 +81,17 @@ export function makeServer(deps: ServerDeps): Server {
         case 'service':
           // Shed load before any work: a flood beyond capacity gets a fast 503, not a queue.
           if (config.maxInFlight > 0 && inFlight >= config.maxInFlight) {
-            throw new DeskgateError('overloaded', 'The service is busy; try again shortly.', {
+            throw new DeskgateError('overloaded', MESSAGES.overloaded, {
               headers: { 'Retry-After': '1' },
             });
           }
           inFlight++;
           deps.metrics?.serviceCallStarted();
           try {
-            sendSuccess(
-              res,
-              startedAt,
-              await runServiceCall(req, res, clientIp, requestId, record, callDeps),
-            );
+            const outcome = await runServiceCall(req, res, clientIp, requestId, record, callDeps);
+            if (outcome.found) sendSuccess(res, startedAt, outcome.data);
+            else if (config.notFoundStatus === 204) sendNoContent(res, 'not_found');
+            else sendError(res, startedAt, new DeskgateError('not_found', MESSAGES.notFound));
           } finally {
             inFlight--;
             deps.metrics?.serviceCallEnded();
@@ -142,11 +142,7 @@ export function makeServer(deps: ServerDeps): Server {
         res.destroy();
       } else {
         if (hasUndrainableBody(req, config.bodyLimit)) res.setHeader('Connection', 'close');
-        if (error.code === 'not_found' && target === 'service' && config.notFoundStatus === 204) {
-          sendNoContent(res, error.code);
-        } else {
-          sendError(res, startedAt, error);
-        }
+        sendError(res, startedAt, error);
       }
     }
     const seconds = (performance.now() - startedAt) / 1000;
@@ -198,7 +194,7 @@ export function makeServer(deps: ServerDeps): Server {
       data:
         error.code === 'HPE_HEADER_OVERFLOW'
           ? 'The request headers are too large.'
-          : 'The request is not valid HTTP/1.1.',
+          : MESSAGES.malformedHttp,
       code: 'invalid_request',
     });
     socket.end(

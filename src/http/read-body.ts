@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { DeskgateError } from '../errors.ts';
+import { MESSAGES, payloadTooLargeMessage } from '../messages.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function tooLarge(limit: number): DeskgateError {
-  return new DeskgateError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+  return new DeskgateError('payload_too_large', payloadTooLargeMessage(limit));
 }
 
 /** True when a reply sent now would leave body bytes on the connection that are not worth draining. */
@@ -77,7 +78,7 @@ export function parseJsonObject(text: string): Record<string, unknown> {
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new DeskgateError('invalid_json', 'The request body must be a JSON object.');
+    throw new DeskgateError('invalid_json', MESSAGES.notAnObject);
   }
   return value as Record<string, unknown>;
 }

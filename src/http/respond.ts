@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { DeskgateError } from '../errors.ts';
+import { MESSAGES } from '../messages.ts';
 
 /** Seconds since `startedAt` (a performance.now() reading), with sub-millisecond precision. */
 export function elapsedSeconds(startedAt: number): number {
@@ -55,14 +56,10 @@ export function toDeskgateError(
 ): DeskgateError {
   if (error instanceof DeskgateError) return error;
   if (isConnectionError(error)) {
-    return new DeskgateError(
-      'database_unavailable',
-      'The database is unavailable; try again shortly.',
-      {
-        cause: error,
-        headers: { 'Retry-After': '5' },
-      },
-    );
+    return new DeskgateError('database_unavailable', MESSAGES.databaseUnavailable, {
+      cause: error,
+      headers: { 'Retry-After': '5' },
+    });
   }
-  return new DeskgateError('internal_error', 'Internal server error.', { cause: error });
+  return new DeskgateError('internal_error', MESSAGES.internalError, { cause: error });
 }

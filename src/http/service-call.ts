@@ -7,10 +7,15 @@ import { DeskgateError } from '../errors.ts';
 import type { FailedAuthLimiter } from '../limits/failed-auth-limiter.ts';
 import type { KeyRateLimiter } from '../limits/key-rate-limiter.ts';
 import type { Logger } from '../logger.ts';
+import {
+  insufficientScopeMessage,
+  MESSAGES,
+  methodNotAllowedMessage,
+  unknownOperationMessage,
+} from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { HttpMethod, Operation } from '../operations/operation.ts';
 import { findOperation, OPERATION_NAMES } from '../operations/registry.ts';
-import { validateParameters } from '../operations/validate-parameters.ts';
 import { parseJsonObject, readBody } from './read-body.ts';
 
 export interface ServiceCallDeps {
@@ -50,41 +55,22 @@ async function authenticate(
 function resolveOperation(body: Record<string, unknown>, method: string): Operation {
   const { query, condition } = body;
   if (typeof query !== 'string' || typeof condition !== 'string') {
-    throw new DeskgateError(
-      'invalid_request',
-      'The body needs "query" and "condition", both strings.',
-    );
+    throw new DeskgateError('invalid_request', MESSAGES.invalidRequest);
   }
   const operation = findOperation(query, condition);
   if (!operation) {
     throw new DeskgateError(
       'unknown_operation',
-      `Unknown operation ${JSON.stringify(query)}/${JSON.stringify(condition)}; supported: ${OPERATION_NAMES.join(', ')}.`,
+      unknownOperationMessage(query, condition, OPERATION_NAMES),
     );
   }
   if (!operation.methods.includes(method as HttpMethod)) {
     const allow = operation.methods.join(', ');
-    throw new DeskgateError(
-      'method_not_allowed',
-      `${query}/${condition} must be sent with ${allow}.`,
-      {
-        headers: { Allow: allow },
-      },
-    );
-  }
-  return operation;
-}
-
-function readParameters(body: Record<string, unknown>, operation: Operation): unknown {
-  const problem = operation.checkBody?.(body);
-  if (problem) throw new DeskgateError('invalid_request', `Invalid request: ${problem}.`);
-  const { parameters } = body;
-  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
-    throw new DeskgateError('invalid_parameters', '"parameters" must be a JSON object.', {
-      errors: [{ field: 'parameters', message: 'must be a JSON object' }],
+    throw new DeskgateError('method_not_allowed', methodNotAllowedMessage(operation.name, allow), {
+      headers: { Allow: allow },
     });
   }
-  return parameters;
+  return operation;
 }
 
 function readIdempotencyKey(req: IncomingMessage): string | undefined {
@@ -95,10 +81,13 @@ function readIdempotencyKey(req: IncomingMessage): string | undefined {
   return value;
 }
 
+/** What a service call came to: the envelope's `data`, or nothing found (where the operation says that can be). */
+export type ServiceOutcome = { found: true; data: unknown } | { found: false };
+
 /**
  * One call to the service address: authenticate (before touching the body), read and parse
- * the body, pick the operation, check method and scope, validate parameters, run the handler.
- * Returns the envelope's `data`; throws a DeskgateError for the caller.
+ * the body, pick the operation, check method and scope, then let the operation validate its
+ * `sort` and parameters and run. Throws a DeskgateError for the caller.
  */
 export async function runServiceCall(
   req: IncomingMessage,
@@ -107,17 +96,14 @@ export async function runServiceCall(
   requestId: string,
   record: CallRecord,
   deps: ServiceCallDeps,
-): Promise<unknown> {
+): Promise<ServiceOutcome> {
   const apiKey = await authenticate(req, clientIp, deps);
   record.keyId = apiKey.id;
   // Every request with a valid key counts, whatever becomes of it, so the limit bounds load.
   for (const [name, value] of Object.entries(await deps.perKey.consume(apiKey.id)))
     res.setHeader(name, value);
   if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
-    throw new DeskgateError(
-      'unsupported_media_type',
-      'Send the body as JSON, not multipart/form-data.',
-    );
+    throw new DeskgateError('unsupported_media_type', MESSAGES.multipart);
   }
   let text: string;
   try {
@@ -129,21 +115,15 @@ export async function runServiceCall(
   }
   const body = parseJsonObject(text);
   const operation = resolveOperation(body, req.method ?? '');
-  const name = `${operation.query}/${operation.condition}`;
-  record.operation = name;
+  record.operation = operation.name;
   if (!apiKey.scopes.includes(operation.scope)) {
     deps.metrics?.authFailure('insufficient_scope');
     throw new DeskgateError(
       'insufficient_scope',
-      `This API key lacks the "${operation.scope}" scope needed by ${name}.`,
+      insufficientScopeMessage(operation.scope, operation.name),
     );
   }
-  const parameters = validateParameters(
-    operation.parameters,
-    readParameters(body, operation),
-    name,
-  );
-  return operation.handle(parameters, {
+  const data = await operation.run(body, {
     store: deps.store,
     config: deps.config,
     apiKey,
@@ -152,4 +132,7 @@ export async function runServiceCall(
     idempotencyKey: readIdempotencyKey(req),
     logger: deps.logger,
   });
+  if (data !== undefined) return { found: true, data };
+  if (!operation.nothingFound) throw new Error(`${operation.name} answered nothing`);
+  return { found: false };
 }

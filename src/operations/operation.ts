@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
 import type { ApiKey, Scope } from '../domain.ts';
+import { DeskgateError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { validateParameters } from './validate-parameters.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
 
@@ -18,23 +20,197 @@ export interface OperationContext {
 }
 
 /**
- * One operation of the interface: the (query, condition) pair that selects it, the methods and
- * scope it needs, the schema of its `parameters`, and its handler. A handler returns the
- * envelope's `data`, or throws a DeskgateError.
+ * The parameters schemas of an operation, keyed by the value of the top-level `sort` field that
+ * selects each (as in the original service: `sort: "name"` looks a topic up by name). An
+ * operation without a `sort` field has the one key `*`.
  */
-export interface Operation<Parameters extends z.ZodType = z.ZodType> {
-  query: string;
-  condition: string;
-  methods: readonly HttpMethod[];
-  scope: Scope;
-  parameters: Parameters;
-  /** Checks top-level body fields other than query/condition/parameters; returns a problem or undefined. */
-  checkBody?(body: Readonly<Record<string, unknown>>): string | undefined;
-  handle(parameters: z.output<Parameters>, context: OperationContext): Promise<unknown>;
+export type ParameterSets = Readonly<Record<string, z.ZodType>>;
+
+/** What a handler receives: the `sort` the caller picked and that variant's validated parameters. */
+export type Selection<Sets extends ParameterSets> = {
+  [Sort in keyof Sets & string]: { sort: Sort; parameters: z.output<Sets[Sort]> };
+}[keyof Sets & string];
+
+/** What a handler resolves to: the envelope's `data`, or `undefined` for "nothing found" where declared. */
+export type Outcome<
+  Response extends z.ZodType,
+  NothingFound extends boolean,
+> = NothingFound extends true ? z.output<Response> | undefined : z.output<Response>;
+
+/** One way to call an operation, for the OpenAPI document, the docs and the tests. */
+export interface OperationExample<Sets extends ParameterSets> {
+  /** Short name of the example, e.g. `by-name`. */
+  name: string;
+  summary: string;
+  sort?: keyof Sets & string;
+  /** `parameters` as a caller sends them; omitted for an operation whose parameters are optional. */
+  parameters?: Readonly<Record<string, unknown>>;
 }
 
-export function defineOperation<Parameters extends z.ZodType>(
-  operation: Operation<Parameters>,
-): Operation<Parameters> {
-  return operation;
+/**
+ * Everything about one operation, in its own folder: the (query, condition) pair that selects it,
+ * methods and scope, the accepted `sort` values and the parameters schema each selects, the
+ * response's `data` schema, the docs text and examples, whether "nothing found" is an answer
+ * (204, or 404 with DESKGATE_NOT_FOUND_STATUS=404), and a handler whose result the type checker
+ * ties to the response schema.
+ */
+export interface OperationDefinition<
+  Sets extends ParameterSets,
+  Response extends z.ZodType,
+  NothingFound extends boolean,
+> {
+  query: string;
+  condition: string;
+  /** The first is the documented one; the others are accepted too (user/add: PUT). */
+  methods: readonly [HttpMethod, ...HttpMethod[]];
+  scope: Scope;
+  /** One line for the document's summary and the client's JSDoc. */
+  summary: string;
+  /** Markdown for the document: what it does and what is special about it. */
+  description: string;
+  parameters: Sets;
+  /**
+   * The `sort` value used when the body has none. Absent: the operation takes no `sort` and
+   * ignores one (its `parameters` has the one key `*`).
+   */
+  defaultSort?: keyof Sets & string;
+  /** Whether `parameters` may be left out of the body (then `{}` is validated). */
+  parametersOptional?: boolean;
+  /** The schema of the success envelope's `data`. */
+  response: Response;
+  /** A `data` the operation really returns, for the document. */
+  responseExample: z.output<Response>;
+  examples: readonly [OperationExample<Sets>, ...OperationExample<Sets>[]];
+  /** True when the handler may find nothing: `undefined` then becomes the 204 (or 404). */
+  nothingFound: NothingFound;
+  /** Whether the operation honours an `Idempotency-Key` header. */
+  idempotencyKey?: boolean;
+  /** Error codes particular to this operation (beyond the ones every call can get). */
+  errors?: readonly ErrorCode[];
+  handle(
+    selection: Selection<Sets>,
+    context: OperationContext,
+  ): Promise<Outcome<Response, NothingFound>>;
+}
+
+/** One parameters schema of an operation, as the edge and the document see it. */
+export interface OperationVariant {
+  /** The `sort` value that selects it; undefined for an operation without `sort`. */
+  sort: string | undefined;
+  parameters: z.ZodType;
+}
+
+/**
+ * An operation as the registry holds it: its definition with the types erased, plus `run`, the
+ * one typed path from a parsed body to the handler. The edge, the OpenAPI builder and the
+ * dispatch table only read this shape, so they stay generic over the registry.
+ */
+export interface Operation {
+  readonly name: string;
+  readonly query: string;
+  readonly condition: string;
+  readonly methods: readonly HttpMethod[];
+  readonly scope: Scope;
+  readonly summary: string;
+  readonly description: string;
+  readonly variants: readonly OperationVariant[];
+  /** The accepted `sort` values and the default; undefined when the operation takes none. */
+  readonly sort: { values: readonly string[]; default: string } | undefined;
+  readonly parametersOptional: boolean;
+  readonly response: z.ZodType;
+  readonly responseExample: unknown;
+  readonly examples: readonly { name: string; summary: string; body: Record<string, unknown> }[];
+  readonly nothingFound: boolean;
+  readonly idempotencyKey: boolean;
+  readonly errors: readonly ErrorCode[];
+  /**
+   * Picks the variant by `sort`, validates `parameters` (every problem at once) and runs the
+   * handler. Resolves to the envelope's `data`, or undefined when nothing was found.
+   */
+  run(body: Readonly<Record<string, unknown>>, context: OperationContext): Promise<unknown>;
+}
+
+/** The key of the one parameters schema of an operation that takes no `sort`. */
+export const NO_SORT = '*';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readSort(
+  body: Readonly<Record<string, unknown>>,
+  sorts: readonly string[],
+  fallback: string | undefined,
+): string {
+  if (fallback === undefined) return NO_SORT;
+  if (body.sort === undefined) return fallback;
+  if (typeof body.sort === 'string' && sorts.includes(body.sort)) return body.sort;
+  const allowed = sorts.map((s) => JSON.stringify(s)).join(' or ');
+  throw new DeskgateError(
+    'invalid_request',
+    `Invalid request: sort must be ${allowed} when given.`,
+  );
+}
+
+/**
+ * Turns an operation's definition into what the registry holds. The type checker demands every
+ * part of the definition, and ties the handler's result to the response schema.
+ */
+export function defineOperation<
+  const Sets extends ParameterSets,
+  Response extends z.ZodType,
+  NothingFound extends boolean,
+>(definition: OperationDefinition<Sets, Response, NothingFound>): Operation {
+  const name = `${definition.query}/${definition.condition}`;
+  const sorts = Object.keys(definition.parameters);
+  if (definition.defaultSort === undefined && (sorts.length !== 1 || sorts[0] !== NO_SORT)) {
+    throw new Error(`${name}: without defaultSort, parameters must have the one key "${NO_SORT}"`);
+  }
+  const fallback = definition.defaultSort;
+  return {
+    name,
+    query: definition.query,
+    condition: definition.condition,
+    methods: definition.methods,
+    scope: definition.scope,
+    summary: definition.summary,
+    description: definition.description,
+    variants: sorts.map((sort) => ({
+      sort: fallback === undefined ? undefined : sort,
+      parameters: definition.parameters[sort] as z.ZodType,
+    })),
+    sort: fallback === undefined ? undefined : { values: sorts, default: fallback },
+    parametersOptional: definition.parametersOptional ?? false,
+    response: definition.response,
+    responseExample: definition.responseExample,
+    examples: definition.examples.map((example) => ({
+      name: example.name,
+      summary: example.summary,
+      body: {
+        query: definition.query,
+        condition: definition.condition,
+        ...(example.sort === undefined ? {} : { sort: example.sort }),
+        ...(example.parameters === undefined ? {} : { parameters: example.parameters }),
+      },
+    })),
+    nothingFound: definition.nothingFound,
+    idempotencyKey: definition.idempotencyKey ?? false,
+    errors: definition.errors ?? [],
+    async run(body, context) {
+      const sort = readSort(body, sorts, fallback);
+      let { parameters } = body;
+      if (parameters === undefined && definition.parametersOptional) parameters = {};
+      if (!isObject(parameters)) {
+        throw new DeskgateError('invalid_parameters', '"parameters" must be a JSON object.', {
+          errors: [{ field: 'parameters', message: 'must be a JSON object' }],
+        });
+      }
+      const schema = definition.parameters[sort] as z.ZodType;
+      const selection = {
+        sort,
+        parameters: validateParameters(schema, parameters, name),
+      } as Selection<Sets>;
+      return definition.handle(selection, context);
+    },
+  };
 }

@@ -1,21 +1,28 @@
 import type { z } from 'zod';
 import { DeskgateError, type FieldError } from '../errors.ts';
+import { invalidParametersMessage } from '../messages.ts';
 
 function toFieldErrors(issues: readonly z.core.$ZodIssue[], operation: string): FieldError[] {
   const errors: FieldError[] = [];
+  const push = (error: FieldError) => {
+    // One value can break two checks with one message (1e300: not a safe integer, too big).
+    if (!errors.some((e) => e.field === error.field && e.message === error.message)) {
+      errors.push(error);
+    }
+  };
   for (const issue of issues) {
     const base = ['parameters', ...issue.path.map(String)].join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        errors.push({ field: `${base}.${key}`, message: `is not a parameter of ${operation}` });
+        push({ field: `${base}.${key}`, message: `is not a parameter of ${operation}` });
       }
     } else if (
       (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
       issue.input === undefined
     ) {
-      errors.push({ field: base, message: 'is required' });
+      push({ field: base, message: 'is required' });
     } else {
-      errors.push({ field: base, message: issue.message });
+      push({ field: base, message: issue.message });
     }
   }
   return errors;
@@ -30,6 +37,6 @@ export function validateParameters<Schema extends z.ZodType>(
   const result = schema.safeParse(parameters, { reportInput: true });
   if (result.success) return result.data;
   const errors = toFieldErrors(result.error.issues, operation);
-  const summary = errors.map((e) => `${e.field} ${e.message}`).join('; ');
-  throw new DeskgateError('invalid_parameters', `Invalid parameters: ${summary}.`, { errors });
+  const problems = errors.map((e) => `${e.field} ${e.message}`);
+  throw new DeskgateError('invalid_parameters', invalidParametersMessage(problems), { errors });
 }

@@ -58,8 +58,8 @@ for (const kind of DATABASES) {
 
     test('an unknown pair → 400 unknown_operation naming the supported operations', async () => {
       const pairs = [
-        ['topics', 'all'],
-        ['user', 'specific'],
+        ['topics', 'list'],
+        ['user', 'get'],
         ['topics', 'add'],
         ['users', 'add'],
         ['Topics', 'Specific'],
@@ -173,7 +173,7 @@ for (const kind of DATABASES) {
     });
 
     test('topics/specific with any other sort → 400 invalid_request', async () => {
-      for (const sort of ['name', 'ID', '', 'id ', 1, null, ['id'], { by: 'id' }]) {
+      for (const sort of ['title', 'ID', '', 'id ', 1, null, ['id'], { by: 'id' }]) {
         const reply = await send({ ...topicBody(2), sort });
         assertError(reply, 400, 'invalid_request');
         assert.match(String(reply.body?.data), /sort/);

@@ -6,7 +6,9 @@ import type { Dialect } from '../dialects/dialect.ts';
 import type { Database } from '../schema.ts';
 import type { Store } from '../store.ts';
 import * as apiKeys from './api-keys.ts';
+import * as topicLookups from './topic-lookups.ts';
 import * as topics from './topics.ts';
+import * as userLookups from './user-lookups.ts';
 import * as users from './users.ts';
 
 /** The Store over deskgate's own schema, on any of the three databases. */
@@ -16,12 +18,14 @@ export function makeDeskgateStore(db: Kysely<Database>, dialect: Dialect): Store
     dialect: dialect.name,
     findTopicById: (id) => topics.findTopicById(db, id),
     listTopics: () => topics.listTopics(db),
+    listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(db, parentId),
     insertTopics: (list) => topics.insertTopics(db, dialect, list),
     countTopics: () => topics.countTopics(db),
     createUser: (user, actor, claim) => users.createUser(db, dialect, user, actor, claim),
     findUserById: (id) => users.findUserById(db, id),
     findUserIdByEmail: (email) => users.findUserIdByEmail(db, email),
     findPasswordHash: (userId) => users.findPasswordHash(db, userId),
+    listUsersCreatedBetween: (query) => userLookups.listUsersCreatedBetween(db, query),
     findIdempotencyRecord: (keyId, key) => idempotency.findIdempotencyRecord(own, keyId, key),
     deleteIdempotencyRecordsBefore: (cutoff) =>
       idempotency.deleteIdempotencyRecordsBefore(own, cutoff),

@@ -5,7 +5,7 @@ import type { Database, TopicRow } from '../schema.ts';
 import { formatTimestamp, now } from '../time.ts';
 import { insertReturningId } from './insert-returning-id.ts';
 
-function toTopic(row: TopicRow): Topic {
+export function toTopic(row: TopicRow): Topic {
   return {
     id: Number(row.id),
     parentId: Number(row.parent_id),

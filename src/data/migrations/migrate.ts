@@ -4,6 +4,7 @@ import type { Dialect } from '../dialects/dialect.ts';
 import * as osticketOwnTables from '../osticket/migrations.ts';
 import * as initialSchema from './001-initial-schema.ts';
 import * as defaultTopics from './002-default-topics.ts';
+import * as usersCreatedIndex from './003-users-created-index.ts';
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -12,6 +13,7 @@ export const MIGRATIONS = {
   deskgate: [
     ['001-initial-schema', initialSchema],
     ['002-default-topics', defaultTopics],
+    ['003-users-created-index', usersCreatedIndex],
   ],
   // In an osTicket database only deskgate's own tables are migrated; osTicket's are never touched.
   osticket: [['osticket-001-deskgate-tables', osticketOwnTables]],

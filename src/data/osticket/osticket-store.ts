@@ -5,7 +5,9 @@ import type { Dialect } from '../dialects/dialect.ts';
 import { type Store, UnsupportedInModeError } from '../store.ts';
 import * as apiKeys from './api-keys.ts';
 import type { OsticketDatabase } from './schema.ts';
+import * as topicLookups from './topic-lookups.ts';
 import * as topics from './topics.ts';
+import * as userLookups from './user-lookups.ts';
 import * as users from './users.ts';
 
 function managedByOsticket(what: string): () => Promise<never> {
@@ -30,12 +32,14 @@ export function makeOsticketStore(
     dialect: dialect.name,
     findTopicById: (id) => topics.findTopicById(db, id),
     listTopics: () => topics.listTopics(db),
+    listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(db, parentId),
     insertTopics: managedByOsticket('help topics'),
     countTopics: () => topics.countTopics(db),
     createUser: (user, actor, claim) => users.createUser(db, dialect, prefix, user, actor, claim),
     findUserById: (id) => users.findUserById(db, prefix, id),
     findUserIdByEmail: (email) => users.findUserIdByEmail(db, email),
     findPasswordHash: (userId) => users.findPasswordHash(db, userId),
+    listUsersCreatedBetween: (query) => userLookups.listUsersCreatedBetween(db, prefix, query),
     findIdempotencyRecord: (keyId, key) => idempotency.findIdempotencyRecord(own, keyId, key),
     deleteIdempotencyRecordsBefore: (cutoff) =>
       idempotency.deleteIdempotencyRecordsBefore(own, cutoff),

@@ -7,6 +7,7 @@ import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts
 import { call, type Reply, topicBody, userBody } from '../../../test/helpers/http.ts';
 import { createKey, type StartedServer, startServer } from '../../../test/helpers/server.ts';
 import { ERROR_STATUS } from '../../errors.ts';
+import { MESSAGES } from '../../messages.ts';
 import { buildOpenApiDocument, SERVICE_PATH } from './build-openapi-document.ts';
 
 type Json = { [key: string]: unknown };
@@ -76,16 +77,41 @@ describe('the OpenAPI document', () => {
     assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
   });
 
-  test('documents both operations on the one address, the GET one with its body', () => {
+  test('documents every operation on the one address: several on GET, told apart by query/condition', () => {
     const item = at(document, 'paths', SERVICE_PATH);
     assert.deepEqual(Object.keys(item).sort(), ['get', 'post', 'put']);
     const get = at(item, 'get');
-    assert.equal(get.operationId, 'topicsSpecific');
+    assert.equal(get.operationId, 'serviceGet');
     assert.deepEqual(at(get, 'requestBody', 'content', 'application/json', 'schema'), {
-      $ref: '#/components/schemas/TopicsSpecificRequest',
+      oneOf: ['TopicsSpecific', 'TopicsAll', 'UserSpecific', 'UserAll'].map((name) => ({
+        $ref: `#/components/schemas/${name}Request`,
+      })),
     });
+    assert.deepEqual(
+      (get['x-deskgate-operations'] as Json[]).map((o) => [o.operation, o.scope]),
+      [
+        ['topics/specific', 'read'],
+        ['topics/all', 'read'],
+        ['user/specific', 'users:read'],
+        ['user/all', 'users:read'],
+      ],
+    );
+    for (const name of ['topics/specific', 'topics/all', 'user/specific', 'user/all']) {
+      assert.match(String(get.summary), new RegExp(name));
+      // Each GET-with-body operation's description carries a ready curl line.
+      assert.match(
+        String(get.description),
+        new RegExp(
+          `curl --request GET [^\\n]+\\n[^\\n]+\\n  --data '\\{"query":"${name.split('/')[0]}","condition":"${name.split('/')[1]}"`,
+        ),
+      );
+    }
+    assert.match(String(get.description), /fetch/);
     assert.equal(at(item, 'post').operationId, 'userAdd');
     assert.equal(at(item, 'put').operationId, 'userAddPut');
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs', '/metrics']) {
+      assert.match(String(at(document, 'paths', path, 'get').operationId), /^\w+$/);
+    }
     // The parameters come from the very schemas requests are validated with.
     const userParameters = at(document, 'components', 'schemas', 'UserAddParameters');
     assert.deepEqual((userParameters.required as string[]).sort(), [
@@ -100,8 +126,55 @@ describe('the OpenAPI document', () => {
     ]);
     assert.equal(userParameters.additionalProperties, false);
     assert.equal(at(userParameters, 'properties', 'phone').maximum, 999_999_999_999_999);
-    const topicId = at(document, 'components', 'schemas', 'TopicsSpecificParameters');
+    const topicId = at(document, 'components', 'schemas', 'TopicsSpecificByIdParameters');
     assert.equal(at(topicId, 'properties', 'id').minimum, 1);
+    // sort "name" selects its own parameters.
+    const request = at(document, 'components', 'schemas', 'TopicsSpecificRequest');
+    assert.deepEqual(at(request, 'properties', 'sort').enum, ['id', 'name']);
+    assert.ok(JSON.stringify(request.allOf).includes('TopicsSpecificByNameParameters'));
+  });
+
+  test('digit strings carry their range: a pattern refuses what the server refuses', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const schemas = at(document, 'components', 'schemas');
+    const idOf = (name: string, field: string) =>
+      ajv.compile(at(schemas, name, 'properties', field));
+    const topicId = idOf('TopicsSpecificByIdParameters', 'id');
+    for (const ok of [1, '1', '007', '2147483647', 2147483647]) assert.ok(topicId(ok), String(ok));
+    for (const bad of [0, '0', '2147483648', 2147483648, '-1', '1.5', 'x', '0'.repeat(21)]) {
+      assert.ok(!topicId(bad), String(bad));
+    }
+    const phone = idOf('UserAddParameters', 'phone');
+    for (const ok of [0, '0', '999999999999999']) assert.ok(phone(ok), String(ok));
+    for (const bad of ['1000000000000000', 1_000_000_000_000_000, '9999999999999999']) {
+      assert.ok(!phone(bad), String(bad));
+    }
+  });
+
+  test('error examples carry the messages the code sends', () => {
+    const item = at(document, 'paths', SERVICE_PATH);
+    const example = (status: string, code: string) =>
+      at(
+        item,
+        'post',
+        'responses',
+        status,
+        'content',
+        'application/json',
+        'examples',
+        code,
+        'value',
+      ).data;
+    assert.equal(example('401', 'missing_api_key'), MESSAGES.missingApiKey);
+    assert.equal(example('401', 'invalid_api_key'), MESSAGES.invalidApiKey);
+    assert.equal(example('409', 'duplicate_email'), MESSAGES.duplicateEmail);
+    assert.equal(example('415', 'unsupported_media_type'), MESSAGES.multipart);
+  });
+
+  test('no Idempotency-Key example that would make a retry fail', () => {
+    const header = at(document, 'components', 'parameters', 'Idempotency-Key');
+    assert.equal(header.example, undefined);
+    assert.equal(header.examples, undefined);
   });
 
   test('lists every status of the interface, with the closed set of error codes', () => {
@@ -110,9 +183,12 @@ describe('the OpenAPI document', () => {
     const common = ['400', '401', '403', '405', '413', '415', '429', '500', '503'];
     assert.deepEqual(statuses('get'), ['200', '204', '404', ...common].sort());
     assert.deepEqual(statuses('post'), ['200', '409', '422', ...common].sort());
+    assert.deepEqual(at(item, 'get', 'responses', '204', 'headers', 'X-Error-Code'), {
+      $ref: '#/components/headers/X-Error-Code',
+    });
     assert.equal(
-      at(item, 'get', 'responses', '204', 'headers', 'X-Error-Code').description,
-      'Always `not_found`.',
+      at(document, 'components', 'headers', 'X-Error-Code', 'schema').const,
+      'not_found',
     );
     assert.deepEqual(
       at(document, 'components', 'schemas', 'Error', 'properties', 'code').enum,
@@ -143,7 +219,9 @@ describe('the OpenAPI document', () => {
       '#/components/parameters/X-Request-Id',
       '#/components/parameters/Idempotency-Key',
     ]);
-    assert.ok(at(post, 'requestBody', 'content', 'application/json', 'examples', 'user/add'));
+    assert.ok(
+      at(post, 'requestBody', 'content', 'application/json', 'examples', 'user/add user-add'),
+    );
     assert.ok(at(post, 'responses', '409', 'content', 'application/json', 'examples'));
     for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs', '/metrics']) {
       assert.deepEqual(at(document, 'paths', path, 'get').security, [], `${path} needs no key`);
@@ -264,6 +342,54 @@ describe('real responses match the documented schemas', () => {
     const mismatch = await send('POST', userBody(), { 'Idempotency-Key': 'conform-1' });
     assert.equal(mismatch.status, 422);
     conforms(SERVICE_PATH, 'post', mismatch);
+  });
+
+  test('every look-up: 200 and 204 match the documented GET responses', async () => {
+    const { key: everything } = await createKey(database.url, {
+      scopes: ['read', 'write', 'users:read'],
+    });
+    const get = (body: Record<string, unknown>, apikey = everything) =>
+      call(server.url, { headers: { apikey }, body });
+    const made = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: everything },
+      body: userBody({ email: 'lookup.conform@example.com' }),
+    });
+    assert.equal(made.status, 200, made.text);
+    await call(server.url, { method: 'POST', headers: { apikey: everything }, body: userBody() });
+    const range = { start_date: '2000-01-01', end_date: '2999-12-31' };
+    const cases: [number, Record<string, unknown>][] = [
+      [200, { query: 'topics', condition: 'all' }],
+      [200, { query: 'topics', condition: 'all', parameters: { parent: 999 } }],
+      [
+        200,
+        { query: 'topics', condition: 'specific', sort: 'name', parameters: { name: 'PROBLEM' } },
+      ],
+      [204, { query: 'topics', condition: 'specific', sort: 'name', parameters: { name: 'zzz' } }],
+      [200, { query: 'user', condition: 'specific', parameters: { id: made.body?.data } }],
+      [
+        200,
+        {
+          query: 'user',
+          condition: 'specific',
+          sort: 'email',
+          parameters: { email: 'LOOKUP.conform@example.com' },
+        },
+      ],
+      [204, { query: 'user', condition: 'specific', parameters: { id: 999_999 } }],
+      [200, { query: 'user', condition: 'all', parameters: { ...range, limit: 1 } }],
+      [200, { query: 'user', condition: 'all', sort: 'creationDate', parameters: range }],
+      [400, { query: 'user', condition: 'all', parameters: { ...range, after: 'nope' } }],
+    ];
+    for (const [status, body] of cases) {
+      const reply = await get(body);
+      assert.equal(reply.status, status, `${JSON.stringify(body)} → ${reply.text}`);
+      conforms(SERVICE_PATH, 'get', reply);
+    }
+    const noScope = await get({ query: 'user', condition: 'all', parameters: range }, key);
+    assert.equal(noScope.status, 403);
+    assert.equal(noScope.body?.code, 'insufficient_scope');
+    conforms(SERVICE_PATH, 'get', noScope);
   });
 
   test('/healthz and /readyz', async () => {

@@ -200,11 +200,16 @@ for (const kind of DATABASES) {
       assert.match(String(reply.body?.data), /parameters\.topic/);
     });
 
-    test('sort is optional, and accepted only as "id"', async () => {
+    test('sort is optional, and accepted only as "id" or "name"', async () => {
       assert.equal((await lookUp(11, { sort: 'id' })).status, 200);
-      const reply = await lookUp(11, { sort: 'name' });
+      const reply = await lookUp(11, { sort: 'title' });
       assert.equal(reply.status, 400);
       assert.equal(reply.body?.code, 'invalid_request');
+      assert.match(String(reply.body?.data), /sort must be "id" or "name"/);
+      // sort "name" takes parameters.name, not id.
+      const byName = await lookUp(11, { sort: 'name' });
+      assert.equal(byName.status, 400);
+      assert.equal(byName.body?.code, 'invalid_parameters');
       // Other top-level fields are ignored.
       assert.equal((await lookUp(11, { limit: 5 })).status, 200);
     });

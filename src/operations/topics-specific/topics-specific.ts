@@ -1,49 +1,69 @@
 import { z } from 'zod';
-import type { Topic } from '../../domain.ts';
-import { DeskgateError } from '../../errors.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { isTopicVisible } from '../topic-visibility.ts';
+import { TOPIC_EXAMPLE, topicViewSchema, toTopicView } from '../views/topic-view.ts';
+import { topicNameContains } from './topic-name-match.ts';
 
-/** The topic as the interface shows it: every value a string. */
-export interface TopicView {
-  id: string;
-  parent: string;
-  ispublic: string;
-  sort: string;
-  topic: string;
-  notes: string;
-  created: string;
-  updated: string;
-}
+export { type TopicView, toTopicView } from '../views/topic-view.ts';
 
-export function toTopicView(topic: Topic): TopicView {
-  return {
-    id: String(topic.id),
-    parent: String(topic.parentId),
-    ispublic: topic.isPublic ? '1' : '0',
-    sort: String(topic.sort),
-    topic: topic.name,
-    notes: topic.notes,
-    created: topic.created,
-    updated: topic.updated,
-  };
-}
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+
+/** Its parameters, by the `sort` that selects them. */
+export const topicsSpecificParameters = {
+  id: z.strictObject({ id: integerField(1, INT32_MAX) }),
+  name: z.strictObject({
+    name: z
+      .string()
+      .min(1, { error: 'must not be empty' })
+      .max(128, { error: 'must be at most 128 characters' })
+      .refine((v) => !CONTROL_CHARACTERS.test(v), {
+        error: 'must not contain control characters',
+      })
+      .meta({
+        description: 'Text the topic name contains, ignoring case and accents.',
+        examples: ['inquiry'],
+      }),
+  }),
+};
+
+export const topicsSpecificResponse = z
+  .strictObject({ total: z.literal(1), topic: topicViewSchema })
+  .meta({ description: 'The topic found.' });
 
 export const topicsSpecific = defineOperation({
   query: 'topics',
   condition: 'specific',
   methods: ['GET'],
   scope: 'read',
-  parameters: z.strictObject({ id: integerField(1, INT32_MAX) }),
-  // The PHP service required `sort: "id"`; it is optional here but still only "id".
-  checkBody: (body) =>
-    body.sort === undefined || body.sort === 'id' ? undefined : 'sort must be "id" when given',
-  async handle({ id }, { store, config }) {
-    const topic = await store.findTopicById(id);
-    if (!topic || !isTopicVisible(topic, config)) {
-      throw new DeskgateError('not_found', 'No items found.');
+  summary: 'Look up one help topic, by id or by name',
+  description:
+    'Needs the `read` scope. `sort` selects the look-up, as in the original service: `"id"` ' +
+    '(the default) uses `parameters.id`; `"name"` uses `parameters.name` and returns the first ' +
+    'topic, in `sort` then `id` order, whose name contains the text, ignoring case and accents ' +
+    '(`cafe` finds "Café Ünïcode"). Any topic is returned, public or not (`ispublic` says ' +
+    'which), unless DESKGATE_PUBLIC_TOPICS_ONLY=true; in osTicket mode a disabled or archived ' +
+    'topic counts as not found unless DESKGATE_INACTIVE_TOPICS=true.',
+  parameters: topicsSpecificParameters,
+  defaultSort: 'id',
+  response: topicsSpecificResponse,
+  responseExample: { total: 1, topic: TOPIC_EXAMPLE },
+  examples: [
+    { name: 'by-id', summary: 'By id', parameters: { id: 1 } },
+    { name: 'by-name', summary: 'By name', sort: 'name', parameters: { name: 'inquiry' } },
+  ],
+  nothingFound: true,
+  async handle(selection, { store, config }) {
+    if (selection.sort === 'id') {
+      const topic = await store.findTopicById(selection.parameters.id);
+      if (!topic || !isTopicVisible(topic, config)) return undefined;
+      return { total: 1 as const, topic: toTopicView(topic) };
     }
-    return { total: 1, topic: toTopicView(topic) };
+    // Help desks have tens or hundreds of topics: the list is small, the match is done in code.
+    const { name } = selection.parameters;
+    const topic = (await store.listTopicsInOrder()).find(
+      (candidate) => isTopicVisible(candidate, config) && topicNameContains(candidate.name, name),
+    );
+    return topic && { total: 1 as const, topic: toTopicView(topic) };
   },
 });

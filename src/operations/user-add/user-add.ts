@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { DuplicateEmailError, IdempotencyConflictError } from '../../data/store.ts';
 import { formatTimestamp } from '../../data/time.ts';
 import type { IdempotencyClaim } from '../../domain.ts';
 import { DeskgateError } from '../../errors.ts';
+import { MESSAGES } from '../../messages.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import { type UserAddParameters, userAddParameters } from './parameters.ts';
 import { passwordMatches, toPasswordHash } from './password.ts';
@@ -34,16 +36,13 @@ async function replay(
     storedHash !== undefined &&
     (await passwordMatches(parameters.password, storedHash));
   if (!same) {
-    throw new DeskgateError(
-      'idempotency_mismatch',
-      'This Idempotency-Key was already used with a different request body.',
-    );
+    throw new DeskgateError('idempotency_mismatch', MESSAGES.idempotencyMismatch);
   }
   return String(record.userId);
 }
 
 function duplicateEmail(existingId: number | undefined): DeskgateError {
-  return new DeskgateError('duplicate_email', 'A user with this email address already exists.', {
+  return new DeskgateError('duplicate_email', MESSAGES.duplicateEmail, {
     extra: existingId === undefined ? {} : { existing_id: String(existingId) },
   });
 }
@@ -74,8 +73,39 @@ export const userAdd = defineOperation({
   condition: 'add',
   methods: ['POST', 'PUT'],
   scope: 'write',
-  parameters: userAddParameters,
-  async handle(parameters, context) {
+  summary: 'Create a user',
+  description:
+    'Creates the user, its email and its account in one transaction. Needs the `write` scope. ' +
+    'Every field is required; every problem is reported at once. A password that is already ' +
+    'a password hash is stored as sent; anything else is hashed with bcrypt. Send an `Idempotency-Key` ' +
+    '(a value of your own, new for each user you create) to make retries safe. PUT is accepted ' +
+    'as well as POST.',
+  parameters: { '*': userAddParameters },
+  response: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description: 'The new user id.', examples: ['42'] }),
+  responseExample: '42',
+  examples: [
+    {
+      name: 'user-add',
+      summary: 'Create a user',
+      parameters: {
+        name: 'Ann Example',
+        email: 'ann@example.com',
+        password: 's3cret-Passw0rd',
+        timezone: 'Europe/Lisbon',
+        phone: 351210000000,
+        org_id: 0,
+        default_email_id: 0,
+        status: 0,
+      },
+    },
+  ],
+  nothingFound: false,
+  idempotencyKey: true,
+  errors: ['duplicate_email', 'idempotency_mismatch'],
+  async handle({ parameters }, context) {
     const { store, config, apiKey, clientIp, idempotencyKey } = context;
     const claim: IdempotencyClaim | undefined = idempotencyKey
       ? { apiKeyId: apiKey.id, key: idempotencyKey, fingerprint: fingerprintOf(parameters) }

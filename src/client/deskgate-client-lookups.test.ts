@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+// Imported the way users import it: through the package's "exports".
+import { DeskgateClient, DeskgateClientError, type UserRecord } from 'deskgate/client';
+import { DATABASES, type TestDatabase } from '../../test/helpers/databases.ts';
+import { userFields } from '../../test/helpers/http.ts';
+import { createKey, type StartedServer, startServer } from '../../test/helpers/server.ts';
+import type { NewUserFields } from './deskgate-client.ts';
+
+const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
+assert.ok(sqlite);
+
+describe('DeskgateClient look-ups against the real server', () => {
+  let database: TestDatabase;
+  let server: StartedServer;
+  let client: DeskgateClient;
+  let topicsOnly: DeskgateClient;
+  const ids: string[] = [];
+
+  before(async () => {
+    database = await sqlite.create();
+    const { key } = await createKey(database.url, { scopes: ['read', 'write', 'users:read'] });
+    const { key: readKey } = await createKey(database.url, { scopes: ['read'] });
+    server = await startServer({ databaseUrl: database.url });
+    client = new DeskgateClient({ baseUrl: server.origin, apiKey: key, retryDelayMs: 10 });
+    topicsOnly = new DeskgateClient({ baseUrl: server.origin, apiKey: readKey, retries: 0 });
+    for (let i = 0; i < 5; i++) {
+      const fields = userFields({ email: `client.${i}@example.com`, phone: 100 + i });
+      ids.push(await client.addUser(fields as NewUserFields));
+    }
+  });
+  after(async () => {
+    client?.close();
+    topicsOnly?.close();
+    await server?.stop();
+    await database?.drop();
+  });
+
+  test('topicsAll lists topics in order; parent narrows them', async () => {
+    const all = await client.topicsAll();
+    assert.ok(all.length >= 4);
+    assert.ok(all.some((topic) => topic.topic === 'General Inquiry'));
+    const children = await client.topicsAll({ parent: 10 });
+    assert.ok(children.length > 0);
+    assert.ok(children.every((topic) => topic.parent === '10'));
+    assert.deepEqual(await client.topicsAll({ parent: 999 }), []);
+  });
+
+  test('topicByName finds by part of the name, any case; null when none', async () => {
+    assert.equal((await client.topicByName('GENERAL'))?.topic, 'General Inquiry');
+    assert.equal(await client.topicByName('no such topic'), null);
+  });
+
+  test('userById and userByEmail return the User view, or null', async () => {
+    const byId = await client.userById(ids[0] as string);
+    assert.equal(byId?.email, 'client.0@example.com');
+    assert.equal(byId?.phone, '100');
+    const byEmail = await client.userByEmail('CLIENT.1@example.com');
+    assert.equal(byEmail?.user_id, ids[1]);
+    assert.equal(await client.userById(2147483647), null);
+    assert.equal(await client.userByEmail('nobody@example.com'), null);
+  });
+
+  test('usersCreatedBetween pages with next; eachUserCreatedBetween walks every page', async () => {
+    const first = await client.usersCreatedBetween('2000-01-01', '2999-12-31', { limit: 2 });
+    assert.equal(first.users.length, 2);
+    assert.equal(typeof first.next, 'string');
+    const second = await client.usersCreatedBetween('2000-01-01', '2999-12-31', {
+      limit: 2,
+      after: first.next as string,
+    });
+    assert.deepEqual(
+      [...first.users, ...second.users].map((user) => user.user_id),
+      ids.slice(0, 4),
+    );
+    const all: UserRecord[] = [];
+    for await (const user of client.eachUserCreatedBetween('2000-01-01', '2999-12-31', {
+      limit: 2,
+    })) {
+      all.push(user);
+    }
+    assert.deepEqual(
+      all.map((user) => user.user_id),
+      ids,
+    );
+    const empty = await client.usersCreatedBetween('2001-01-01', '2001-01-02');
+    assert.deepEqual(empty, { users: [], next: undefined });
+  });
+
+  test('lookUp is the typed way to any look-up; errors arrive as DeskgateClientError', async () => {
+    const data = await client.lookUp('topics/specific', { sort: 'id', parameters: { id: 1 } });
+    assert.equal(data?.topic.id, '1');
+    await assert.rejects(
+      client.lookUp('user/all', {
+        sort: 'creationDate',
+        parameters: { start_date: '2026-02-30', end_date: '2026-03-01' },
+      }),
+      (error: unknown) =>
+        error instanceof DeskgateClientError &&
+        error.code === 'invalid_parameters' &&
+        error.errors.some((e) => e.field === 'parameters.start_date'),
+    );
+    await assert.rejects(
+      topicsOnly.userById(ids[0] as string),
+      (error: unknown) =>
+        error instanceof DeskgateClientError && error.code === 'insufficient_scope',
+    );
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Messages of the error envelope that do not depend on the request, shared by the code that sends
+ * them and the OpenAPI document's examples, so the examples cannot drift from what callers get.
+ */
+export const MESSAGES = {
+  notFound: 'No items found.',
+  invalidRequest: 'The body needs "query" and "condition", both strings.',
+  missingApiKey: 'An API key is required in the apikey header.',
+  invalidApiKey: 'The API key is not valid.',
+  ipNotAllowed: 'This API key may not be used from your address.',
+  notAnObject: 'The request body must be a JSON object.',
+  multipart: 'Send the body as JSON, not multipart/form-data.',
+  duplicateEmail: 'A user with this email address already exists.',
+  idempotencyMismatch: 'This Idempotency-Key was already used with a different request body.',
+  internalError: 'Internal server error.',
+  databaseUnavailable: 'The database is unavailable; try again shortly.',
+  overloaded: 'The service is busy; try again shortly.',
+  failedAuthLimit: 'Too many failed authentication attempts; try again later.',
+  malformedHttp: 'The request is not valid HTTP/1.1.',
+} as const;
+
+/** unknown_operation: names the pair and every supported operation. */
+export function unknownOperationMessage(
+  query: string,
+  condition: string,
+  supported: readonly string[],
+): string {
+  return `Unknown operation ${JSON.stringify(query)}/${JSON.stringify(condition)}; supported: ${supported.join(', ')}.`;
+}
+
+/** method_not_allowed. */
+export function methodNotAllowedMessage(operation: string, allow: string): string {
+  return `${operation} must be sent with ${allow}.`;
+}
+
+/** insufficient_scope. */
+export function insufficientScopeMessage(scope: string, operation: string): string {
+  return `This API key lacks the "${scope}" scope needed by ${operation}.`;
+}
+
+/** payload_too_large. */
+export function payloadTooLargeMessage(limit: number): string {
+  return `The request body is larger than ${limit} bytes.`;
+}
+
+/** too_many_requests from the per-key limit. */
+export function keyRateLimitMessage(perMinute: number): string {
+  return `This API key is limited to ${perMinute} requests per minute.`;
+}
+
+/** invalid_parameters: every problem in one sentence (the `errors` list has them one by one). */
+export function invalidParametersMessage(problems: readonly string[]): string {
+  return `Invalid parameters: ${problems.join('; ')}.`;
+}

@@ -1,0 +1,20 @@
+import type { UserPosition } from '../../domain.ts';
+
+const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
+
+/**
+ * The `next` value of a user/all page: the last user's (created, id), base64url-encoded. It is
+ * opaque to callers, so its shape can change; only this module reads it.
+ */
+export function encodeUserCursor(position: UserPosition): string {
+  return Buffer.from(`${position.created}|${position.id}`).toString('base64url');
+}
+
+/** The position a cursor names, or undefined when the text is not one of ours. */
+export function decodeUserCursor(cursor: string): UserPosition | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return undefined;
+  const [created, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (rest.length > 0 || created === undefined || !TIMESTAMP.test(created)) return undefined;
+  if (id === undefined || !/^[1-9][0-9]{0,9}$/.test(id)) return undefined;
+  return { created, id: Number(id) };
+}
