@@ -143,7 +143,7 @@ export async function runServiceCall(
     readParameters(body, operation),
     name,
   );
-  return operation.handle(parameters, {
+  const data = await operation.handle(parameters, {
     store: deps.store,
     config: deps.config,
     apiKey,
@@ -152,4 +152,8 @@ export async function runServiceCall(
     idempotencyKey: readIdempotencyKey(req),
     logger: deps.logger,
   });
+  // Writes log themselves in their transaction; a read is recorded once it has succeeded.
+  if (operation.scope !== 'write')
+    await deps.store.recordCall?.({ apiKeyId: apiKey.id, clientIp, operation: name });
+  return data;
 }
