@@ -200,14 +200,15 @@ export async function createUser(
             .values({ user_id: userId, ...cached })
             .execute();
         }
+        // osTicket's REPLACE INTO, without needing DELETE: a stale row for this id is overwritten.
+        const search = {
+          title: toSearchable(user.name),
+          content: userSearchContent(phone, user.email),
+        };
         await trx
-          .replaceInto('_search')
-          .values({
-            object_type: 'U',
-            object_id: userId,
-            title: toSearchable(user.name),
-            content: userSearchContent(phone, user.email),
-          })
+          .insertInto('_search')
+          .values({ object_type: 'U', object_id: userId, ...search })
+          .onDuplicateKeyUpdate(search)
           .execute();
         if (options.syslog) await insertSyslogEntry(trx, actor, `created user ${userId}`);
         return userId;
