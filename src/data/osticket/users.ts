@@ -200,15 +200,17 @@ export async function createUser(
             .values({ user_id: userId, ...cached })
             .execute();
         }
-        // osTicket's REPLACE INTO, without needing DELETE: a stale row for this id is overwritten.
-        const search = {
-          title: toSearchable(user.name),
-          content: userSearchContent(phone, user.email),
-        };
+        // REPLACE, as osTicket's indexer does: a stale row for this id (an id the server reused)
+        // is overwritten. It needs INSERT and DELETE only; ON DUPLICATE KEY UPDATE would need
+        // SELECT on the index, which holds every ticket's text.
         await trx
-          .insertInto('_search')
-          .values({ object_type: 'U', object_id: userId, ...search })
-          .onDuplicateKeyUpdate(search)
+          .replaceInto('_search')
+          .values({
+            object_type: 'U',
+            object_id: userId,
+            title: toSearchable(user.name),
+            content: userSearchContent(phone, user.email),
+          })
           .execute();
         if (options.syslog) await insertSyslogEntry(trx, actor, `created user ${userId}`);
         return userId;
