@@ -87,7 +87,7 @@ describe("osTicket mode writes times with the database server's own clock (globa
       body: topicBody(1),
     });
     assert.equal(reply.status, 200, reply.text);
-    const { topic } = reply.body?.data as { topic: Record<string, string> };
+    const { topic } = (reply.body?.data ?? {}) as { topic: Record<string, string> };
     assert.equal(topic.created, '2026-11-22 13:10:28');
     assert.equal(topic.updated, '2026-11-22 13:10:28');
   });
