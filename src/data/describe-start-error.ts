@@ -9,16 +9,15 @@ const PRIVILEGE_ERRORS = new Set([
   'ER_PROCACCESS_DENIED_ERROR',
 ]);
 
-/** A failure of the database to run a statement, as the drivers report it (mysql2's sqlMessage, pg's severity). */
+/**
+ * A statement MySQL/MariaDB refused, as mysql2 reports it. (Other databases' errors keep their
+ * existing handling; general CLI wording is its own piece of work.)
+ */
 export function isDatabaseError(
   error: unknown,
-): error is Error & { code?: string; sqlMessage?: string } {
-  if (!(error instanceof Error)) return false;
-  const e = error as { sqlMessage?: unknown; severity?: unknown; code?: unknown };
+): error is Error & { code?: string; sqlMessage: string } {
   return (
-    typeof e.sqlMessage === 'string' ||
-    typeof e.severity === 'string' ||
-    (typeof e.code === 'string' && e.code.startsWith('SQLITE_'))
+    error instanceof Error && typeof (error as { sqlMessage?: unknown }).sqlMessage === 'string'
   );
 }
 
@@ -29,7 +28,7 @@ export function isDatabaseError(
  */
 export function describeStartError(error: unknown): unknown {
   if (error instanceof StoreError || !isDatabaseError(error)) return error;
-  const reason = (error.sqlMessage ?? error.message).split('\n')[0];
+  const reason = error.sqlMessage.split('\n')[0];
   if (error.code && PRIVILEGE_ERRORS.has(error.code)) {
     return new StoreError(
       `the database refused a privilege deskgate needs: ${reason}; grant it (see docs/replacing-the-osticket-web-service.md) and start again`,
