@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { verify } from '@node-rs/bcrypt';
+import { runCli } from '../helpers/cli.ts';
 import { call, type Reply, userBody } from '../helpers/http.ts';
 import { type StartedServer, startServer } from '../helpers/server.ts';
 import {
@@ -196,6 +197,22 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     assert.deepEqual(search, [
       { object_type: 'U', object_id: id, title: 'Staff Made', content: readmeSearchContent() },
     ]);
+
+    // deskgate reads the user back from the same rows: the phone from the form answer.
+    const shown = await runCli(['users', 'get', String(id), '--json'], osticketEnv(database));
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.deepEqual(JSON.parse(shown.stdout), {
+      id,
+      name: 'Staff Made',
+      email: 'staffmade@example.com',
+      timezone: 'Europe/Lisbon',
+      phone: 5551234,
+      org_id: 0,
+      default_email_id: email?.id,
+      status: 0,
+      created: user?.created,
+      updated: user?.created,
+    });
   });
 
   test("the search row shows the phone as osTicket's phone field does, for every length", async () => {
