@@ -57,6 +57,7 @@ const envSchema = z.object({
   DESKGATE_NOT_FOUND_STATUS: z.enum(['204', '404']).transform(Number).default(204),
   DESKGATE_MIGRATE: boolean.default(true),
   DESKGATE_SCHEMA: z.enum(['deskgate', 'osticket']).default('deskgate'),
+  DESKGATE_OSTICKET_SYSLOG: boolean.default(false),
   DESKGATE_TABLE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_]{0,32}$/, { error: 'must be letters, digits and _ (e.g. ost_)' })
@@ -117,6 +118,8 @@ export interface Config {
   schema: 'deskgate' | 'osticket';
   /** osTicket's table prefix in osticket mode. Default `ost_`. */
   tablePrefix: string;
+  /** osTicket mode: also record each successful call in osTicket's `syslog` (System Logs). */
+  osticketSyslog: boolean;
   /** Connection pool for PostgreSQL and MySQL. */
   pool: PoolOptions;
   /**
@@ -213,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     migrate: e.DESKGATE_MIGRATE,
     schema: e.DESKGATE_SCHEMA,
     tablePrefix: e.DESKGATE_TABLE_PREFIX,
+    osticketSyslog: e.DESKGATE_OSTICKET_SYSLOG,
     pool: {
       max: e.DESKGATE_DB_POOL_MAX,
       connectTimeoutMs: e.DESKGATE_DB_CONNECT_TIMEOUT,

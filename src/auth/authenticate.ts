@@ -64,7 +64,8 @@ export function makeAuthenticator(
 
   return {
     async authenticate(header, clientIp) {
-      const presented = header?.trim() ?? '';
+      // Case-insensitive, as osTicket's API and the PHP service accept a lower-case key.
+      const presented = header?.trim().toUpperCase() ?? '';
       if (presented === '') {
         throw new DeskgateError('missing_api_key', MESSAGES.missingApiKey);
       }

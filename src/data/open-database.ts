@@ -1,6 +1,6 @@
 import { ConfigError } from '../config.ts';
 import type { OpenDatabase, PoolOptions } from './dialects/dialect.ts';
-import { openMysql } from './dialects/mysql.ts';
+import { type MysqlOptions, openMysql } from './dialects/mysql.ts';
 import { openPostgres } from './dialects/postgres.ts';
 import { openSqlite } from './dialects/sqlite.ts';
 
@@ -11,7 +11,11 @@ export const DEFAULT_POOL: PoolOptions = {
 };
 
 /** Opens the database a `DESKGATE_DATABASE_URL` names: sqlite:, postgres:// or mysql://. */
-export function openDatabase<DB>(url: string, pool: PoolOptions = DEFAULT_POOL): OpenDatabase<DB> {
+export function openDatabase<DB>(
+  url: string,
+  pool: PoolOptions = DEFAULT_POOL,
+  mysql: MysqlOptions = {},
+): OpenDatabase<DB> {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\//, '');
     if (path === '') {
@@ -22,7 +26,7 @@ export function openDatabase<DB>(url: string, pool: PoolOptions = DEFAULT_POOL):
     return openSqlite<DB>(path);
   }
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres<DB>(url, pool);
-  if (/^(mysql|mariadb):\/\//.test(url)) return openMysql<DB>(url, pool);
+  if (/^(mysql|mariadb):\/\//.test(url)) return openMysql<DB>(url, pool, mysql);
   throw new ConfigError(
     'DESKGATE_DATABASE_URL must start with sqlite:, postgres://, mysql:// or mariadb://',
   );

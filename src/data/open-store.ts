@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
+import { describeStartError } from './describe-start-error.ts';
 import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
 import type { Dialect, PoolOptions, PoolStats } from './dialects/dialect.ts';
 import { type Layout, migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
 import { assertOsticketTables } from './osticket/assert-osticket-tables.ts';
+import { assertTablesReadable } from './osticket/assert-tables-readable.ts';
 import { makeOsticketStore } from './osticket/osticket-store.ts';
 import type { OsticketDatabase } from './osticket/schema.ts';
 import { TablePrefixPlugin } from './osticket/table-prefix-plugin.ts';
@@ -17,6 +19,8 @@ export interface StoreLocation {
   schema?: Layout;
   /** osTicket's table prefix, default `ost_`. */
   tablePrefix?: string;
+  /** osTicket mode: also log each successful call in osTicket's `syslog`. */
+  osticketSyslog?: boolean;
   pool?: PoolOptions;
 }
 
@@ -33,9 +37,9 @@ export class SchemaOutOfDateError extends StoreError {
   override name = 'SchemaOutOfDateError';
 }
 
-/** A database that cannot be reached at start is a one-line problem, not a crash. */
+/** A database that cannot be reached or refuses a statement at start is a one-line problem, not a crash. */
 function explain(error: unknown, dialect: Dialect, databaseUrl: string): unknown {
-  if (!dialect.isConnectionError(error)) return error;
+  if (!dialect.isConnectionError(error)) return describeStartError(error);
   const reason =
     (error as Error).message || (error as { code?: string }).code || 'connection failed';
   return new DatabaseUnreachableError(
@@ -72,6 +76,8 @@ async function openLayout<DB>(
   const { db, dialect, poolStats } = openDatabase<DB>(
     location.databaseUrl,
     location.pool ?? DEFAULT_POOL,
+    // osTicket writes and reads its DATETIMEs in the server's time zone: so must deskgate.
+    { serverTimeZone: layout === 'osticket' },
   );
   try {
     const applied = await prepare(db, dialect, layout, options.migrate);
@@ -91,7 +97,11 @@ export async function openStore(
     const prefix = location.tablePrefix ?? 'ost_';
     return openLayout<OsticketDatabase>(location, options, 'osticket', async (db, dialect) => {
       await assertOsticketTables(db, prefix);
-      return makeOsticketStore(db.withPlugin(new TablePrefixPlugin(prefix)), dialect, prefix);
+      const prefixed = db.withPlugin(new TablePrefixPlugin(prefix));
+      const syslog = location.osticketSyslog === true;
+      // A column osTicket no longer has, or a SELECT grant missing, stops the start here.
+      await assertTablesReadable(prefixed, { syslog });
+      return makeOsticketStore(prefixed, dialect, prefix, { syslog });
     });
   }
   return openLayout<Database>(location, options, 'deskgate', async (db, dialect) =>

@@ -48,6 +48,14 @@ export interface Store {
   markApiKeyUsed(id: number): Promise<void>;
   countApiKeys(): Promise<number>;
 
+  /**
+   * Records a successful call that wrote nothing, where the layout keeps a log of calls
+   * (osTicket's `syslog` under DESKGATE_OSTICKET_SYSLOG). Writes record themselves, in their
+   * own transaction.
+   */
+  recordCall?(actor: Actor): Promise<void>;
+
+  /** Resolves when the database answers and the tables deskgate reads can be read. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -82,4 +90,16 @@ export class UnsupportedInModeError extends StoreError {
 /** The database could not be reached when opening the store. */
 export class DatabaseUnreachableError extends StoreError {
   override name = 'DatabaseUnreachableError';
+}
+
+/** A value the database cannot take (e.g. a character its columns' charset cannot store). */
+export class RejectedValueError extends StoreError {
+  override name = 'RejectedValueError';
+  /** The parameter at fault, e.g. `name`. */
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
 }

@@ -132,7 +132,12 @@ export async function runServiceCall(
     idempotencyKey: readIdempotencyKey(req),
     logger: deps.logger,
   });
-  if (data !== undefined) return { found: true, data };
-  if (!operation.nothingFound) throw new Error(`${operation.name} answered nothing`);
-  return { found: false };
+  if (data === undefined) {
+    if (!operation.nothingFound) throw new Error(`${operation.name} answered nothing`);
+    return { found: false };
+  }
+  // Writes log themselves in their transaction; a read is recorded once it has succeeded.
+  if (operation.scope !== 'write')
+    await deps.store.recordCall?.({ apiKeyId: apiKey.id, clientIp, operation: operation.name });
+  return { found: true, data };
 }

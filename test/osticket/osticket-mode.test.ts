@@ -1,100 +1,127 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { MYSQL_ADMIN_URL } from '../helpers/databases.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
 import { type StartedServer, startServer } from '../helpers/server.ts';
-import { createOsticketFixture, type OsticketFixture } from './osticket-fixture.ts';
+import {
+  createOsticketDatabase,
+  OSTICKET_SKIP,
+  type OsticketDatabase,
+  osticketEnv,
+} from './osticket-database.ts';
 
-const skip = MYSQL_ADMIN_URL
-  ? false
-  : 'skipped: DESKGATE_TEST_MYSQL_URL is not set (osTicket mode runs on MariaDB/MySQL)';
+const skip = OSTICKET_SKIP;
 
-function osticketEnv(fixture: OsticketFixture): Record<string, string> {
-  return { DESKGATE_SCHEMA: 'osticket', DESKGATE_TABLE_PREFIX: fixture.prefix };
-}
-
-async function showCreateTables(fixture: OsticketFixture): Promise<string[]> {
-  const tables = ['help_topic', 'user', 'user_email', 'user_account', 'user__cdata', 'api_key'];
+/** Every osTicket table, as SHOW CREATE TABLE prints it (AUTO_INCREMENT counters left out). */
+async function showCreateTables(database: OsticketDatabase): Promise<string[]> {
+  const tables = await database.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables
+     WHERE table_schema = DATABASE() AND table_name LIKE ? ORDER BY 1`,
+    [`${database.prefix}%`],
+  );
   const out: string[] = [];
-  for (const table of tables) {
-    const rows = await fixture.query<Record<string, string>>(
-      `SHOW CREATE TABLE \`${fixture.prefix}${table}\``,
-    );
+  for (const { name } of tables) {
+    const rows = await database.query<Record<string, string>>(`SHOW CREATE TABLE \`${name}\``);
     out.push(String(rows[0]?.['Create Table']).replace(/ AUTO_INCREMENT=\d+/, ''));
   }
   return out;
 }
 
-describe('osTicket mode on MariaDB', { skip }, () => {
-  let fixture: OsticketFixture;
+function topicOf(reply: { body?: { data?: unknown } }): Record<string, string> {
+  return ((reply.body?.data ?? {}) as { topic: Record<string, string> }).topic;
+}
+
+describe("osTicket mode on osTicket 1.18.1's own schema", { skip }, () => {
+  let database: OsticketDatabase;
   let server: StartedServer;
   let tablesBefore: string[];
 
   before(async () => {
-    fixture = await createOsticketFixture(MYSQL_ADMIN_URL as string);
-    tablesBefore = await showCreateTables(fixture);
-    server = await startServer({ databaseUrl: fixture.url, env: osticketEnv(fixture) });
+    database = await createOsticketDatabase();
+    tablesBefore = await showCreateTables(database);
+    server = await startServer({ databaseUrl: database.url, env: osticketEnv(database) });
   });
   after(async () => {
     await server?.stop();
-    await fixture?.drop();
+    await database?.drop();
   });
 
-  test('topics come from help_topic, mapped to the interface fields', async () => {
+  test('a topic is read from the real columns, created/updated exactly as stored', async () => {
     const reply = await call(server.url, {
-      headers: { apikey: fixture.writeKey.key },
+      headers: { apikey: database.writeKey.key },
       body: topicBody(11),
     });
-    assert.equal(reply.status, 200);
-    const { topic } = (reply.body?.data ?? {}) as { topic: Record<string, string> };
-    assert.equal(topic.id, '11');
-    assert.equal(topic.parent, '10');
-    assert.equal(topic.ispublic, '1');
-    assert.equal(topic.sort, '4');
-    assert.equal(topic.topic, 'Access Issue');
-    assert.match(topic.created ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(topicOf(reply), {
+      id: '11',
+      parent: '10',
+      ispublic: '1',
+      sort: '7',
+      topic: 'Access Issue',
+      notes: 'Report an inability access a physical or virtual asset',
+      created: '2026-11-22 13:10:28',
+      updated: '2026-11-22 13:10:28',
+    });
   });
 
-  test('a non-public topic with NULL notes is returned with ispublic "0" and notes ""', async () => {
-    const reply = await call(server.url, {
-      headers: { apikey: fixture.writeKey.key },
+  test('every active topic of the seed answers; a private one with ispublic "0"', async () => {
+    for (const id of [1, 2, 10, 11, 12, 15]) {
+      const reply = await call(server.url, {
+        headers: { apikey: database.writeKey.key },
+        body: topicBody(id),
+      });
+      assert.equal(reply.status, 200, `topic ${id}: ${reply.text}`);
+    }
+    const internal = await call(server.url, {
+      headers: { apikey: database.writeKey.key },
       body: topicBody(12),
     });
-    const { topic } = (reply.body?.data ?? {}) as { topic: Record<string, string> };
-    assert.equal(topic.ispublic, '0');
-    assert.equal(topic.notes, '');
+    assert.equal(topicOf(internal).ispublic, '0');
+    const unicode = await call(server.url, {
+      headers: { apikey: database.writeKey.key },
+      body: topicBody(15),
+    });
+    assert.equal(topicOf(unicode).topic, 'Café Ünïcode ✓');
+    assert.equal(topicOf(unicode).notes, 'Notes with <b>html</b> &amp; ampersand');
   });
 
-  test('a missing topic is 204', async () => {
-    const reply = await call(server.url, {
-      headers: { apikey: fixture.writeKey.key },
-      body: topicBody(999),
-    });
-    assert.equal(reply.status, 204);
+  test('disabled (flags 0) and archived (flags 4) topics are not found, like a missing one', async () => {
+    for (const id of [13, 14, 999]) {
+      const reply = await call(server.url, {
+        headers: { apikey: database.writeKey.key },
+        body: topicBody(id),
+      });
+      assert.equal(reply.status, 204, `topic ${id}`);
+      assert.equal(reply.headers['x-error-code'], 'not_found');
+    }
+  });
+
+  test('/readyz is ready on a complete osTicket database', async () => {
+    const reply = await call(`${server.origin}/readyz`, { method: 'GET' });
+    assert.equal(reply.status, 200, reply.text);
   });
 
   test('keys come from api_key: inactive → 401, other address → 403, no can_create_tickets → no write', async () => {
     const inactive = await call(server.url, {
-      headers: { apikey: fixture.inactiveKey.key },
+      headers: { apikey: database.inactiveKey.key },
       body: topicBody(1),
     });
     assert.equal(inactive.status, 401);
     assert.equal(inactive.body?.code, 'invalid_api_key');
     const elsewhere = await call(server.url, {
-      headers: { apikey: fixture.elsewhereKey.key },
+      headers: { apikey: database.elsewhereKey.key },
       body: topicBody(1),
     });
     assert.equal(elsewhere.status, 403);
     assert.equal(elsewhere.body?.code, 'ip_not_allowed');
     const readOnlyRead = await call(server.url, {
-      headers: { apikey: fixture.readKey.key },
+      headers: { apikey: database.readKey.key },
       body: topicBody(1),
     });
     assert.equal(readOnlyRead.status, 200);
     const readOnlyWrite = await call(server.url, {
       method: 'POST',
-      headers: { apikey: fixture.readKey.key },
+      headers: { apikey: database.readKey.key },
       body: userBody(),
     });
     assert.equal(readOnlyWrite.status, 403);
@@ -106,141 +133,81 @@ describe('osTicket mode on MariaDB', { skip }, () => {
     assert.equal(unknown.status, 401);
   });
 
-  test('a created user has exactly the rows osTicket keeps for a registered user', async () => {
-    const email = `Reg.User.${Date.now()}@Example.com`;
-    const reply = await call(server.url, {
-      method: 'POST',
-      headers: { apikey: fixture.writeKey.key },
-      body: userBody({
-        name: 'Reg User',
-        email,
-        password: 'plain secret',
-        timezone: 'Europe/Lisbon',
-        phone: 351210000000,
-        org_id: 0,
-        default_email_id: 0,
-        status: 0,
-      }),
+  test('an osTicket key is accepted in lower case, as osTicket accepts it', async () => {
+    const lower = await call(server.url, {
+      headers: { apikey: database.writeKey.key.toLowerCase() },
+      body: topicBody(1),
     });
-    assert.equal(reply.status, 200, reply.text);
-    const id = Number(reply.body?.data);
-    const p = fixture.prefix;
-    const users = await fixture.query<Record<string, unknown>>(
-      `SELECT * FROM \`${p}user\` WHERE id = ?`,
-      [id],
+    assert.equal(lower.status, 200, lower.text);
+    // A key an admin stored in lower case works in either case too.
+    const stored = 'abcdef0123456789abcdef0123456789';
+    await database.query(
+      `INSERT INTO \`${database.prefix}api_key\` (isactive, ipaddr, apikey, can_create_tickets, notes, updated, created)
+       VALUES (1, '127.0.0.1', ?, 0, 'lower', NOW(), NOW())`,
+      [stored],
     );
-    const emails = await fixture.query<Record<string, unknown>>(
-      `SELECT * FROM \`${p}user_email\` WHERE user_id = ?`,
-      [id],
-    );
-    const accounts = await fixture.query<Record<string, unknown>>(
-      `SELECT * FROM \`${p}user_account\` WHERE user_id = ?`,
-      [id],
-    );
-    const contacts = await fixture.query<Record<string, unknown>>(
-      `SELECT * FROM \`${p}user__cdata\` WHERE user_id = ?`,
-      [id],
-    );
-    assert.equal(users.length, 1);
-    assert.equal(emails.length, 1);
-    assert.equal(accounts.length, 1);
-    assert.equal(contacts.length, 1);
-    const [user, userEmail, account, contact] = [
-      users[0],
-      emails[0],
-      accounts[0],
-      contacts[0],
-    ] as Record<string, unknown>[];
-    assert.deepEqual(
-      {
-        org_id: user?.org_id,
-        default_email_id: user?.default_email_id,
-        status: user?.status,
-        name: user?.name,
-      },
-      { org_id: 0, default_email_id: userEmail?.id, status: 0, name: 'Reg User' },
-    );
-    assert.match(String(user?.created), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    assert.equal(user?.created, user?.updated);
-    assert.deepEqual(
-      { user_id: userEmail?.user_id, flags: userEmail?.flags, address: userEmail?.address },
-      { user_id: id, flags: 0, address: email },
-    );
-    assert.equal(account?.status, 1, 'the account is confirmed');
-    assert.equal(account?.timezone, 'Europe/Lisbon');
-    assert.match(
-      String(account?.passwd),
-      /^\$2y\$\d\d\$[./A-Za-z0-9]{53}$/,
-      'a bcrypt hash PHP verifies',
-    );
-    assert.equal(account?.username, null);
-    assert.equal(account?.backend, null);
-    assert.match(String(account?.registered), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    assert.deepEqual(
-      { email: contact?.email, name: contact?.name, phone: contact?.phone },
-      { email, name: 'Reg User', phone: '351210000000' },
-    );
-    const audit = await fixture.query<Record<string, unknown>>(
-      'SELECT * FROM deskgate_audit_log WHERE target_id = ?',
-      [String(id)],
-    );
-    assert.equal(audit.length, 1);
-    assert.equal(audit[0]?.api_key_id, fixture.writeKey.id);
+    for (const presented of [stored, stored.toUpperCase()]) {
+      const reply = await call(server.url, { headers: { apikey: presented }, body: topicBody(1) });
+      assert.equal(reply.status, 200, reply.text);
+    }
   });
 
   test('an address taken in another case is a 409 naming the holder, and nothing is written', async () => {
     const email = `dup.${Date.now()}@example.com`;
     const first = await call(server.url, {
       method: 'POST',
-      headers: { apikey: fixture.writeKey.key },
+      headers: { apikey: database.writeKey.key },
       body: userBody({ email }),
     });
-    assert.equal(first.status, 200);
-    const [{ n: before }] = (await fixture.query<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM \`${fixture.prefix}user\``,
-    )) as [{ n: number }];
+    assert.equal(first.status, 200, first.text);
+    const count = async () =>
+      (
+        await database.query<{ n: number }>(
+          `SELECT (SELECT COUNT(*) FROM \`${database.prefix}user\`) + (SELECT COUNT(*) FROM \`${database.prefix}form_entry\`) + (SELECT COUNT(*) FROM \`${database.prefix}_search\`) AS n`,
+        )
+      )[0]?.n;
+    const before = await count();
     const second = await call(server.url, {
       method: 'POST',
-      headers: { apikey: fixture.writeKey.key },
+      headers: { apikey: database.writeKey.key },
       body: userBody({ email: email.toUpperCase() }),
     });
     assert.equal(second.status, 409);
     assert.equal(second.body?.existing_id, first.body?.data);
-    const [{ n: afterCount }] = (await fixture.query<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM \`${fixture.prefix}user\``,
-    )) as [{ n: number }];
-    assert.equal(afterCount, before);
+    assert.equal(await count(), before);
   });
 
-  test('50 simultaneous adds of one address in mixed case give one user', async () => {
+  test('50 simultaneous adds of one address in mixed case give one user and one set of rows', async () => {
     const email = `race.${Date.now()}@example.com`;
     const replies = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         call(server.url, {
           method: 'POST',
-          headers: { apikey: fixture.writeKey.key },
+          headers: { apikey: database.writeKey.key },
           body: userBody({ email: i % 2 ? email.toUpperCase() : email }),
         }),
       ),
     );
     assert.equal(replies.filter((r) => r.status === 200).length, 1);
     assert.equal(replies.filter((r) => r.status === 409).length, 49);
-    const rows = await fixture.query<{ user_id: number }>(
-      `SELECT user_id FROM \`${fixture.prefix}user_email\` WHERE address = ?`,
+    const p = database.prefix;
+    const rows = await database.query<{ user_id: number }>(
+      `SELECT user_id FROM \`${p}user_email\` WHERE address = ?`,
       [email],
     );
     assert.equal(rows.length, 1);
-    const accounts = await fixture.query(
-      `SELECT id FROM \`${fixture.prefix}user_account\` WHERE user_id = ?`,
-      [rows[0]?.user_id],
+    const orphans = await database.query(
+      `SELECT u.id FROM \`${p}user\` u LEFT JOIN \`${p}user_email\` e ON e.user_id = u.id WHERE e.id IS NULL
+       UNION ALL SELECT f.id FROM \`${p}form_entry\` f LEFT JOIN \`${p}user\` u ON u.id = f.object_id WHERE u.id IS NULL
+       UNION ALL SELECT s.object_id FROM \`${p}_search\` s LEFT JOIN \`${p}user\` u ON u.id = s.object_id WHERE u.id IS NULL`,
     );
-    assert.equal(accounts.length, 1);
+    assert.deepEqual(orphans, [], 'the losers of the race left no row behind');
   });
 
-  test("osTicket's tables are never altered; deskgate's own sit beside them", async () => {
-    assert.deepEqual(await showCreateTables(fixture), tablesBefore);
-    const own = await fixture.query<{ name: string }>(
-      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'deskgate%' ORDER BY 1",
+  test("osTicket's tables are never altered; deskgate's own sit beside them, in utf8mb4", async () => {
+    assert.deepEqual(await showCreateTables(database), tablesBefore);
+    const own = await database.query<{ name: string; collation: string }>(
+      "SELECT table_name AS name, table_collation AS collation FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'deskgate%' ORDER BY 1",
     );
     assert.deepEqual(
       own.map((r) => r.name),
@@ -251,16 +218,21 @@ describe('osTicket mode on MariaDB', { skip }, () => {
         'deskgate_migration_lock',
       ],
     );
+    for (const table of own.filter((t) => !t.name.startsWith('deskgate_migration')))
+      assert.match(table.collation, /^utf8mb4_/, `${table.name} in an utf8mb3 database`);
   });
 
-  test('the CLI reads osTicket topics and users, and leaves topics and keys to osTicket', async () => {
-    const env = { DESKGATE_DATABASE_URL: fixture.url, ...osticketEnv(fixture) };
+  test('the CLI lists the real topics, reads users, and leaves topics and keys to osTicket', async () => {
+    const env = osticketEnv(database);
     const list = await runCli(['topics', 'list', '--json'], env);
     assert.equal(list.code, 0, list.stderr);
     assert.deepEqual(
       (JSON.parse(list.stdout) as { id: number }[]).map((t) => t.id),
-      [1, 2, 10, 11, 12],
+      [1, 2, 10, 11, 12, 13, 14, 15],
     );
+    const table = await runCli(['topics', 'list'], env);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /Café Ünïcode ✓/);
     const add = await runCli(['topics', 'add', '--topic', 'New'], env);
     assert.equal(add.code, 1);
     assert.match(add.stderr, /osTicket/);
@@ -269,45 +241,85 @@ describe('osTicket mode on MariaDB', { skip }, () => {
     assert.match(keys.stderr, /osTicket/);
     const keyList = await runCli(['keys', 'list', '--json'], env);
     assert.equal(keyList.code, 0, keyList.stderr);
-    assert.ok(!keyList.stdout.includes(fixture.writeKey.key), 'keys list never shows a key');
+    assert.ok(!keyList.stdout.includes(database.writeKey.key), 'keys list never shows a key');
   });
 });
 
-describe('osTicket mode without the contact table and with another prefix', { skip }, () => {
-  let fixture: OsticketFixture;
+describe('osTicket mode with DESKGATE_INACTIVE_TOPICS=true', { skip }, () => {
+  let database: OsticketDatabase;
   let server: StartedServer;
 
   before(async () => {
-    fixture = await createOsticketFixture(MYSQL_ADMIN_URL as string, {
-      prefix: 'helpdesk_',
-      contactTable: false,
+    database = await createOsticketDatabase();
+    server = await startServer({
+      databaseUrl: database.url,
+      env: { ...osticketEnv(database), DESKGATE_INACTIVE_TOPICS: 'true' },
     });
-    server = await startServer({ databaseUrl: fixture.url, env: osticketEnv(fixture) });
   });
   after(async () => {
     await server?.stop();
-    await fixture?.drop();
+    await database?.drop();
   });
 
-  test('user creation works and writes no contact row', async () => {
+  test('disabled and archived topics are answered too', async () => {
+    for (const [id, name] of [
+      [13, 'Old Disabled Topic'],
+      [14, 'Archived Topic'],
+    ] as const) {
+      const reply = await call(server.url, {
+        headers: { apikey: database.writeKey.key },
+        body: topicBody(id),
+      });
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(topicOf(reply).topic, name);
+    }
+    const disabled = await call(server.url, {
+      headers: { apikey: database.writeKey.key },
+      body: topicBody(13),
+    });
+    assert.equal(topicOf(disabled).notes, '', 'NULL notes → ""');
+  });
+});
+
+describe('osTicket mode without the contact table yet and with another prefix', { skip }, () => {
+  let database: OsticketDatabase;
+  let server: StartedServer;
+
+  before(async () => {
+    database = await createOsticketDatabase({ prefix: 'helpdesk_', contactTable: false });
+    server = await startServer({ databaseUrl: database.url, env: osticketEnv(database) });
+  });
+  after(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  test('user creation writes every row but the __cdata cache, which osTicket builds later', async () => {
     const reply = await call(server.url, {
       method: 'POST',
-      headers: { apikey: fixture.writeKey.key },
-      body: userBody(),
+      headers: { apikey: database.writeKey.key },
+      body: userBody({ phone: 5551234 }),
     });
     assert.equal(reply.status, 200, reply.text);
-    const users = await fixture.query('SELECT id FROM helpdesk_user');
-    assert.equal(users.length, 1);
+    const id = Number(reply.body?.data);
+    const values = await database.query<{ value: string | null }>(
+      `SELECT v.value FROM helpdesk_form_entry e JOIN helpdesk_form_entry_values v ON v.entry_id = e.id
+       JOIN helpdesk_form_field f ON f.id = v.field_id WHERE e.object_type = 'U' AND e.object_id = ? AND f.name = 'phone'`,
+      [id],
+    );
+    assert.deepEqual(values, [{ value: '5551234' }]);
+    const search = await database.query('SELECT * FROM helpdesk__search WHERE object_id = ?', [id]);
+    assert.equal(search.length, 1);
   });
 
   test('a wrong prefix stops the start with one line naming the missing tables', async () => {
     const result = await runCli(['serve'], {
-      DESKGATE_DATABASE_URL: fixture.url,
+      DESKGATE_DATABASE_URL: database.url,
       DESKGATE_SCHEMA: 'osticket',
       PORT: '0',
     });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /ost_help_topic/);
-    assert.doesNotMatch(result.stderr, /\n\s+at /);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
   });
 });

@@ -34,8 +34,20 @@ const mysqlDialect: Dialect = {
   },
 };
 
-/** A pool of `pool.max` connections; times are UTC text, so the session time zone is irrelevant. */
-export function openMysql<DB>(url: string, pool: PoolOptions): OpenDatabase<DB> {
+export interface MysqlOptions {
+  /**
+   * Leave each connection in the server's own time zone instead of UTC, so that NOW() is the
+   * clock osTicket writes and reads with (osTicket mode). deskgate's own schema keeps UTC text.
+   */
+  serverTimeZone?: boolean;
+}
+
+/** A pool of `pool.max` connections; DATETIME values come back as the text the database holds. */
+export function openMysql<DB>(
+  url: string,
+  pool: PoolOptions,
+  { serverTimeZone = false }: MysqlOptions = {},
+): OpenDatabase<DB> {
   const normalized = url.replace(/^mariadb:/, 'mysql:');
   const instance = createPool({
     uri: normalized,
@@ -48,10 +60,14 @@ export function openMysql<DB>(url: string, pool: PoolOptions): OpenDatabase<DB> 
   });
   const dialect = new MysqlDialect({
     pool: instance,
-    // TIMESTAMP columns (osTicket's user_account.registered) convert through the session zone.
-    onCreateConnection: async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'"));
-    },
+    // TIMESTAMP columns convert through the session zone; deskgate's own timestamps are UTC text.
+    ...(serverTimeZone
+      ? {}
+      : {
+          onCreateConnection: async (connection) => {
+            await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'"));
+          },
+        }),
   });
   return {
     db: new Kysely<DB>({ dialect }),

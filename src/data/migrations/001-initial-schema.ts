@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialects/dialect.ts';
-import { TIMESTAMP, withId } from './column-types.ts';
+import { TIMESTAMP, withCharset, withId } from './column-types.ts';
 import { createOwnTables } from './own-tables.ts';
 
 export async function up(db: Kysely<unknown>, { name: dialect }: Dialect): Promise<void> {
-  await withId(db.schema.createTable('topics'), dialect)
+  await withCharset(withId(db.schema.createTable('topics'), dialect), dialect)
     .addColumn('parent_id', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('is_public', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
@@ -21,7 +21,7 @@ export async function up(db: Kysely<unknown>, { name: dialect }: Dialect): Promi
     .unique()
     .execute();
 
-  await withId(db.schema.createTable('users'), dialect)
+  await withCharset(withId(db.schema.createTable('users'), dialect), dialect)
     .addColumn('org_id', 'integer', (c) => c.notNull())
     .addColumn('default_email_id', 'integer', (c) => c.notNull())
     .addColumn('status', 'integer', (c) => c.notNull())
@@ -31,7 +31,7 @@ export async function up(db: Kysely<unknown>, { name: dialect }: Dialect): Promi
     .addColumn('updated_at', TIMESTAMP, (c) => c.notNull())
     .execute();
 
-  await withId(db.schema.createTable('user_emails'), dialect)
+  await withCharset(withId(db.schema.createTable('user_emails'), dialect), dialect)
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('address', 'varchar(255)', (c) => c.notNull())
     .addColumn('address_key', 'varchar(255)', (c) => c.notNull())
@@ -43,7 +43,7 @@ export async function up(db: Kysely<unknown>, { name: dialect }: Dialect): Promi
     .unique()
     .execute();
 
-  await withId(db.schema.createTable('user_accounts'), dialect)
+  await withCharset(withId(db.schema.createTable('user_accounts'), dialect), dialect)
     .addColumn('user_id', 'integer', (c) =>
       c.notNull().unique().references('users.id').onDelete('cascade'),
     )
@@ -52,7 +52,7 @@ export async function up(db: Kysely<unknown>, { name: dialect }: Dialect): Promi
     .addColumn('registered_at', TIMESTAMP, (c) => c.notNull())
     .execute();
 
-  await withId(db.schema.createTable('api_keys'), dialect)
+  await withCharset(withId(db.schema.createTable('api_keys'), dialect), dialect)
     .addColumn('name', 'varchar(128)', (c) => c.notNull())
     .addColumn('key_hash', 'char(64)', (c) => c.notNull().unique())
     .addColumn('scopes', 'varchar(64)', (c) => c.notNull())

@@ -38,16 +38,17 @@ export async function countApiKeys(db: Kysely<OsticketDatabase>): Promise<number
 /**
  * osTicket keeps keys in clear. Instead of letting the database compare the secret (an index
  * walk whose time depends on the bytes), every active key is compared in constant time.
+ * Case-insensitively, like osTicket's own API (a key typed or stored in lower case still works).
  */
 export async function findApiKeyBySecret(
   db: Kysely<OsticketDatabase>,
   secret: string,
 ): Promise<ApiKey | undefined> {
   const rows = await db.selectFrom('api_key').selectAll().where('isactive', '=', 1).execute();
-  const presented = digest(secret);
+  const presented = digest(secret.toUpperCase());
   let found: Selectable<OstApiKeyTable> | undefined;
   for (const row of rows) {
-    if (timingSafeEqual(digest(row.apikey), presented)) found = row;
+    if (timingSafeEqual(digest(row.apikey.toUpperCase()), presented)) found = row;
   }
   return found && toApiKey(found);
 }

@@ -1,14 +1,21 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import * as idempotency from '../common/idempotency.ts';
 import { ownTables } from '../common/own-tables.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type Store, UnsupportedInModeError } from '../store.ts';
 import * as apiKeys from './api-keys.ts';
+import { assertTablesReadable } from './assert-tables-readable.ts';
 import type { OsticketDatabase } from './schema.ts';
+import { insertSyslogEntry } from './syslog.ts';
 import * as topicLookups from './topic-lookups.ts';
 import * as topics from './topics.ts';
 import * as userLookups from './user-lookups.ts';
 import * as users from './users.ts';
+
+export interface OsticketStoreOptions {
+  /** DESKGATE_OSTICKET_SYSLOG: also log each successful call in osTicket's `syslog`. */
+  syslog?: boolean;
+}
 
 function managedByOsticket(what: string): () => Promise<never> {
   return async () => {
@@ -26,8 +33,10 @@ export function makeOsticketStore(
   db: Kysely<OsticketDatabase>,
   dialect: Dialect,
   prefix: string,
+  options: OsticketStoreOptions = {},
 ): Store {
   const own = ownTables(db);
+  const syslog = options.syslog === true;
   return {
     dialect: dialect.name,
     findTopicById: (id) => topics.findTopicById(db, id),
@@ -35,7 +44,8 @@ export function makeOsticketStore(
     listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(db, parentId),
     insertTopics: managedByOsticket('help topics'),
     countTopics: () => topics.countTopics(db),
-    createUser: (user, actor, claim) => users.createUser(db, dialect, prefix, user, actor, claim),
+    createUser: (user, actor, claim) =>
+      users.createUser(db, dialect, prefix, user, actor, claim, { syslog }),
     findUserById: (id) => users.findUserById(db, prefix, id),
     findUserIdByEmail: (email) => users.findUserIdByEmail(db, email),
     findPasswordHash: (userId) => users.findPasswordHash(db, userId),
@@ -49,9 +59,8 @@ export function makeOsticketStore(
     findApiKeyBySecret: (secret) => apiKeys.findApiKeyBySecret(db, secret),
     markApiKeyUsed: async () => {},
     countApiKeys: () => apiKeys.countApiKeys(db),
-    ping: async () => {
-      await sql`select 1`.execute(db);
-    },
+    ...(syslog ? { recordCall: (actor) => insertSyslogEntry(db, actor) } : {}),
+    ping: () => assertTablesReadable(db, { syslog }),
     close: () => db.destroy(),
   };
 }

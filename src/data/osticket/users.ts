@@ -2,89 +2,223 @@ import { type Kysely, sql } from 'kysely';
 import type { Actor, IdempotencyClaim, NewUser, User } from '../../domain.ts';
 import { recordUserCreation } from '../common/record-user-creation.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
+import { RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
+import { type ContactField, findContactForm } from './contact-form.ts';
 import type { OsticketDatabase } from './schema.ts';
+import { toSearchable, userSearchContent } from './search-text.ts';
+import { insertSyslogEntry } from './syslog.ts';
 
 /** osTicket's `UNIQUE KEY address (address)`, case-insensitive through the column's collation. */
 const EMAIL_UNIQUE: UniqueIndex = { table: 'user_email', index: 'address' };
 /** osTicket's user_account.status bit 1: the account is confirmed (registered). */
 const ACCOUNT_CONFIRMED = 1;
+/** MySQL's "Incorrect string value … for column": a character the column's charset cannot hold. */
+const ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366;
+const NOW = sql<string>`now()`;
 
-/** Whether osTicket has materialised its contact form table (it does so lazily). */
-async function hasContactTable(db: Kysely<OsticketDatabase>, prefix: string): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from information_schema.tables
-    where table_schema = database() and table_name = ${`${prefix}user__cdata`}`.execute(db);
-  return Number(rows[0]?.n ?? 0) > 0;
+interface ColumnInfo {
+  table: string;
+  column: string;
+  charset: string | null;
 }
 
-export function createUser(
+/**
+ * The columns of the tables a new user touches, from information_schema: their charsets, and
+ * whether osTicket has materialised `user__cdata` yet (it does so lazily) and with which columns.
+ */
+async function describeUserTables(
+  db: Kysely<OsticketDatabase>,
+  prefix: string,
+): Promise<ColumnInfo[]> {
+  const tables = ['user', 'user_email', 'user__cdata'].map((t) => `${prefix}${t}`);
+  const { rows } = await sql<{ t: string; c: string; cs: string | null }>`
+    select table_name as t, column_name as c, character_set_name as cs
+    from information_schema.columns
+    where table_schema = database() and table_name in (${sql.join(tables)})`.execute(db);
+  return rows.map((r) => ({ table: r.t.slice(prefix.length), column: r.c, charset: r.cs }));
+}
+
+/** Whether `value` holds a character outside the Basic Multilingual Plane (4 bytes in UTF-8). */
+function hasFourByteCharacter(value: string): boolean {
+  return /[\u{10000}-\u{10FFFF}]/u.test(value);
+}
+
+/**
+ * osTicket's tables are utf8mb3: a 4-byte character (an emoji) cannot be stored. Refused up
+ * front, naming the parameter, rather than left to a strict-mode error or, without strict
+ * mode, silently mangled into "?".
+ */
+function assertStorable(columns: readonly ColumnInfo[], user: NewUser): void {
+  const threeByte = (table: string, column: string) =>
+    columns.some(
+      (c) => c.table === table && c.column === column && /^utf8(mb3)?$/i.test(c.charset ?? ''),
+    );
+  for (const [field, value, table, column] of [
+    ['name', user.name, 'user', 'name'],
+    ['email', user.email, 'user_email', 'address'],
+  ] as const) {
+    if (threeByte(table, column) && hasFourByteCharacter(value)) {
+      throw new RejectedValueError(
+        field,
+        `contains a character osTicket's database cannot store (4-byte UTF-8, e.g. an emoji; its tables are utf8mb3)`,
+      );
+    }
+  }
+}
+
+async function assertOrganization(db: Kysely<OsticketDatabase>, orgId: number): Promise<void> {
+  if (orgId === 0) return;
+  const org = await db
+    .selectFrom('organization')
+    .select('id')
+    .where('id', '=', orgId)
+    .executeTakeFirst();
+  if (!org) {
+    throw new RejectedValueError(
+      'org_id',
+      'must be 0 (no organisation) or the id of an existing osTicket organisation',
+    );
+  }
+}
+
+/** The field a strict-mode "Incorrect string value" error is about, when it is one. */
+function rejectedByCharset(error: unknown): RejectedValueError | undefined {
+  const e = error as { errno?: unknown; sqlMessage?: unknown } | null;
+  if (e?.errno !== ER_TRUNCATED_WRONG_VALUE_FOR_FIELD || typeof e.sqlMessage !== 'string')
+    return undefined;
+  const field = /[`'.]address[`']/.test(e.sqlMessage) ? 'email' : 'name';
+  return new RejectedValueError(field, "contains a character osTicket's database cannot store");
+}
+
+/**
+ * Writes a user exactly as osTicket 1.18.1 does when an agent adds and registers one
+ * (../shared/osticket/README.md): `user`, `user_email`, a confirmed `user_account`, the contact
+ * form's entry and its answers (phone, and NULL for the other fields), the `user__cdata` cache
+ * when that table exists, and the `_search` row staff search uses. Timestamps are the database's
+ * NOW() in the server's time zone, as osTicket writes them. With `syslog`, also the System Logs
+ * row, all in one transaction with deskgate's audit entry.
+ */
+export async function createUser(
   db: Kysely<OsticketDatabase>,
   dialect: Dialect,
   prefix: string,
   user: NewUser,
   actor: Actor,
   idempotency?: IdempotencyClaim,
+  options: { syslog?: boolean } = {},
 ): Promise<number> {
-  return recordUserCreation({
-    db,
-    dialect,
-    emailUnique: EMAIL_UNIQUE,
-    email: user.email,
-    actor,
-    idempotency,
-    insertRows: async (trx, at) => {
-      const inserted = await trx
-        .insertInto('user')
-        .values({
-          org_id: user.orgId,
-          default_email_id: user.defaultEmailId,
-          status: user.status,
-          name: user.name,
-          created: at,
-          updated: at,
-        })
-        .executeTakeFirstOrThrow();
-      const userId = Number(inserted.insertId);
-      const email = await trx
-        .insertInto('user_email')
-        .values({ user_id: userId, flags: 0, address: user.email })
-        .executeTakeFirstOrThrow();
-      if (user.defaultEmailId === 0) {
+  try {
+    return await recordUserCreation({
+      db,
+      dialect,
+      emailUnique: EMAIL_UNIQUE,
+      email: user.email,
+      actor,
+      idempotency,
+      insertRows: async (trx) => {
+        const columns = await describeUserTables(trx, prefix);
+        assertStorable(columns, user);
+        await assertOrganization(trx, user.orgId);
+        const form = await findContactForm(trx);
+        const inserted = await trx
+          .insertInto('user')
+          .values({
+            org_id: user.orgId,
+            // Set to the new address's id below, whatever the caller sent (SPEC §7).
+            default_email_id: 0,
+            status: user.status,
+            name: user.name,
+            created: NOW,
+            updated: NOW,
+          })
+          .executeTakeFirstOrThrow();
+        const userId = Number(inserted.insertId);
+        const email = await trx
+          .insertInto('user_email')
+          .values({ user_id: userId, flags: 0, address: user.email })
+          .executeTakeFirstOrThrow();
         await trx
           .updateTable('user')
           .set({ default_email_id: Number(email.insertId) })
           .where('id', '=', userId)
           .execute();
-      }
-      await trx
-        .insertInto('user_account')
-        .values({
-          user_id: userId,
-          status: ACCOUNT_CONFIRMED,
-          timezone: user.timezone,
-          lang: null,
-          username: null,
-          passwd: user.passwordHash,
-          backend: null,
-          extra: null,
-          registered: at,
-        })
-        .execute();
-      if (await hasContactTable(trx, prefix)) {
         await trx
-          .insertInto('user__cdata')
+          .insertInto('user_account')
           .values({
             user_id: userId,
-            email: user.email,
-            name: user.name,
-            phone: String(user.phone),
-            notes: null,
+            status: ACCOUNT_CONFIRMED,
+            timezone: user.timezone,
+            lang: null,
+            username: null,
+            passwd: user.passwordHash,
+            backend: null,
+            extra: null,
+            registered: NOW,
           })
           .execute();
-      }
-      return userId;
-    },
-  });
+
+        // The phone lives in the contact form's answers; `__cdata` is only osTicket's cache of them.
+        const phone = user.phone === 0 ? '' : String(user.phone);
+        const entry = await trx
+          .insertInto('form_entry')
+          .values({
+            form_id: form.formId,
+            object_id: userId,
+            object_type: 'U',
+            sort: 1,
+            extra: null,
+            created: NOW,
+            updated: NOW,
+          })
+          .executeTakeFirstOrThrow();
+        const answer = (field: ContactField) =>
+          field.type === 'phone' && phone !== '' ? phone : null;
+        if (form.answeredFields.length > 0) {
+          await trx
+            .insertInto('form_entry_values')
+            .values(
+              form.answeredFields.map((field) => ({
+                entry_id: Number(entry.insertId),
+                field_id: field.id,
+                value: answer(field),
+                value_id: null,
+              })),
+            )
+            .execute();
+        }
+        const cdataColumns = new Set(
+          columns.filter((c) => c.table === 'user__cdata').map((c) => c.column),
+        );
+        if (cdataColumns.has('user_id')) {
+          // osTicket caches each answer's search keys: the digits, or '' for an empty answer.
+          const cached: Record<string, string> = {};
+          for (const field of form.answeredFields)
+            if (cdataColumns.has(field.column)) cached[field.column] = answer(field) ?? '';
+          await trx
+            .insertInto('user__cdata')
+            .values({ user_id: userId, ...cached })
+            .execute();
+        }
+        // REPLACE, as osTicket's indexer does: a stale row for this id (an id the server reused)
+        // is overwritten. It needs INSERT and DELETE only; ON DUPLICATE KEY UPDATE would need
+        // SELECT on the index, which holds every ticket's text.
+        await trx
+          .replaceInto('_search')
+          .values({
+            object_type: 'U',
+            object_id: userId,
+            title: toSearchable(user.name),
+            content: userSearchContent(phone, user.email),
+          })
+          .execute();
+        if (options.syslog) await insertSyslogEntry(trx, actor, `created user ${userId}`);
+        return userId;
+      },
+    });
+  } catch (error) {
+    throw rejectedByCharset(error) ?? error;
+  }
 }
 
 export async function findUserIdByEmail(
@@ -113,7 +247,7 @@ export async function findPasswordHash(
 
 export async function findUserById(
   db: Kysely<OsticketDatabase>,
-  prefix: string,
+  _prefix: string,
   id: number,
 ): Promise<User | undefined> {
   const row = await db
@@ -134,15 +268,18 @@ export async function findUserById(
     .where('user.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  let phone = 0;
-  if (await hasContactTable(db, prefix)) {
-    const contact = await db
-      .selectFrom('user__cdata')
-      .select('phone')
-      .where('user_id', '=', id)
-      .executeTakeFirst();
-    phone = Number(contact?.phone?.replace(/\D/g, '') || 0);
-  }
+  // The contact form's answer is the phone of record; `__cdata` is only osTicket's cache of it.
+  const answer = await db
+    .selectFrom('form_entry')
+    .innerJoin('form_entry_values', 'form_entry_values.entry_id', 'form_entry.id')
+    .innerJoin('form_field', 'form_field.id', 'form_entry_values.field_id')
+    .select('form_entry_values.value')
+    .where('form_entry.object_type', '=', 'U')
+    .where('form_entry.object_id', '=', id)
+    .where('form_field.name', '=', 'phone')
+    .executeTakeFirst();
+  // osTicket keeps "5551234X12" for an extension; the interface's phone is the digits before it.
+  const phone = Number(answer?.value?.split('X')[0]?.replace(/\D/g, '') || 0);
   return {
     id: Number(row.id),
     name: row.name,

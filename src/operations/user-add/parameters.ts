@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INT32_MAX, integerField } from '../fields.ts';
+import { MIN_PASSWORD_LENGTH, passwordKind } from './password.ts';
 
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 /**
@@ -37,6 +38,8 @@ export const userAddParameters = z.strictObject({
     .min(1, { error: 'must not be empty' })
     .max(128, { error: 'must be at most 128 characters' })
     .refine((v) => !CONTROL_CHARACTERS.test(v), { error: 'must not contain control characters' })
+    // osTicket prints a user's name unescaped in its agents' ticket view.
+    .refine((v) => !/[<>]/.test(v), { error: 'must not contain < or >' })
     .refine((v) => v.isWellFormed(), { error: UNPAIRED_SURROGATE }),
   email: z
     .string()
@@ -49,7 +52,13 @@ export const userAddParameters = z.strictObject({
     .min(1, { error: 'must not be empty' })
     .max(255, { error: 'must be at most 255 characters' })
     .refine((v) => v.isWellFormed(), { error: UNPAIRED_SURROGATE })
-    .meta({ description: 'A bcrypt or argon2 hash is stored as sent; anything else is hashed.' }),
+    .refine((v) => passwordKind(v) !== 'plain' || [...v].length >= MIN_PASSWORD_LENGTH, {
+      error: `must be at least ${MIN_PASSWORD_LENGTH} characters (or a bcrypt hash or MD5 hex digest)`,
+    })
+    .meta({
+      description:
+        'A bcrypt hash, a 32-character lower-case hex MD5 digest or (not in osTicket mode) an argon2 hash is stored as sent; anything else is a password of at least 6 characters, stored bcrypt-hashed.',
+    }),
   timezone: z
     .string()
     .max(64, { error: 'must be at most 64 characters' })

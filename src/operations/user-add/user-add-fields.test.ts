@@ -111,6 +111,10 @@ for (const kind of DATABASES) {
         ['a BEL', 'A\u0007nn'],
         ['a DEL', 'A\u007fnn'],
         ['a C1 control', 'A\u0085nn'],
+        // A name is shown in agents' HTML pages (osTicket prints it unescaped in one of them).
+        ['an HTML tag', '<b>Ann</b>'],
+        ['a <', 'Ann < Bob'],
+        ['a >', 'Ann > Bob'],
       ],
       email: [
         ['a number', 42],
@@ -130,6 +134,8 @@ for (const kind of DATABASES) {
         ['an object', { hash: 'x' }],
         ['empty', ''],
         ['256 characters', 'p'.repeat(256)],
+        ["5 characters (osTicket's minimum is 6)", 'p'.repeat(5)],
+        ['5 characters, astral', '😀'.repeat(5)],
       ],
       timezone: [
         ['a number', 1],
@@ -282,9 +288,9 @@ for (const kind of DATABASES) {
       await assertAccepted({ name: 'José da Silva-Müller' });
     });
 
-    test('a 255-character password and a one-character password are accepted', async () => {
+    test('a 255-character password and a six-character password are accepted', async () => {
       await assertAccepted({ password: 'p'.repeat(255) });
-      await assertAccepted({ password: 'p' });
+      await assertAccepted({ password: 'p'.repeat(6) });
     });
 
     test('known IANA time zones are accepted and stored as given', async () => {

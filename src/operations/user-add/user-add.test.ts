@@ -25,6 +25,8 @@ const GIVEN_HASHES: [string, string][] = [
     '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$RdescudvJCsgt3ub+b+dWRWJTmaaJObG',
   ],
   ['argon2i', '$argon2i$v=19$m=16,t=2,p=1$c29tZXNhbHQ$Ik4WOOJ5iDk6Bz8/4v+7Ug'],
+  // md5('secret'): what clients of the PHP service send; osTicket verifies and upgrades it.
+  ['MD5 hex digest', '5ebe2294ecd0e0f08eab7690d2a6ee69'],
 ];
 
 function uniqueEmail(tag: string): string {
@@ -204,6 +206,9 @@ for (const kind of DATABASES) {
           '$2y$10$tooshort',
           '$argon2id$',
           `${GIVEN_HASHES[0]?.[1]}x`,
+          // An upper-case or 31-character "digest" is not what PHP's md5() prints.
+          '5EBE2294ECD0E0F08EAB7690D2A6EE69',
+          '5ebe2294ecd0e0f08eab7690d2a6ee6',
           '$2x$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy',
         ]) {
           const id = newId(await add({ password }));

@@ -1,13 +1,30 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { DuplicateEmailError, IdempotencyConflictError } from '../../data/store.ts';
+import {
+  DuplicateEmailError,
+  IdempotencyConflictError,
+  RejectedValueError,
+} from '../../data/store.ts';
 import { formatTimestamp } from '../../data/time.ts';
 import type { IdempotencyClaim } from '../../domain.ts';
 import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import { type UserAddParameters, userAddParameters } from './parameters.ts';
-import { passwordMatches, toPasswordHash } from './password.ts';
+import { type HashingOptions, passwordKind, passwordMatches, toPasswordHash } from './password.ts';
+
+/** osTicket's own bcrypt settings (phpass, work factor 8): its users' hashes look like its own. */
+const OSTICKET_HASHING: HashingOptions = { cost: 8, version: '2a' };
+
+function invalidParameter(field: string, message: string): DeskgateError {
+  return new DeskgateError(
+    'invalid_parameters',
+    `Invalid parameters: parameters.${field} ${message}.`,
+    {
+      errors: [{ field: `parameters.${field}`, message }],
+    },
+  );
+}
 
 /** How long an Idempotency-Key is remembered. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -107,6 +124,14 @@ export const userAdd = defineOperation({
   errors: ['duplicate_email', 'idempotency_mismatch'],
   async handle({ parameters }, context) {
     const { store, config, apiKey, clientIp, idempotencyKey } = context;
+    const osticket = config.schema === 'osticket';
+    if (osticket && passwordKind(parameters.password) === 'argon2') {
+      // osTicket cannot verify argon2: the user could never log in.
+      throw invalidParameter(
+        'password',
+        'must not be an argon2 hash in osTicket mode (osTicket verifies bcrypt and MD5 only)',
+      );
+    }
     const claim: IdempotencyClaim | undefined = idempotencyKey
       ? { apiKeyId: apiKey.id, key: idempotencyKey, fingerprint: fingerprintOf(parameters) }
       : undefined;
@@ -118,7 +143,10 @@ export const userAdd = defineOperation({
     // Fast answer for the common duplicate, before paying for bcrypt; the unique index still decides races.
     const existing = await store.findUserIdByEmail(parameters.email);
     if (existing !== undefined) return answerTakenEmail(claim, parameters, context, existing);
-    const passwordHash = await toPasswordHash(parameters.password, config.bcryptCost);
+    const passwordHash = await toPasswordHash(
+      parameters.password,
+      osticket ? OSTICKET_HASHING : { cost: config.bcryptCost, version: '2y' },
+    );
     try {
       const id = await store.createUser(
         {
@@ -141,6 +169,7 @@ export const userAdd = defineOperation({
         if (earlier !== undefined) return earlier;
       }
       if (error instanceof DuplicateEmailError) return answerTakenEmail(claim, parameters, context);
+      if (error instanceof RejectedValueError) throw invalidParameter(error.field, error.message);
       throw error;
     }
   },

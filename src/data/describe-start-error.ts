@@ -1,0 +1,39 @@
+import { StoreError } from './store.ts';
+
+/** MySQL's "command denied" errors: a privilege deskgate's database user lacks. */
+const PRIVILEGE_ERRORS = new Set([
+  'ER_TABLEACCESS_DENIED_ERROR',
+  'ER_COLUMNACCESS_DENIED_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_SPECIFIC_ACCESS_DENIED_ERROR',
+  'ER_PROCACCESS_DENIED_ERROR',
+]);
+
+/**
+ * A statement MySQL/MariaDB refused, as mysql2 reports it. (Other databases' errors keep their
+ * existing handling; general CLI wording is its own piece of work.)
+ */
+export function isDatabaseError(
+  error: unknown,
+): error is Error & { code?: string; sqlMessage: string } {
+  return (
+    error instanceof Error && typeof (error as { sqlMessage?: unknown }).sqlMessage === 'string'
+  );
+}
+
+/**
+ * A database error at start, or in a CLI command, as one line for a person instead of a stack
+ * trace: which statement the database refused and, for a missing privilege, what to do. Other
+ * errors pass through unchanged.
+ */
+export function describeStartError(error: unknown): unknown {
+  if (error instanceof StoreError || !isDatabaseError(error)) return error;
+  const reason = error.sqlMessage.split('\n')[0];
+  if (error.code && PRIVILEGE_ERRORS.has(error.code)) {
+    return new StoreError(
+      `the database refused a privilege deskgate needs: ${reason}; grant it (see docs/replacing-the-osticket-web-service.md) and start again`,
+      { cause: error },
+    );
+  }
+  return new StoreError(`database error: ${reason}`, { cause: error });
+}

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createConnection } from 'mysql2/promise';
+import { runCli } from '../helpers/cli.ts';
+import { MYSQL_ADMIN_URL } from '../helpers/databases.ts';
+import { call, topicBody, userBody } from '../helpers/http.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { type StartedServer, startServer } from '../helpers/server.ts';
+import {
+  createOsticketDatabase,
+  OSTICKET_DIR,
+  OSTICKET_SKIP,
+  type OsticketDatabase,
+} from './osticket-database.ts';
+
+const DOC = join(ROOT, 'docs', 'replacing-the-osticket-web-service.md');
+
+/** The statements of the doc's grants block, for this database and account. */
+function documentedGrants(database: string, account: string): string[] {
+  const doc = readFileSync(DOC, 'utf8');
+  const block = /<!-- grants:begin -->\s*```sql\n([\s\S]*?)```\s*<!-- grants:end -->/.exec(
+    doc,
+  )?.[1];
+  assert.ok(block, 'the doc has a grants block');
+  return block
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith('--'))
+    .join('\n')
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) =>
+      s.replaceAll('osticket.', `${database}.`).replaceAll("'deskgate'@'%'", `${account}`),
+    );
+}
+
+/** The CREATE TABLE osTicket runs for `user__cdata`, from the reference schema. */
+function contactTableDdl(): string {
+  const schema = readFileSync(join(OSTICKET_DIR, 'schema-1.18.1.sql'), 'utf8');
+  const ddl = /CREATE TABLE `ost_user__cdata` \([\s\S]*?;/.exec(schema)?.[0];
+  assert.ok(ddl);
+  return ddl;
+}
+
+describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP }, () => {
+  let database: OsticketDatabase;
+  let server: StartedServer | undefined;
+  const user = `dg_${randomBytes(4).toString('hex')}`;
+  const account = `'${user}'@'%'`;
+  let env: Record<string, string>;
+
+  async function asRoot(statements: readonly string[]): Promise<void> {
+    const connection = await createConnection(MYSQL_ADMIN_URL as string);
+    try {
+      for (const statement of statements) await connection.query(statement);
+    } finally {
+      await connection.end();
+    }
+  }
+
+  before(async () => {
+    // An install where osTicket has not materialised its contact table yet.
+    database = await createOsticketDatabase({ contactTable: false });
+    const url = new URL(database.url);
+    url.username = user;
+    url.password = 'change-me';
+    env = {
+      DESKGATE_DATABASE_URL: url.toString(),
+      DESKGATE_SCHEMA: 'osticket',
+      DESKGATE_OSTICKET_SYSLOG: 'true',
+    };
+  });
+  after(async () => {
+    await server?.stop();
+    await asRoot([`DROP USER IF EXISTS ${account}`]);
+    await database?.drop();
+  });
+
+  test('a start short of one privilege stops with one line naming it, and works once granted', async () => {
+    const grants = documentedGrants(database.name, account);
+    // All but INDEX on deskgate's own tables: the migration creates them, then fails half-way.
+    await asRoot(grants.map((s) => s.replace('CREATE, INDEX, ', 'CREATE, ')));
+    const refused = await runCli(['serve'], { ...env, PORT: '0' });
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /^deskgate: the database refused a privilege .*INDEX command denied/,
+    );
+    const own = await database.query<{ name: string }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'deskgate%'",
+    );
+    assert.ok(own.length > 0, 'the first start got half-way');
+
+    await asRoot(grants.filter((s) => s.startsWith('GRANT')));
+    server = await startServer({ databaseUrl: env.DESKGATE_DATABASE_URL as string, env });
+    const topic = await call(server.url, {
+      headers: { apikey: database.writeKey.key },
+      body: topicBody(1),
+    });
+    assert.equal(topic.status, 200, topic.text);
+    assert.equal((await call(`${server.origin}/readyz`, { method: 'GET' })).status, 200);
+    const first = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: database.writeKey.key },
+      body: userBody({ email: 'granted@example.com', phone: 5551234 }),
+    });
+    assert.equal(
+      first.status,
+      200,
+      `${first.text}\n${server.output.filter((l) => l.includes('"err')).join('\n')}`,
+    );
+  });
+
+  test('once osTicket creates user__cdata, the grant given before applies and the cache row is written', async () => {
+    assert.ok(server, 'the previous test started the server');
+    await database.query(contactTableDdl());
+    const reply = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: database.writeKey.key },
+      body: userBody({ email: 'cached@example.com', phone: 5551234 }),
+    });
+    assert.equal(reply.status, 200, reply.text);
+    const rows = await database.query('SELECT phone FROM ost_user__cdata WHERE user_id = ?', [
+      Number(reply.body?.data),
+    ]);
+    assert.deepEqual(rows, [{ phone: '5551234' }]);
+    const logged = await database.query('SELECT log_id FROM ost_syslog');
+    assert.equal(logged.length, 3, 'one topic call and two users: the syslog grant works');
+  });
+});
