@@ -51,7 +51,11 @@ async function waitUntilAnswering(url: string, child: ChildProcess, log: string[
  * A MariaDB server of the test's own (own datadir under the temp dir, own port), so a test can
  * give it server-wide settings such as the global time zone without touching the shared one.
  */
-export async function startPrivateMariadb(extraArgs: readonly string[]): Promise<PrivateMariadb> {
+export async function startPrivateMariadb(
+  extraArgs: readonly string[],
+  /** The server's system time zone (its TZ), e.g. `Asia/Tokyo`; default: this machine's. */
+  systemTimeZone?: string,
+): Promise<PrivateMariadb> {
   const dir = mkdtempSync(join(tmpdir(), 'deskgate-mariadb-'));
   const datadir = join(dir, 'data');
   const user = userInfo().username;
@@ -78,7 +82,10 @@ export async function startPrivateMariadb(extraArgs: readonly string[]): Promise
       '--innodb-buffer-pool-size=16M',
       ...extraArgs,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: systemTimeZone ? { ...process.env, TZ: systemTimeZone } : process.env,
+    },
   );
   child.stdout?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));

@@ -15,15 +15,21 @@ import {
   osticketEnv,
 } from './osticket-database.ts';
 
-/** Far from UTC and from any machine's zone, with a half hour so no whole-hour slip hides. */
-const SERVER_ZONE = '+05:30';
-const OFFSET_MS = (5 * 60 + 30) * 60_000;
+/**
+ * Three clocks that differ: UTC, the server's global time_zone (+05:30, a half hour so no
+ * whole-hour slip hides) and its system zone (Tokyo, +09:00, no daylight saving). osTicket puts
+ * its sessions in SYSTEM (include/mysqli.php, db_connect), so that is the clock its rows carry.
+ */
+const GLOBAL_ZONE = '+05:30';
+const SYSTEM_ZONE = 'Asia/Tokyo';
+const SYSTEM_OFFSET_MS = 9 * 60 * 60_000;
+const GLOBAL_OFFSET_MS = (5 * 60 + 30) * 60_000;
 
 function parse(text: unknown): number {
   return Date.parse(`${String(text).replace(' ', 'T')}Z`);
 }
 
-describe("osTicket mode writes times with the database server's own clock (global time_zone +05:30)", {
+describe("osTicket mode writes times with the clock osTicket writes with (the server's SYSTEM zone)", {
   skip: OSTICKET_SKIP || PRIVATE_MARIADB_SKIP,
 }, () => {
   let mariadb: PrivateMariadb;
@@ -32,7 +38,7 @@ describe("osTicket mode writes times with the database server's own clock (globa
 
   before(async () => {
     // A private server: the shared one's global time zone must not change under other suites.
-    mariadb = await startPrivateMariadb([`--default-time-zone=${SERVER_ZONE}`]);
+    mariadb = await startPrivateMariadb([`--default-time-zone=${GLOBAL_ZONE}`], SYSTEM_ZONE);
     database = await createOsticketDatabase({ adminUrl: mariadb.adminUrl });
     server = await startServer({
       databaseUrl: database.url,
@@ -45,16 +51,21 @@ describe("osTicket mode writes times with the database server's own clock (globa
     await mariadb?.stop();
   });
 
-  test('created/updated/registered are NOW() in the server zone, as osTicket writes them', async () => {
-    // What osTicket itself would write now: NOW() on a connection in the server's zone.
+  test('created/updated/registered are NOW() in the SYSTEM zone, as osTicket writes them', async () => {
+    // What osTicket itself would write now: NOW() on a session it set to SYSTEM.
     const probe = await createConnection({ uri: database.url, dateStrings: true });
+    await probe.query("SET time_zone = 'SYSTEM'");
     const [[clock]] = (await probe.query(
-      'SELECT NOW() AS now, @@session.time_zone AS zone',
-    )) as unknown as [[{ now: string; zone: string }]];
+      'SELECT NOW() AS now, @@global.time_zone AS global_zone',
+    )) as unknown as [[{ now: string; global_zone: string }]];
     await probe.end();
-    assert.equal(clock.zone, SERVER_ZONE);
+    assert.equal(clock.global_zone, GLOBAL_ZONE);
     const utcNow = Date.now();
-    assert.ok(Math.abs(parse(clock.now) - (utcNow + OFFSET_MS)) < 60_000, 'the zone is in effect');
+    assert.ok(
+      Math.abs(parse(clock.now) - (utcNow + SYSTEM_OFFSET_MS)) < 60_000,
+      'the system zone is in effect',
+    );
+    assert.notEqual(SYSTEM_OFFSET_MS, GLOBAL_OFFSET_MS, 'the global clock would be told apart');
 
     const reply = await call(server.url, {
       method: 'POST',
@@ -64,13 +75,15 @@ describe("osTicket mode writes times with the database server's own clock (globa
     assert.equal(reply.status, 200, reply.text);
     const id = Number(reply.body?.data);
     const p = database.prefix;
+    await database.query("SET time_zone = 'SYSTEM'");
     const [row] = await database.query<Record<string, string>>(
       `SELECT u.created, u.updated, e.created AS entry_created, a.registered
          FROM \`${p}user\` u JOIN \`${p}form_entry\` e ON e.object_type = 'U' AND e.object_id = u.id
          JOIN \`${p}user_account\` a ON a.user_id = u.id WHERE u.id = ?`,
       [id],
     );
-    // The test's connection is in the server zone too, so the TIMESTAMP reads back as local.
+    // database.query's connection is in the SYSTEM zone too (the server's default session zone
+    // is the global one, so set it), so the TIMESTAMP reads back as osTicket would show it.
     for (const [column, value] of Object.entries(row ?? {})) {
       const off = parse(value) - parse(clock.now);
       assert.ok(Math.abs(off) < 60_000, `${column} ${value} vs server NOW() ${clock.now}`);

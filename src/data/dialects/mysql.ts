@@ -36,8 +36,9 @@ const mysqlDialect: Dialect = {
 
 export interface MysqlOptions {
   /**
-   * Leave each connection in the server's own time zone instead of UTC, so that NOW() is the
-   * clock osTicket writes and reads with (osTicket mode). deskgate's own schema keeps UTC text.
+   * Put each session in the server's SYSTEM time zone instead of UTC, as osTicket's own
+   * db_connect does, so that NOW() is the clock osTicket writes with (osTicket mode). deskgate's
+   * own schema keeps UTC text.
    */
   serverTimeZone?: boolean;
 }
@@ -61,13 +62,10 @@ export function openMysql<DB>(
   const dialect = new MysqlDialect({
     pool: instance,
     // TIMESTAMP columns convert through the session zone; deskgate's own timestamps are UTC text.
-    ...(serverTimeZone
-      ? {}
-      : {
-          onCreateConnection: async (connection) => {
-            await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'"));
-          },
-        }),
+    onCreateConnection: async (connection) => {
+      const zone = serverTimeZone ? "'SYSTEM'" : "'+00:00'";
+      await connection.executeQuery(CompiledQuery.raw(`SET time_zone = ${zone}`));
+    },
   });
   return {
     db: new Kysely<DB>({ dialect }),
