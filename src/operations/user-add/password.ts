@@ -10,11 +10,12 @@ export function isPasswordHash(value: string): boolean {
 
 /**
  * The value to store: a recognised hash as it is, anything else bcrypt-hashed on the libuv
- * thread pool (never on the event loop). `$2y$` is the prefix osTicket's PHP verifies.
+ * thread pool (never on the event loop). `$2y$` is the prefix osTicket's PHP verifies; it names
+ * the same algorithm as the `$2b$` @node-rs/bcrypt 1.x writes, so only the label changes.
  */
 export async function toPasswordHash(password: string, cost: number): Promise<string> {
   if (isPasswordHash(password)) return password;
-  return hash(password, { cost, version: '2y' });
+  return (await hash(password, cost)).replace(/^\$2b\$/, '$2y$');
 }
 
 /** Whether `password` (clear or already hashed) is the one `stored` was made from. */
