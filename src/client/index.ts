@@ -1,6 +1,5 @@
 /** The typed deskgate client: `import { DeskgateClient } from 'deskgate/client'`. */
 
-export type { ErrorCode, FieldError } from '../errors.ts';
 export {
   type AddUserOptions,
   type CallOptions,
@@ -14,3 +13,4 @@ export {
   DeskgateClientError,
   DeskgateClientError as DeskgateError,
 } from './deskgate-client-error.ts';
+export type { ErrorCode, FieldError } from './wire-types.ts';

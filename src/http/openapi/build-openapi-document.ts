@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ErrorCode } from '../../errors.ts';
 import type { HttpMethod } from '../../operations/operation.ts';
 import { OPERATIONS, type OperationName } from '../../operations/registry.ts';
+import { readPackageVersion } from '../../package-version.ts';
 import {
   errorCodesFor,
   errorEnvelopeSchema,
@@ -298,11 +298,6 @@ function servicePath(summary: string, description: string, schema: Json | undefi
       },
     },
   };
-}
-
-function readPackageVersion(): string {
-  const url = new URL('../../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
 /**
