@@ -1,7 +1,17 @@
 import type { Kysely } from 'kysely';
+import {
+  DatabaseRefusedError,
+  describeRefusal,
+  NotADeskgateDatabaseError,
+} from './database-open-error.ts';
 import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
 import type { Dialect, PoolOptions, PoolStats } from './dialects/dialect.ts';
-import { type Layout, migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
+import {
+  type Layout,
+  MIGRATIONS,
+  migrateToLatest,
+  pendingMigrations,
+} from './migrations/migrate.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
 import { assertOsticketTables } from './osticket/assert-osticket-tables.ts';
 import { makeOsticketStore } from './osticket/osticket-store.ts';
@@ -35,6 +45,8 @@ export class SchemaOutOfDateError extends StoreError {
 
 /** A database that cannot be reached at start is a one-line problem, not a crash. */
 function explain(error: unknown, dialect: Dialect, databaseUrl: string): unknown {
+  const refusal = describeRefusal(error);
+  if (refusal) return new DatabaseRefusedError(databaseUrl, refusal, { cause: error });
   if (!dialect.isConnectionError(error)) return error;
   const reason =
     (error as Error).message || (error as { code?: string }).code || 'connection failed';
@@ -51,9 +63,12 @@ async function prepare<DB>(
   dialect: Dialect,
   layout: Layout,
   migrate: boolean,
+  databaseUrl: string,
 ): Promise<string[]> {
   if (migrate) return migrateToLatest(db, dialect, layout);
   const pending = await pendingMigrations(db, dialect, layout);
+  if (pending.length === MIGRATIONS[layout].length)
+    throw new NotADeskgateDatabaseError(databaseUrl, "deskgate's tables are not there");
   if (pending.length > 0) {
     throw new SchemaOutOfDateError(
       `the database schema is behind (pending: ${pending.join(', ')}); run \`deskgate migrate\` or set DESKGATE_MIGRATE=true`,
@@ -74,7 +89,7 @@ async function openLayout<DB>(
     location.pool ?? DEFAULT_POOL,
   );
   try {
-    const applied = await prepare(db, dialect, layout, options.migrate);
+    const applied = await prepare(db, dialect, layout, options.migrate, location.databaseUrl);
     return { store: await build(db, dialect), dialect, applied, poolStats };
   } catch (error) {
     await db.destroy();
