@@ -69,9 +69,10 @@ async function run(
     return;
   }
   const group = findCommandGroup(argv[0]);
-  if (group && (argv.length === 1 || HELP_FLAGS.includes(argv[1] ?? ''))) {
+  if (group && argv.length === 1)
+    throw new UsageError(`${group} needs a command; run deskgate ${group} --help`);
+  if (group && HELP_FLAGS.includes(argv[1] ?? '')) {
     process.stdout.write(groupHelpText(group));
-    if (argv.length === 1) throw new UsageError(`${group} needs a command; see above`);
     return;
   }
   const { command, rest } = findCommand(argv);
