@@ -66,12 +66,19 @@ client.close();
 console.log(JSON.stringify(topic));
 `;
 
-describe('the packed package, installed into an empty project', () => {
+// Packing and installing take 30–80 s on a loaded machine: `npm run test:package` (and .ci/run)
+// set DESKGATE_PACKAGE_TEST=1; a plain `npm test` lists the suite as skipped.
+const enabled = process.env.DESKGATE_PACKAGE_TEST === '1';
+
+describe('the packed package, installed into an empty project', {
+  skip: enabled ? false : 'set DESKGATE_PACKAGE_TEST=1 (npm run test:package)',
+}, () => {
   let dir: string;
   let project: string;
   let server: ChildProcess | undefined;
 
   before(async () => {
+    if (!enabled) return;
     dir = mkdtempSync(join(tmpdir(), 'deskgate-package-'));
     const packed = await run('npm', ['pack', '--silent', '--pack-destination', dir], {
       cwd: ROOT,
@@ -91,6 +98,7 @@ describe('the packed package, installed into an empty project', () => {
     });
   });
   after(async () => {
+    if (!enabled) return;
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');
       await once(server, 'exit');
@@ -169,22 +177,15 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   test('its types satisfy a strict nodenext TypeScript project that checks libraries', async () => {
-    writeFileSync(join(project, 'consumer.mts'), CONSUMER_TS);
+    // The last line proves the types are really there: were they `any`, the expected error would
+    // be missing and tsc would fail on the unused directive.
+    const misuse = `// @ts-expect-error a topic's name is a string\nconst wrong: number = (null as unknown as Topic).topic;\nconsole.log(wrong);\n`;
+    writeFileSync(join(project, 'consumer.mts'), `${CONSUMER_TS}${misuse}`);
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
     const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
     const checked = await run(tsc, ['-p', 'tsconfig.json'], { cwd: project, env: ENV }).catch(
       (error: { stdout?: string; code?: number }) => error,
     );
     assert.equal((checked as { code?: number }).code ?? 0, 0, checked.stdout);
-
-    // The types are really there: a misuse is an error, not an `any`.
-    writeFileSync(
-      join(project, 'consumer.mts'),
-      `${CONSUMER_TS}const wrong: number = (null as unknown as import('deskgate/client').Topic).topic;\n`,
-    );
-    const misuse = await run(tsc, ['-p', 'tsconfig.json'], { cwd: project, env: ENV }).catch(
-      (error: { stdout?: string }) => error,
-    );
-    assert.match(misuse.stdout ?? '', /Type 'string' is not assignable to type 'number'/);
   });
 });
