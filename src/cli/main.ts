@@ -1,8 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { describeRefusal } from '../data/database-open-error.ts';
+import {
+  DatabaseRefusedError,
+  describeRefusal,
+  NotADeskgateDatabaseError,
+} from '../data/database-open-error.ts';
 import { redactUrl } from '../data/open-database.ts';
-import { StoreError } from '../data/store.ts';
+import { SchemaOutOfDateError } from '../data/open-store.ts';
+import { DatabaseUnreachableError, StoreError } from '../data/store.ts';
 import { readPackageVersion } from '../package-version.ts';
 import { FirstKeyFileError } from '../server/announce-first-key.ts';
 import { type Command, CommandError, UsageError } from './command.ts';
@@ -128,6 +133,14 @@ function nameDatabaseSetting(message: string, setting: DatabaseSetting): string 
   return message;
 }
 
+/** Failures to open the database the URL names: the fix is in the URL or on that server. */
+const OPEN_ERRORS = [
+  DatabaseRefusedError,
+  DatabaseUnreachableError,
+  NotADeskgateDatabaseError,
+  SchemaOutOfDateError,
+];
+
 function databaseSuffix(setting: DatabaseSetting, env: NodeJS.ProcessEnv): string {
   if (setting.name === '--database') return ' (set by --database)';
   return env.DESKGATE_DATABASE_URL
@@ -151,7 +164,10 @@ export async function main(
       return;
     }
     if (error instanceof StoreError) {
-      process.stderr.write(`deskgate: ${error.message}${databaseSuffix(setting, env)}\n`);
+      const opening = OPEN_ERRORS.some((type) => error instanceof type);
+      process.stderr.write(
+        `deskgate: ${error.message}${opening ? databaseSuffix(setting, env) : ''}\n`,
+      );
       process.exitCode = 1;
       return;
     }
