@@ -1,5 +1,23 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources directly: Node 24 strips the types.
-import { main } from '../src/cli/main.ts';
+// Plain JavaScript that Node 14 and later can parse, so that an older Node gets one line saying
+// what to do instead of a stack trace: nothing else is loaded before the version check.
+const REQUIRED_MAJOR = 24;
+const major = Number(process.versions.node.split('.')[0]);
 
-await main(process.argv.slice(2));
+if (major < REQUIRED_MAJOR) {
+  process.stderr.write(
+    'deskgate: needs Node.js ' +
+      REQUIRED_MAJOR +
+      ' or newer, this is ' +
+      process.version +
+      '; install Node.js 24 from https://nodejs.org/en/download (or run: nvm install 24)\n',
+  );
+  process.exitCode = 1;
+} else {
+  // A checkout runs its TypeScript sources (Node strips the types); the installed package has
+  // no sources, only what `npm pack` compiled into dist/.
+  const { existsSync } = await import('node:fs');
+  const fromSources = existsSync(new URL('../src/cli/main.ts', import.meta.url));
+  const { main } = await import(fromSources ? '../src/cli/main.ts' : '../dist/cli/main.js');
+  await main(process.argv.slice(2));
+}

@@ -90,6 +90,7 @@ const envSchema = z.object({
   DESKGATE_MAX_CONNECTIONS: integer(0, 1_000_000).default(10_000),
   DESKGATE_MAX_IN_FLIGHT: integer(0, 1_000_000).default(1_000),
   DESKGATE_BCRYPT_COST: integer(4, 15).default(10),
+  DESKGATE_FIRST_KEY_FILE: z.string().optional(),
 });
 
 /** The whole configuration, parsed once from the environment. Nothing else reads `process.env`. */
@@ -163,6 +164,11 @@ export interface Config {
    */
   maxInFlight: number;
   bcryptCost: number;
+  /**
+   * Where the first API key is written when stdout is not a terminal (under a service manager or
+   * in a container). Unset: beside a SQLite database, else ./data/first-api-key.txt.
+   */
+  firstKeyFile: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -239,5 +245,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     maxConnections: e.DESKGATE_MAX_CONNECTIONS,
     maxInFlight: e.DESKGATE_MAX_IN_FLIGHT,
     bcryptCost: e.DESKGATE_BCRYPT_COST,
+    firstKeyFile: e.DESKGATE_FIRST_KEY_FILE,
   });
 }

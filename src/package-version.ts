@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { findPackageJSON } from 'node:module';
 
-let version: string | undefined;
-
-/** deskgate's version, from its package.json (read once). */
+/**
+ * deskgate's version, read from the package.json nearest to this module: the repository's when
+ * running from src/, the installed package's when running from dist/.
+ */
 export function readPackageVersion(): string {
-  version ??= (
-    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      version: string;
-    }
-  ).version;
-  return version;
+  const path = findPackageJSON(import.meta.url);
+  if (path === undefined) throw new Error('deskgate has no package.json beside it');
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
 }

@@ -1,7 +1,17 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { StoreError } from '../data/store.ts';
+import {
+  DatabaseRefusedError,
+  describeRefusal,
+  NotADeskgateDatabaseError,
+} from '../data/database-open-error.ts';
+import { redactUrl } from '../data/open-database.ts';
+import { SchemaOutOfDateError } from '../data/open-store.ts';
+import { DatabaseUnreachableError, StoreError } from '../data/store.ts';
+import { readPackageVersion } from '../package-version.ts';
+import { FirstKeyFileError } from '../server/announce-first-key.ts';
 import { type Command, CommandError, UsageError } from './command.ts';
+import { findCommandGroup, groupHelpText } from './command-groups.ts';
 import { COMMANDS } from './commands/index.ts';
 
 const COMMON_OPTIONS = {
@@ -11,7 +21,12 @@ const COMMON_OPTIONS = {
 
 function helpText(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);
-  return `Usage: deskgate <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nEvery command takes --database URL (default: DESKGATE_DATABASE_URL, then sqlite:./data/deskgate.db).\n`;
+  return (
+    `Usage: deskgate <command> [options]\n\nCommands:\n${lines.join('\n')}\n\n` +
+    'Every command takes --database URL (default: DESKGATE_DATABASE_URL, then sqlite:./data/deskgate.db)\n' +
+    'and --help. Only serve and migrate create or change a database schema.\n' +
+    'deskgate --version prints the version.\n'
+  );
 }
 
 function findCommand(argv: readonly string[]): { command: Command; rest: string[] } {
@@ -33,10 +48,36 @@ function findCommand(argv: readonly string[]): { command: Command; rest: string[
   );
 }
 
-async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(helpText());
+const HELP_FLAGS = ['--help', '-h'];
+
+/** Where the database URL came from, for messages a person acts on. */
+interface DatabaseSetting {
+  /** `--database` or `DESKGATE_DATABASE_URL`. */
+  name: string;
+  /** Set when the URL is known (the configuration loaded). */
+  url?: string;
+}
+
+async function run(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  setting: DatabaseSetting,
+): Promise<void> {
+  if (argv.length === 0 || HELP_FLAGS.includes(argv[0] ?? '') || argv[0] === 'help') {
+    const group = argv[0] === 'help' ? findCommandGroup(argv[1]) : undefined;
+    process.stdout.write(group ? groupHelpText(group) : helpText());
     if (argv.length === 0) throw new UsageError('no command given');
+    return;
+  }
+  if (argv[0] === '--version' || argv[0] === '-V') {
+    process.stdout.write(`${readPackageVersion()}\n`);
+    return;
+  }
+  const group = findCommandGroup(argv[0]);
+  if (group && argv.length === 1)
+    throw new UsageError(`${group} needs a command; run deskgate ${group} --help`);
+  if (group && HELP_FLAGS.includes(argv[1] ?? '')) {
+    process.stdout.write(groupHelpText(group));
     return;
   }
   const { command, rest } = findCommand(argv);
@@ -67,9 +108,11 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<voi
   const database = parsed.values.database;
   if (typeof database === 'string' && database === '')
     throw new UsageError('--database needs a URL');
+  if (typeof database === 'string') setting.name = '--database';
   const config = loadConfig(
     typeof database === 'string' ? { ...env, DESKGATE_DATABASE_URL: database } : env,
   );
+  setting.url = config.databaseUrl;
   await command.run({
     values: parsed.values,
     positionals: parsed.positionals,
@@ -78,24 +121,69 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<voi
   });
 }
 
+/**
+ * The database URL is a setting the user gave as `--database` or DESKGATE_DATABASE_URL (or left
+ * at its default); a message about it names the one they used.
+ */
+function nameDatabaseSetting(message: string, setting: DatabaseSetting): string {
+  if (setting.name === '--database')
+    return message
+      .replace(/^DESKGATE_DATABASE_URL=/, '--database ')
+      .replace(/^DESKGATE_DATABASE_URL\b/, '--database');
+  return message;
+}
+
+/** Failures to open the database the URL names: the fix is in the URL or on that server. */
+const OPEN_ERRORS = [
+  DatabaseRefusedError,
+  DatabaseUnreachableError,
+  NotADeskgateDatabaseError,
+  SchemaOutOfDateError,
+];
+
+function databaseSuffix(setting: DatabaseSetting, env: NodeJS.ProcessEnv): string {
+  if (setting.name === '--database') return ' (set by --database)';
+  return env.DESKGATE_DATABASE_URL
+    ? ' (set by DESKGATE_DATABASE_URL)'
+    : ' (the default; set DESKGATE_DATABASE_URL or pass --database)';
+}
+
 /** Runs the CLI. Expected errors print one line on stderr: exit 2 for usage, 1 for failures. */
 export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
+  const setting: DatabaseSetting = { name: 'DESKGATE_DATABASE_URL' };
   try {
-    await run(argv, env);
+    await run(argv, env, setting);
   } catch (error) {
     const expected = error instanceof UsageError || error instanceof ConfigError;
-    if (expected || error instanceof CommandError || error instanceof StoreError) {
-      process.stderr.write(`deskgate: ${error.message}\n`);
+    if (expected || error instanceof CommandError || error instanceof FirstKeyFileError) {
+      process.stderr.write(`deskgate: ${nameDatabaseSetting(error.message, setting)}\n`);
       process.exitCode = expected ? 2 : 1;
       return;
     }
-    const { code, syscall } = error as NodeJS.ErrnoException;
+    if (error instanceof StoreError) {
+      const opening = OPEN_ERRORS.some((type) => error instanceof type);
+      process.stderr.write(
+        `deskgate: ${error.message}${opening ? databaseSuffix(setting, env) : ''}\n`,
+      );
+      process.exitCode = 1;
+      return;
+    }
+    // The database refused a write after it opened (a read-only SQLite file, a revoked grant).
+    const refusal = describeRefusal(error);
+    if (refusal && setting.url) {
+      process.stderr.write(
+        `deskgate: cannot use the database at ${redactUrl(setting.url)}: ${refusal}${databaseSuffix(setting, env)}\n`,
+      );
+      process.exitCode = 1;
+      return;
+    }
+    const { syscall } = error as NodeJS.ErrnoException;
     // A system call that failed (a path that cannot be created, a port in use) is the
     // environment's problem, not a bug: its message is enough.
-    if (typeof syscall === 'string' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_NOTADB') {
+    if (typeof syscall === 'string') {
       process.stderr.write(`deskgate: ${(error as Error).message}\n`);
       process.exitCode = 1;
       return;

@@ -1,17 +1,25 @@
+import { existsSync } from 'node:fs';
 import type { Config } from '../config.ts';
+import { NotADeskgateDatabaseError } from '../data/database-open-error.ts';
 import { describeStartError } from '../data/describe-start-error.ts';
+import { sqlitePathOf } from '../data/open-database.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Store } from '../data/store.ts';
 
 /**
- * Runs `fn` with an open Store and always closes it, whatever `fn` does. A statement the
- * database refuses comes back as one line, not a stack trace.
+ * Runs `fn` with an open Store and always closes it, whatever `fn` does. It never creates or
+ * migrates a database (only `serve` and `migrate` change a schema): a SQLite file that does not
+ * exist is not created, nor its directory, and a database without deskgate's tables is refused.
+ * A statement the database refuses comes back as one line, not a stack trace.
  */
 export async function usingStore<T>(
   config: Readonly<Config>,
   fn: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const { store } = await openStore(config, { migrate: config.migrate });
+  const path = sqlitePathOf(config.databaseUrl);
+  if (path !== undefined && path !== '' && path !== ':memory:' && !existsSync(path))
+    throw new NotADeskgateDatabaseError(config.databaseUrl, `there is no file ${path}`);
+  const { store } = await openStore(config, { migrate: false });
   try {
     return await fn(store);
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { ErrorCode, FieldError } from '../errors.ts';
+import type { ErrorCode, FieldError } from './wire-types.ts';
 
 /** What went wrong on the client's side, when no error envelope came back. */
 export type ClientErrorCode = 'timeout' | 'network_error' | 'invalid_response';

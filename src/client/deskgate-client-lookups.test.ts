@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-// Imported the way users import it: through the package's "exports".
-import { DeskgateClient, DeskgateClientError, type UserRecord } from 'deskgate/client';
 import { DATABASES, type TestDatabase } from '../../test/helpers/databases.ts';
 import { userFields } from '../../test/helpers/http.ts';
 import { createKey, type StartedServer, startServer } from '../../test/helpers/server.ts';
 import type { NewUserFields } from './deskgate-client.ts';
+// Imported the way users import it: through the package's "exports".
+import { DeskgateClient, DeskgateClientError, type UserRecord } from './index.ts';
 
 const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
 assert.ok(sqlite);

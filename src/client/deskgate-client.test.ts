@@ -3,12 +3,12 @@ import { once } from 'node:events';
 import { createServer, request, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-// Imported the way users import it: through the package's "exports".
-import { DeskgateClient, DeskgateClientError, DeskgateError } from 'deskgate/client';
 import { DATABASES, type TestDatabase } from '../../test/helpers/databases.ts';
 import { userFields } from '../../test/helpers/http.ts';
 import { createKey, type StartedServer, startServer } from '../../test/helpers/server.ts';
 import type { NewUserFields } from './deskgate-client.ts';
+// The packed package's test (test/package/) imports it through "exports" from node_modules.
+import { DeskgateClient, DeskgateClientError, DeskgateError } from './index.ts';
 
 const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
 assert.ok(sqlite);

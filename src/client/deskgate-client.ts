@@ -1,11 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-// Type-only imports: the client shares the server's own shapes and loads none of its code.
-import type { z } from 'zod';
-import type { ErrorCode, FieldError } from '../errors.ts';
-import type { TopicView } from '../operations/topics-specific/topics-specific.ts';
-import type { userAddParameters } from '../operations/user-add/parameters.ts';
 import { DeskgateClientError } from './deskgate-client-error.ts';
 import type {
   LookUpName,
@@ -16,12 +11,9 @@ import type {
   UserRecord,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
+import type { ErrorCode, FieldError, NewUserFields, Topic } from './wire-types.ts';
 
-/** A help topic as the interface returns it: every value a string. */
-export type Topic = TopicView;
-
-/** The eight fields of user/add; integers may be JSON numbers or digit strings. */
-export type NewUserFields = z.input<typeof userAddParameters>;
+export type { NewUserFields, Topic };
 
 export interface DeskgateClientOptions {
   /** Where deskgate answers, with its base path if it has one: `http://127.0.0.1:8080`, `https://desk.example.com/helpdesk`. */

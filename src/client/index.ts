@@ -1,6 +1,5 @@
 /** The typed deskgate client: `import { DeskgateClient } from 'deskgate/client'`. */
 
-export type { ErrorCode, FieldError } from '../errors.ts';
 export {
   type AddUserOptions,
   type CallOptions,
@@ -25,3 +24,4 @@ export type {
   UserRecord,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
+export type { ErrorCode, FieldError } from './wire-types.ts';

@@ -10,14 +10,19 @@ export const DEFAULT_POOL: PoolOptions = {
   queryTimeoutMs: 10_000,
 };
 
+/** The file a `sqlite:` URL names (`sqlite:./x.db`, `sqlite:///abs/x.db`); undefined for other URLs. */
+export function sqlitePathOf(url: string): string | undefined {
+  return url.startsWith('sqlite:') ? url.slice('sqlite:'.length).replace(/^\/\//, '') : undefined;
+}
+
 /** Opens the database a `DESKGATE_DATABASE_URL` names: sqlite:, postgres:// or mysql://. */
 export function openDatabase<DB>(
   url: string,
   pool: PoolOptions = DEFAULT_POOL,
   mysql: MysqlOptions = {},
 ): OpenDatabase<DB> {
-  if (url.startsWith('sqlite:')) {
-    const path = url.slice('sqlite:'.length).replace(/^\/\//, '');
+  const path = sqlitePathOf(url);
+  if (path !== undefined) {
     if (path === '') {
       throw new ConfigError(
         'DESKGATE_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/deskgate.db',

@@ -1,8 +1,18 @@
 import type { Kysely } from 'kysely';
+import {
+  DatabaseRefusedError,
+  describeRefusal,
+  NotADeskgateDatabaseError,
+} from './database-open-error.ts';
 import { describeStartError } from './describe-start-error.ts';
 import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
 import type { Dialect, PoolOptions, PoolStats } from './dialects/dialect.ts';
-import { type Layout, migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
+import {
+  type Layout,
+  MIGRATIONS,
+  migrateToLatest,
+  pendingMigrations,
+} from './migrations/migrate.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
 import { assertOsticketTables } from './osticket/assert-osticket-tables.ts';
 import { assertTablesReadable } from './osticket/assert-tables-readable.ts';
@@ -39,6 +49,8 @@ export class SchemaOutOfDateError extends StoreError {
 
 /** A database that cannot be reached or refuses a statement at start is a one-line problem, not a crash. */
 function explain(error: unknown, dialect: Dialect, databaseUrl: string): unknown {
+  const refusal = describeRefusal(error);
+  if (refusal) return new DatabaseRefusedError(databaseUrl, refusal, { cause: error });
   if (!dialect.isConnectionError(error)) return describeStartError(error);
   const reason =
     (error as Error).message || (error as { code?: string }).code || 'connection failed';
@@ -55,9 +67,12 @@ async function prepare<DB>(
   dialect: Dialect,
   layout: Layout,
   migrate: boolean,
+  databaseUrl: string,
 ): Promise<string[]> {
   if (migrate) return migrateToLatest(db, dialect, layout);
   const pending = await pendingMigrations(db, dialect, layout);
+  if (pending.length === MIGRATIONS[layout].length)
+    throw new NotADeskgateDatabaseError(databaseUrl, "deskgate's tables are not there");
   if (pending.length > 0) {
     throw new SchemaOutOfDateError(
       `the database schema is behind (pending: ${pending.join(', ')}); run \`deskgate migrate\` or set DESKGATE_MIGRATE=true`,
@@ -80,7 +95,7 @@ async function openLayout<DB>(
     { serverTimeZone: layout === 'osticket' },
   );
   try {
-    const applied = await prepare(db, dialect, layout, options.migrate);
+    const applied = await prepare(db, dialect, layout, options.migrate, location.databaseUrl);
     return { store: await build(db, dialect), dialect, applied, poolStats };
   } catch (error) {
     await db.destroy();

@@ -7,7 +7,7 @@ import { makeServer } from '../http/make-server.ts';
 import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import { makeMetrics } from '../metrics/metrics.ts';
-import { createFirstKey, formatFirstKeyBanner } from './first-start.ts';
+import { announceFirstKey } from './announce-first-key.ts';
 
 export interface RunningServer {
   address: AddressInfo;
@@ -74,8 +74,7 @@ export async function runServer(
   }
   try {
     // Only once the server listens: a start that fails must not use up the key's one showing.
-    const firstKey = options.announceFirstKey ? await createFirstKey(store) : undefined;
-    if (firstKey) process.stdout.write(`${formatFirstKeyBanner(firstKey, config, address)}\n`);
+    if (options.announceFirstKey) await announceFirstKey(store, config, logger, address);
   } catch (error) {
     await stop();
     throw error;

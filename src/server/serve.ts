@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { answerMetricsRequests } from '../metrics/cluster-metrics.ts';
-import { createFirstKey, formatFirstKeyBanner } from './first-start.ts';
+import { announceFirstKey } from './announce-first-key.ts';
 import { runServer } from './run-server.ts';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -55,8 +55,7 @@ async function serveWithWorkers(config: Readonly<Config>, logger: Logger): Promi
     void (async () => {
       const opened = await openStore(config, { migrate: false });
       try {
-        const firstKey = await createFirstKey(opened.store);
-        if (firstKey) process.stdout.write(`${formatFirstKeyBanner(firstKey, config, address)}\n`);
+        await announceFirstKey(opened.store, config, logger, address);
       } finally {
         await opened.store.close();
       }

@@ -32,6 +32,8 @@ for (const kind of DATABASES) {
 
     before(async () => {
       database = await kind.create();
+      // Only serve and migrate create deskgate's tables; every other command expects them.
+      await runCliJson(['migrate', '--database', database.url]);
     });
     after(async () => {
       await database.drop();

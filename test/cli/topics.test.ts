@@ -35,6 +35,8 @@ for (const kind of DATABASES) {
 
     before(async () => {
       database = await kind.create();
+      // Only serve and migrate create deskgate's tables; every other command expects them.
+      await runCliJson(['migrate', '--database', database.url]);
       dir = mkdtempSync(join(tmpdir(), 'deskgate-topics-'));
     });
     after(async () => {

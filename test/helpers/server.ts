@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { issueApiKey } from '../../src/auth/issue-api-key.ts';
 import { openStore } from '../../src/data/open-store.ts';
@@ -15,6 +18,11 @@ export interface StartedServer {
   process: ChildProcess;
   /** Every line the server wrote to stdout and stderr so far. */
   output: string[];
+  /**
+   * Where the server writes the first API key (its stdout is not a terminal): a fresh temporary
+   * path unless the test set DESKGATE_FIRST_KEY_FILE; removed when the server stops.
+   */
+  firstKeyFile: string;
   /** Sends SIGTERM and waits for the exit; resolves to the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -26,6 +34,8 @@ export interface StartOptions {
 
 /** Starts `deskgate serve` as a child process on a free port and waits until it listens. */
 export async function startServer({ databaseUrl, env = {} }: StartOptions): Promise<StartedServer> {
+  const keyDir = mkdtempSync(join(tmpdir(), 'deskgate-first-key-'));
+  const firstKeyFile = env.DESKGATE_FIRST_KEY_FILE ?? join(keyDir, 'first-api-key.txt');
   const child = spawn(process.execPath, ['bin/deskgate.js', 'serve'], {
     cwd: ROOT,
     env: {
@@ -40,13 +50,17 @@ export async function startServer({ databaseUrl, env = {} }: StartOptions): Prom
       DESKGATE_KEY_CACHE_TTL: '0',
       // Suites send many requests with one key; the per-key limit has tests of its own.
       DESKGATE_RATE_LIMIT: '0',
+      DESKGATE_FIRST_KEY_FILE: firstKeyFile,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('exit', (code) => {
+      rmSync(keyDir, { recursive: true, force: true });
+      resolve(code);
+    }),
   );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
@@ -74,6 +88,7 @@ export async function startServer({ databaseUrl, env = {} }: StartOptions): Prom
     url: `${origin}${env.DESKGATE_BASE_PATH ?? ''}/upload/svc_wbs/`,
     process: child,
     output,
+    firstKeyFile,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;

@@ -40,6 +40,8 @@ for (const kind of DATABASES) {
 
     before(async () => {
       database = await kind.create();
+      // Only serve and migrate create deskgate's tables; every other command expects them.
+      await runCliJson(['migrate', '--database', database.url]);
       for (const name of ['writer', 'reader']) {
         const created = await runCliJson<{ key: string }>([
           'keys',

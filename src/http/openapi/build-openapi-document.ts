@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { MESSAGES } from '../../messages.ts';
+import { readPackageVersion } from '../../package-version.ts';
 import { errorResponse, type Json, json, ref } from './error-responses.ts';
 import {
   operationComponents,
@@ -52,11 +52,6 @@ function servicePath(
       },
     },
   };
-}
-
-function readPackageVersion(): string {
-  const url = new URL('../../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
 /**

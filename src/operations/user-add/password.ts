@@ -38,11 +38,12 @@ export interface HashingOptions {
 
 /**
  * The value to store: a recognised hash as it is, anything else bcrypt-hashed on the libuv
- * thread pool (never on the event loop).
+ * thread pool (never on the event loop). @node-rs/bcrypt 1.x writes `$2b$`; `$2a$`/`$2y$` name
+ * the same algorithm for UTF-8 input, so only the label changes to the one asked for.
  */
 export async function toPasswordHash(password: string, options: HashingOptions): Promise<string> {
   if (isPasswordHash(password)) return password;
-  return hash(password, { cost: options.cost, version: options.version });
+  return (await hash(password, options.cost)).replace(/^\$2b\$/, `$${options.version}$`);
 }
 
 /** Whether `password` (clear or already hashed) is the one `stored` was made from. */

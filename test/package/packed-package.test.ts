@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { ROOT } from '../helpers/paths.ts';
+
+const run = promisify(execFile);
+
+/** npm and the tools it starts use this Node (24), not an older one first on the PATH. */
+const ENV = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
+
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+};
+
+/** A strict TypeScript project of the kind that imports the client: nodenext, library checks on. */
+const CONSUMER_TSCONFIG = {
+  compilerOptions: {
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    noEmit: true,
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')],
+  },
+  files: ['consumer.mts'],
+};
+
+const CONSUMER_TS = `import { DeskgateClient, DeskgateError, type NewUserFields, type Topic } from 'deskgate/client';
+
+const client = new DeskgateClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'K', retries: 1 });
+const user: NewUserFields = {
+  name: 'Ann', email: 'ann@example.com', password: 's3cret', timezone: 'UTC',
+  phone: 351210000000, org_id: 0, default_email_id: 0, status: '1',
+};
+async function main(): Promise<void> {
+  const topic: Topic | null = await client.getTopic(1);
+  const id: string = await client.addUser(user, { idempotencyKey: 'k' });
+  console.log(topic?.topic.toUpperCase(), id);
+}
+main().catch((error: unknown) => {
+  if (error instanceof DeskgateError) console.log(error.code, error.status, error.errors.length);
+});
+client.close();
+`;
+
+const CLIENT_MJS = `import { DeskgateClient } from 'deskgate/client';
+const client = new DeskgateClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.API_KEY });
+const topic = await client.getTopic(1);
+client.close();
+console.log(JSON.stringify(topic));
+`;
+
+describe('the packed package, installed into an empty project', () => {
+  let dir: string;
+  let project: string;
+  let server: ChildProcess | undefined;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'deskgate-package-'));
+    const packed = await run('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: ROOT,
+      env: ENV,
+    });
+    const tarball = join(dir, packed.stdout.trim().split('\n').at(-1) ?? '');
+    project = join(dir, 'project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    // Every dependency is in npm's cache after `npm ci`; the registry is asked only when not.
+    await run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball], {
+      cwd: project,
+      env: ENV,
+    });
+  });
+  after(async () => {
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await once(server, 'exit');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('holds the compiled code and no TypeScript sources', () => {
+    const installed = join(project, 'node_modules', 'deskgate');
+    const top = readdirSync(installed).sort();
+    assert.deepEqual(top, ['LICENSE', 'README.md', 'bin', 'dist', 'package.json']);
+    const files = readdirSync(join(installed, 'dist'), { recursive: true }).map(String);
+    assert.ok(files.includes(join('cli', 'main.js')));
+    assert.ok(files.includes(join('client', 'index.d.ts')));
+    assert.ok(!files.some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), 'a .ts source');
+    assert.ok(!files.some((f) => f.includes('.test.')), 'a test file');
+  });
+
+  test('deskgate/client loads nothing but Node built-ins and its own files', () => {
+    const clientDir = join(project, 'node_modules', 'deskgate', 'dist', 'client');
+    for (const file of readdirSync(clientDir)) {
+      const text = readFileSync(join(clientDir, file), 'utf8');
+      for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gm)) {
+        assert.ok(
+          specifier?.startsWith('node:') || specifier?.startsWith('./'),
+          `${file} imports ${specifier}`,
+        );
+      }
+    }
+  });
+
+  test('npx deskgate --version prints the version', async () => {
+    const { stdout } = await run('npx', ['--no-install', 'deskgate', '--version'], {
+      cwd: project,
+      env: ENV,
+    });
+    assert.equal(stdout, `${version}\n`);
+  });
+
+  test('the bin migrates, creates a key and serves; a .mjs calls it through deskgate/client', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'deskgate');
+    const database = `sqlite:${join(dir, 'data', 'deskgate.db')}`;
+    const env = { ...ENV, DESKGATE_DATABASE_URL: database, DESKGATE_LOG_FORMAT: 'json' };
+    await run(bin, ['migrate'], { cwd: project, env });
+    const { stdout } = await run(bin, ['keys', 'create', '--name', 'packed', '--json'], {
+      cwd: project,
+      env,
+    });
+    const { key } = JSON.parse(stdout) as { key: string };
+    assert.match(key, /^[0-9A-F]{32}$/);
+
+    server = spawn(bin, ['serve'], {
+      cwd: project,
+      env: { ...env, HOST: '127.0.0.1', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const lines = createInterface({ input: server.stdout as NodeJS.ReadableStream });
+    let port: number | undefined;
+    for await (const line of lines) {
+      const record = JSON.parse(line) as { msg?: string; port?: number };
+      if (record.msg === 'deskgate listening') {
+        port = record.port;
+        break;
+      }
+    }
+    assert.ok(port, 'the installed server never listened');
+
+    writeFileSync(join(project, 'use-client.mjs'), CLIENT_MJS);
+    const called = await run(process.execPath, ['use-client.mjs'], {
+      cwd: project,
+      env: { ...ENV, BASE_URL: `http://127.0.0.1:${port}`, API_KEY: key },
+    });
+    const topic = JSON.parse(called.stdout) as { id: string; topic: string };
+    assert.equal(topic.id, '1');
+    assert.equal(topic.topic, 'General Inquiry');
+  });
+
+  test('its types satisfy a strict nodenext TypeScript project that checks libraries', async () => {
+    // The last line proves the types are really there: were they `any`, the expected error would
+    // be missing and tsc would fail on the unused directive.
+    const misuse = `// @ts-expect-error a topic's name is a string\nconst wrong: number = (null as unknown as Topic).topic;\nconsole.log(wrong);\n`;
+    writeFileSync(join(project, 'consumer.mts'), `${CONSUMER_TS}${misuse}`);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const checked = await run(tsc, ['-p', 'tsconfig.json'], { cwd: project, env: ENV }).catch(
+      (error: { stdout?: string; code?: number }) => error,
+    );
+    assert.equal((checked as { code?: number }).code ?? 0, 0, checked.stdout);
+  });
+});
