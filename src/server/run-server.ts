@@ -32,7 +32,7 @@ export async function runServer(
       config,
       store,
       logger,
-      isConnectionError: dialect.isConnectionError,
+      isConnectionError: dialect.isUnavailableError,
       limits,
       metrics: config.metrics ? makeMetrics(poolStats) : undefined,
     });
