@@ -1,6 +1,7 @@
 import { type Logger, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import type { Config } from './config.ts';
+import { serializeError } from './serialize-error.ts';
 
 export type { Logger };
 
@@ -16,6 +17,8 @@ export function makeLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logg
   const options = {
     level: config.logLevel,
     base: { pid: process.pid },
+    // Database errors carry the failed statement's values; the serializer leaves them out.
+    serializers: { err: serializeError },
   };
   return pretty ? pino(options, PinoPretty({ colorize: true, sync: true })) : pino(options);
 }

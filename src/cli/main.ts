@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { StoreError } from '../data/store.ts';
+import { scrubErrorText } from '../serialize-error.ts';
 import { type Command, CommandError, UsageError } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
 
@@ -101,7 +102,7 @@ export async function main(
       return;
     }
     process.stderr.write(
-      `deskgate: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      `deskgate: unexpected error: ${scrubErrorText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
     );
     process.exitCode = 1;
   }
