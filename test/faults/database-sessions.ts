@@ -20,7 +20,10 @@ export interface TestSession {
 
 const AT = '2026-01-01 00:00:00';
 
-export async function openTestSession(kind: 'postgres' | 'mysql', url: string): Promise<TestSession> {
+export async function openTestSession(
+  kind: 'postgres' | 'mysql',
+  url: string,
+): Promise<TestSession> {
   if (kind === 'postgres') {
     const client = new pg.Client({ connectionString: url });
     client.on('error', () => {});

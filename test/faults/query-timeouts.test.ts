@@ -57,7 +57,10 @@ for (const kind of DATABASES.filter((d) => d.name !== 'sqlite')) {
         elapsed = performance.now() - started;
         assert.equal(reply.status, 503, reply.text);
         assert.equal(reply.body?.code, 'database_unavailable');
-        assert.ok(elapsed >= QUERY_TIMEOUT_MS - 100, `answered after ${elapsed} ms, before the timeout`);
+        assert.ok(
+          elapsed >= QUERY_TIMEOUT_MS - 100,
+          `answered after ${elapsed} ms, before the timeout`,
+        );
         assert.ok(elapsed < ANSWER_WITHIN_MS, `answered after ${elapsed} ms`);
       } finally {
         await session.release();

@@ -24,7 +24,11 @@ export interface Dialect {
    * Runs `fn` while holding a database-wide lock named `name`, so that instances sharing the
    * database do it one at a time (PostgreSQL advisory lock, MySQL GET_LOCK, SQLite's write lock).
    */
-  withExclusiveLock<DB, T>(db: Kysely<DB>, name: string, fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+  withExclusiveLock<DB, T>(
+    db: Kysely<DB>,
+    name: string,
+    fn: (db: Kysely<DB>) => Promise<T>,
+  ): Promise<T>;
   /** Whether INSERT … RETURNING works (SQLite, PostgreSQL; not MySQL). */
   readonly supportsReturning: boolean;
   /** Brings an id sequence past ids inserted explicitly (PostgreSQL's serial does not follow them). */
