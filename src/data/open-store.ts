@@ -1,7 +1,12 @@
 import type { Kysely } from 'kysely';
 import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
 import type { Dialect, PoolOptions, PoolStats } from './dialects/dialect.ts';
-import { type Layout, migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
+import {
+  assertNoUnknownMigrations,
+  type Layout,
+  migrateToLatest,
+  pendingMigrations,
+} from './migrations/migrate.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
 import { assertOsticketTables } from './osticket/assert-osticket-tables.ts';
 import { makeOsticketStore } from './osticket/osticket-store.ts';
@@ -52,6 +57,7 @@ async function prepare<DB>(
   layout: Layout,
   migrate: boolean,
 ): Promise<string[]> {
+  await assertNoUnknownMigrations(db, dialect, layout);
   if (migrate) return migrateToLatest(db, dialect, layout);
   const pending = await pendingMigrations(db, dialect, layout);
   if (pending.length > 0) {

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Dialect } from '../dialects/dialect.ts';
+import { StoreError } from '../store.ts';
 import * as osticketOwnTables from '../osticket/migrations.ts';
 import * as initialSchema from './001-initial-schema.ts';
 import * as defaultTopics from './002-default-topics.ts';
@@ -58,4 +59,36 @@ export async function pendingMigrations<DB>(
 ): Promise<string[]> {
   const all = await (await makeMigrator(db, dialect, layout)).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** The database has migrations this build does not know: a newer deskgate wrote it. */
+export class NewerSchemaError extends StoreError {
+  override name = 'NewerSchemaError';
+}
+
+/**
+ * Refuses a database a newer deskgate has migrated: this build would misread tables it does
+ * not know the shape of, and its migrator would call the history corrupt.
+ */
+export async function assertNoUnknownMigrations<DB>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  layout: Layout,
+): Promise<void> {
+  let applied: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from deskgate_migration`.execute(db);
+    applied = rows.map((r) => r.name);
+  } catch (error) {
+    // No migration table yet: a database deskgate has not migrated.
+    if (dialect.isUnavailableError(error)) throw error;
+    return;
+  }
+  const known = new Set<string>(MIGRATIONS[layout].map(([name]) => name));
+  const unknown = applied.filter((name) => !known.has(name)).sort();
+  if (unknown.length > 0) {
+    throw new NewerSchemaError(
+      `this database was written by a newer deskgate (migration ${unknown.join(', ')} unknown); upgrade deskgate`,
+    );
+  }
 }
