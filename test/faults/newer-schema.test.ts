@@ -42,7 +42,9 @@ for (const kind of DATABASES) {
         assert.equal(lines.length, 1, result.stderr);
         assert.match(
           lines[0] ?? '',
-          new RegExp(`written by a newer deskgate \\(migration ${FUTURE} unknown\\); upgrade deskgate`),
+          new RegExp(
+            `written by a newer deskgate \\(migration ${FUTURE} unknown\\); upgrade deskgate`,
+          ),
         );
         assert.doesNotMatch(result.stdout, /listening/);
       });

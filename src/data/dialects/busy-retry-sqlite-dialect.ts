@@ -135,9 +135,17 @@ class BusyRetrySqliteDriver implements Driver {
   }
 }
 
-/** Kysely's SQLite adapter, told that the driver serialises access to the connection itself. */
+/**
+ * Kysely's SQLite adapter, told that the driver serialises access to the connection itself, and
+ * that DDL is transactional (it is in SQLite): the migrator then runs in one IMMEDIATE
+ * transaction, which serialises processes migrating one file at once (Kysely's SQLite migration
+ * lock assumes a single process).
+ */
 class SelfSerialisingSqliteAdapter extends SqliteAdapter {
   override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+  override get supportsTransactionalDdl(): boolean {
     return true;
   }
 }

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Dialect } from '../dialects/dialect.ts';
-import { StoreError } from '../store.ts';
 import * as osticketOwnTables from '../osticket/migrations.ts';
+import { StoreError } from '../store.ts';
 import * as initialSchema from './001-initial-schema.ts';
 import * as defaultTopics from './002-default-topics.ts';
 
