@@ -1,10 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Dialect } from '../dialects/dialect.ts';
+import * as osticketExactIdempotencyKeys from '../osticket/migration-002-exact-idempotency-keys.ts';
 import * as osticketOwnTables from '../osticket/migrations.ts';
 import { StoreError } from '../store.ts';
 import * as initialSchema from './001-initial-schema.ts';
 import * as defaultTopics from './002-default-topics.ts';
+import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -13,9 +15,13 @@ export const MIGRATIONS = {
   deskgate: [
     ['001-initial-schema', initialSchema],
     ['002-default-topics', defaultTopics],
+    ['003-exact-text-on-mysql', exactTextOnMysql],
   ],
   // In an osTicket database only deskgate's own tables are migrated; osTicket's are never touched.
-  osticket: [['osticket-001-deskgate-tables', osticketOwnTables]],
+  osticket: [
+    ['osticket-001-deskgate-tables', osticketOwnTables],
+    ['osticket-002-exact-idempotency-keys', osticketExactIdempotencyKeys],
+  ],
 } as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
 
 export type Layout = keyof typeof MIGRATIONS;
