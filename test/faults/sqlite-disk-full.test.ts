@@ -63,7 +63,11 @@ describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs
     const acknowledged: string[] = [];
     for (let i = 0; i < 5; i++) {
       const email = `before.${i}@example.com`;
-      const reply = await call(server.url, { method: 'POST', headers: { apikey: key }, body: userBody({ email }) });
+      const reply = await call(server.url, {
+        method: 'POST',
+        headers: { apikey: key },
+        body: userBody({ email }),
+      });
       assert.equal(reply.status, 200, reply.text);
       acknowledged.push(email);
     }
@@ -72,7 +76,11 @@ describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs
     // Space SQLite had already reserved may take a few more writes before the disk says no.
     for (let i = 0; i < 200 && !refused; i++) {
       const email = `during.${i}@example.com`;
-      const reply = await call(server.url, { method: 'POST', headers: { apikey: key }, body: userBody({ email }) });
+      const reply = await call(server.url, {
+        method: 'POST',
+        headers: { apikey: key },
+        body: userBody({ email }),
+      });
       if (reply.status === 200) acknowledged.push(email);
       else refused = reply;
     }
@@ -85,7 +93,11 @@ describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs
     assert.doesNotMatch(log, /cannot rollback/);
 
     rmSync(filler);
-    const resumed = await call(server.url, { method: 'POST', headers: { apikey: key }, body: userBody({ email: 'after@example.com' }) });
+    const resumed = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: key },
+      body: userBody({ email: 'after@example.com' }),
+    });
     assert.equal(resumed.status, 200, resumed.text);
     await withStore(url, async (store) => {
       for (const email of acknowledged)
