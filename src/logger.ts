@@ -4,6 +4,7 @@ import { type Logger, type LoggerOptions, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import type { Config } from './config.ts';
 import { readPackageVersion } from './package-version.ts';
+import { serializeError } from './serialize-error.ts';
 
 export type { Logger };
 
@@ -75,10 +76,17 @@ function ecsOptions(): LoggerOptions {
  */
 export function makeLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
   const base = { pid: process.pid, hostname: hostname() };
-  if (config.logFormat === 'ecs') return pino({ ...ecsOptions(), level: config.logLevel, base });
+  if (config.logFormat === 'ecs')
+    return pino({
+      ...ecsOptions(),
+      level: config.logLevel,
+      base,
+      serializers: { err: serializeError },
+    });
   const pretty =
     config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
-  const options = { level: config.logLevel, base };
+  // Database errors carry the failed statement's values; the serializer leaves them out.
+  const options = { level: config.logLevel, base, serializers: { err: serializeError } };
   if (!pretty) return pino(options);
   return pino(
     options,

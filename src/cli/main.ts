@@ -9,6 +9,7 @@ import { redactUrl } from '../data/open-database.ts';
 import { SchemaOutOfDateError } from '../data/open-store.ts';
 import { DatabaseUnreachableError, StoreError } from '../data/store.ts';
 import { readPackageVersion } from '../package-version.ts';
+import { scrubErrorText } from '../serialize-error.ts';
 import { FirstKeyFileError } from '../server/announce-first-key.ts';
 import { type Command, CommandError, UsageError } from './command.ts';
 import { findCommandGroup, groupHelpText } from './command-groups.ts';
@@ -189,7 +190,7 @@ export async function main(
       return;
     }
     process.stderr.write(
-      `deskgate: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      `deskgate: unexpected error: ${scrubErrorText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
     );
     process.exitCode = 1;
   }

@@ -28,7 +28,7 @@ export function openDatabase<DB>(
         'DESKGATE_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/deskgate.db',
       );
     }
-    return openSqlite<DB>(path);
+    return openSqlite<DB>(path, pool.queryTimeoutMs);
   }
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres<DB>(url, pool);
   if (/^(mysql|mariadb):\/\//.test(url)) return openMysql<DB>(url, pool, mysql);

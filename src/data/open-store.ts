@@ -8,6 +8,7 @@ import { describeStartError } from './describe-start-error.ts';
 import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
 import type { Dialect, PoolOptions, PoolStats } from './dialects/dialect.ts';
 import {
+  assertNoUnknownMigrations,
   type Layout,
   MIGRATIONS,
   migrateToLatest,
@@ -69,6 +70,7 @@ async function prepare<DB>(
   migrate: boolean,
   databaseUrl: string,
 ): Promise<string[]> {
+  await assertNoUnknownMigrations(db, dialect, layout);
   if (migrate) return migrateToLatest(db, dialect, layout);
   const pending = await pendingMigrations(db, dialect, layout);
   if (pending.length === MIGRATIONS[layout].length)

@@ -40,6 +40,11 @@ export interface Store {
   deleteIdempotencyRecordsBefore(cutoff: string): Promise<void>;
 
   createApiKey(input: NewApiKey): Promise<ApiKey>;
+  /**
+   * Creates the key only when the database has none, atomically across every instance sharing
+   * the database; undefined when a key exists (or another instance created the first one).
+   */
+  createFirstApiKey(input: NewApiKey): Promise<ApiKey | undefined>;
   listApiKeys(): Promise<ApiKey[]>;
   /** Returns false when there is no such key. */
   revokeApiKey(id: number): Promise<boolean>;

@@ -1,13 +1,24 @@
 import type { AddressInfo } from 'node:net';
-import { type IssuedApiKey, issueApiKey } from '../auth/issue-api-key.ts';
+import { generateApiKey, hashApiKey } from '../auth/api-key-secret.ts';
+import type { IssuedApiKey } from '../auth/issue-api-key.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
 import { SCOPES } from '../domain.ts';
 
-/** On a database with no API key yet, creates one with both scopes; undefined when keys exist. */
+/**
+ * On a database with no API key yet, creates one with every scope; undefined when keys exist.
+ * Instances starting together on a fresh database create one between them, not one each.
+ */
 export async function createFirstKey(store: Store): Promise<IssuedApiKey | undefined> {
   if ((await store.countApiKeys()) > 0) return undefined;
-  return issueApiKey(store, { name: 'default', scopes: [...SCOPES], allowIps: [] });
+  const key = generateApiKey();
+  const apiKey = await store.createFirstApiKey({
+    name: 'default',
+    keyHash: hashApiKey(key),
+    scopes: [...SCOPES],
+    allowIps: [],
+  });
+  return apiKey && { apiKey, key };
 }
 
 /**

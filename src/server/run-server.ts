@@ -8,6 +8,10 @@ import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import { makeMetrics } from '../metrics/metrics.ts';
 import { announceFirstKey } from './announce-first-key.ts';
+import { settleWithin } from './settle-within.ts';
+
+/** Time the closes get when in-flight requests used up the whole shutdown timeout. */
+const CLOSE_FLOOR_MS = 500;
 
 export interface RunningServer {
   address: AddressInfo;
@@ -32,7 +36,7 @@ export async function runServer(
       config,
       store,
       logger,
-      isConnectionError: dialect.isConnectionError,
+      isConnectionError: dialect.isUnavailableError,
       limits,
       metrics: config.metrics ? makeMetrics({ poolStats, database: dialect.name }) : undefined,
     });
@@ -58,18 +62,35 @@ export async function runServer(
   });
   let stopping: Promise<void> | undefined;
   async function stop(): Promise<void> {
+    const deadline = performance.now() + config.shutdownTimeoutMs;
     closing = true;
     for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    const deadline = setTimeout(() => {
+    const forceClose = setTimeout(() => {
       logger.warn('shutdown timeout reached; closing the remaining connections');
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     await closed;
-    clearTimeout(deadline);
-    await limits.close();
-    await store.close();
+    clearTimeout(forceClose);
+    // A database or Redis that stopped answering would hold these closes forever (a pool waits
+    // for its connections to end): they get what is left of the shutdown timeout.
+    const closes = [
+      ['rate limits', limits.close()],
+      ['database', store.close()],
+    ] as const;
+    const outcome = await settleWithin(
+      Promise.allSettled(closes.map(([, done]) => done)),
+      Math.max(deadline - performance.now(), CLOSE_FLOOR_MS),
+    );
+    if (outcome.status === 'timeout') {
+      logger.warn('shutdown timeout reached while closing connections; exiting without waiting');
+    } else if (outcome.status === 'done') {
+      outcome.value.forEach((result, i) => {
+        if (result.status === 'rejected')
+          logger.warn({ err: result.reason, what: closes[i]?.[0] }, 'closing failed');
+      });
+    }
     logger.info('deskgate stopped');
   }
   try {

@@ -7,6 +7,8 @@ import { announceFirstKey } from './announce-first-key.ts';
 import { runServer } from './run-server.ts';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** How far past DESKGATE_SHUTDOWN_TIMEOUT a shutdown may run before the process exits regardless. */
+const SHUTDOWN_BACKSTOP_MS = 2_000;
 
 async function serveInThisProcess(
   config: Readonly<Config>,
@@ -19,6 +21,11 @@ async function serveInThisProcess(
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info({ signal }, 'shutting down');
+    // Every step of stop() is bounded; this is the backstop should anything still hang.
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + SHUTDOWN_BACKSTOP_MS).unref();
     running.stop().then(
       () => process.exit(0),
       (error: unknown) => {

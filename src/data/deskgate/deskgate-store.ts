@@ -30,6 +30,12 @@ export function makeDeskgateStore(db: Kysely<Database>, dialect: Dialect): Store
     deleteIdempotencyRecordsBefore: (cutoff) =>
       idempotency.deleteIdempotencyRecordsBefore(own, cutoff),
     createApiKey: (key) => apiKeys.createApiKey(db, dialect, key),
+    createFirstApiKey: (key) =>
+      dialect.withExclusiveLock(db, 'deskgate_first_key', async (locked) =>
+        (await apiKeys.countApiKeys(locked)) > 0
+          ? undefined
+          : apiKeys.createApiKey(locked, dialect, key),
+      ),
     listApiKeys: () => apiKeys.listApiKeys(db),
     revokeApiKey: (id) => apiKeys.revokeApiKey(db, id),
     findApiKeyBySecret: (secret) => apiKeys.findApiKeyByHash(db, hashApiKey(secret)),

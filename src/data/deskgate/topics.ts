@@ -3,7 +3,6 @@ import type { NewTopic, Topic } from '../../domain.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import type { Database, TopicRow } from '../schema.ts';
 import { formatTimestamp, now } from '../time.ts';
-import { insertReturningId } from './insert-returning-id.ts';
 
 export function toTopic(row: TopicRow): Topic {
   return {
@@ -37,30 +36,51 @@ export async function countTopics(db: Kysely<Database>): Promise<number> {
   return Number(row.n);
 }
 
-/** Inserts in order, so a topic may name a parent inserted earlier in the same batch. */
+/**
+ * Topics per INSERT statement: 8 values each, 4,000 bound parameters, far below SQLite's 32,766
+ * and PostgreSQL's 65,535 limits whatever the size of the import.
+ */
+const INSERT_SLICE = 500;
+
+function topicKey(parentId: number, name: string): string {
+  return `${parentId}/${name}`;
+}
+
+/**
+ * Inserts the batch in one transaction, all or nothing, in slices of INSERT_SLICE rows. The new
+ * rows are found again by (parent, name), which is unique; a parent named by id may be a topic
+ * of the same batch.
+ */
 export async function insertTopics(
   db: Kysely<Database>,
   dialect: Dialect,
   topics: readonly NewTopic[],
 ): Promise<Topic[]> {
   return db.transaction().execute(async (trx) => {
-    const ids: number[] = [];
-    for (const topic of topics) {
-      const at = now();
-      const query = trx.insertInto('topics').values({
-        ...(topic.id === undefined ? {} : { id: topic.id }),
-        parent_id: topic.parentId,
-        is_public: topic.isPublic ? 1 : 0,
-        sort: topic.sort,
-        name: topic.name,
-        notes: topic.notes,
-        created_at: at,
-        updated_at: at,
-      });
-      ids.push(await insertReturningId(query, dialect));
+    const at = now();
+    // Those with an id first, then the sequence moved past them, then the rest: a generated id
+    // never collides with one the batch names.
+    const withIds = topics.filter((t) => t.id !== undefined);
+    const withoutIds = topics.filter((t) => t.id === undefined);
+    for (const group of [withIds, withoutIds]) {
+      for (let i = 0; i < group.length; i += INSERT_SLICE) {
+        const rows = group.slice(i, i + INSERT_SLICE).map((topic) => ({
+          ...(topic.id === undefined ? {} : { id: topic.id }),
+          parent_id: topic.parentId,
+          is_public: topic.isPublic ? 1 : 0,
+          sort: topic.sort,
+          name: topic.name,
+          notes: topic.notes,
+          created_at: at,
+          updated_at: at,
+        }));
+        await trx.insertInto('topics').values(rows).execute();
+      }
+      if (group === withIds && withIds.length > 0) await dialect.syncIdSequence(trx, 'topics');
     }
-    if (topics.some((t) => t.id !== undefined)) await dialect.syncIdSequence(trx, 'topics');
-    const rows = await trx.selectFrom('topics').selectAll().where('id', 'in', ids).execute();
-    return ids.map((id) => toTopic(rows.find((r) => Number(r.id) === id) as TopicRow));
+    const stored = new Map<string, TopicRow>();
+    for (const row of await trx.selectFrom('topics').selectAll().execute())
+      stored.set(topicKey(Number(row.parent_id), row.name), row);
+    return topics.map((t) => toTopic(stored.get(topicKey(t.parentId, t.name)) as TopicRow));
   });
 }

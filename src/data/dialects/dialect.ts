@@ -14,6 +14,21 @@ export interface Dialect {
   isUniqueViolation(error: unknown, unique: UniqueIndex): boolean;
   /** True when `error` means the database cannot be reached (as opposed to a bad query). */
   isConnectionError(error: unknown): boolean;
+  /**
+   * True when `error` means the database cannot answer now but may shortly: unreachable, a
+   * connection lost mid-query, a query or lock wait over DESKGATE_DB_QUERY_TIMEOUT, a full disk.
+   * Callers get 503 `database_unavailable` for these and 500 for everything else.
+   */
+  isUnavailableError(error: unknown): boolean;
+  /**
+   * Runs `fn` while holding a database-wide lock named `name`, so that instances sharing the
+   * database do it one at a time (PostgreSQL advisory lock, MySQL GET_LOCK, SQLite's write lock).
+   */
+  withExclusiveLock<DB, T>(
+    db: Kysely<DB>,
+    name: string,
+    fn: (db: Kysely<DB>) => Promise<T>,
+  ): Promise<T>;
   /** Whether INSERT … RETURNING works (SQLite, PostgreSQL; not MySQL). */
   readonly supportsReturning: boolean;
   /** Brings an id sequence past ids inserted explicitly (PostgreSQL's serial does not follow them). */
@@ -31,7 +46,12 @@ export interface PoolOptions {
   max: number;
   /** Give up connecting after this many ms (the request then gets 503). */
   connectTimeoutMs: number;
-  /** Give up on one query after this many ms. */
+  /**
+   * Give up on one query after this many ms (the request then gets 503): enforced by the
+   * server where it can (PostgreSQL statement_timeout, MariaDB max_statement_time, InnoDB lock
+   * waits, SQLite's wait for the write lock) and by the client a second later for a server that
+   * stops answering altogether.
+   */
   queryTimeoutMs: number;
 }
 
@@ -64,4 +84,19 @@ const NETWORK_ERRORS = new Set([
 export function isNetworkError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && NETWORK_ERRORS.has(code);
+}
+
+/** What the driver is given beyond the server's own bound, so the server answers first when it can. */
+export const CLIENT_TIMEOUT_GRACE_MS = 1_000;
+
+/** The error's `code`, or undefined. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The error's `message`, or ''. */
+export function errorMessage(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : '';
 }

@@ -1,12 +1,39 @@
-import { CompiledQuery, Kysely, MysqlDialect } from 'kysely';
-import { createPool } from 'mysql2';
 import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  MysqlDialect,
+  type MysqlPool,
+  type MysqlPoolConnection,
+  sql,
+} from 'kysely';
+import { createPool, type Pool, type PoolConnection } from 'mysql2';
+import {
+  CLIENT_TIMEOUT_GRACE_MS,
   type Dialect,
+  errorCode,
+  errorMessage,
   isNetworkError,
   type OpenDatabase,
   type PoolOptions,
   type PoolStats,
 } from './dialect.ts';
+
+/** mysql2's codes for a connection that is gone or a server that stopped answering. */
+const CONNECTION_CODES =
+  /^(PROTOCOL_CONNECTION_LOST|PROTOCOL_SEQUENCE_TIMEOUT|ER_CON_COUNT_ERROR|ER_SERVER_SHUTDOWN|ER_ACCESS_DENIED_ERROR)$/;
+
+/**
+ * Server errors that mean "not now": lock wait timeout (1205), deadlock (1213), statement
+ * interrupted (1317), connection killed (1927), MariaDB max_statement_time (1969), MySQL
+ * max_execution_time (3024), disk or table full (1021, 1114), too many connections (1040),
+ * shutdown in progress (1053).
+ */
+const UNAVAILABLE_ERRNOS = new Set([1205, 1213, 1317, 1927, 1969, 3024, 1021, 1114, 1040, 1053]);
+
+/** mysql2's messages for a pooled connection that died between queries. */
+const LOST_CONNECTION =
+  /Can't add new command when connection is in closed state|Pool is closed|Connection lost/;
 
 const mysqlDialect: Dialect = {
   name: 'mysql',
@@ -19,20 +46,107 @@ const mysqlDialect: Dialect = {
     );
   },
   isConnectionError(error) {
-    if (isNetworkError(error)) return true;
-    const code = (error as { code?: unknown } | null)?.code;
-    return (
-      typeof code === 'string' &&
-      /^(PROTOCOL_CONNECTION_LOST|PROTOCOL_SEQUENCE_TIMEOUT|ER_CON_COUNT_ERROR|ER_SERVER_SHUTDOWN|ER_ACCESS_DENIED_ERROR)$/.test(
-        code,
-      )
-    );
+    return isNetworkError(error) || CONNECTION_CODES.test(errorCode(error) ?? '');
+  },
+  isUnavailableError(error) {
+    if (mysqlDialect.isConnectionError(error)) return true;
+    const errno = (error as { errno?: unknown } | null)?.errno;
+    if (typeof errno === 'number' && UNAVAILABLE_ERRNOS.has(errno)) return true;
+    return LOST_CONNECTION.test(errorMessage(error));
+  },
+  async withExclusiveLock(db, name, fn) {
+    // GET_LOCK belongs to the session, so everything runs on one connection; the server
+    // releases it if that connection dies.
+    return db.connection().execute(async (connection) => {
+      const seconds = 30;
+      const { rows } = await sql<{
+        granted: number | null;
+      }>`select get_lock(${name}, ${seconds}) as granted`.execute(connection);
+      if (Number(rows[0]?.granted) !== 1) {
+        throw Object.assign(new Error(`could not take the lock ${name} within ${seconds} s`), {
+          errno: 1205,
+        });
+      }
+      try {
+        return await fn(connection);
+      } finally {
+        await sql`select release_lock(${name})`.execute(connection);
+      }
+    });
   },
   async syncIdSequence() {},
   async currentSchema() {
     return undefined;
   },
 };
+
+/**
+ * Hands Kysely connections whose queries carry mysql2's client-side timeout. That timeout only
+ * stops waiting: the statement is still in progress on the connection, so a connection that
+ * timed out is destroyed (the server ends the session) instead of going back to the pool.
+ */
+function withQueryTimeout(pool: Pool, timeoutMs: number): MysqlPool {
+  const wrappers = new WeakMap<PoolConnection, MysqlPoolConnection>();
+  function wrap(connection: PoolConnection): MysqlPoolConnection {
+    const known = wrappers.get(connection);
+    if (known) return known;
+    const wrapper: MysqlPoolConnection = {
+      config: connection.config,
+      get threadId() {
+        return connection.threadId;
+      },
+      connect: (callback) => connection.connect(callback),
+      destroy: () => connection.destroy(),
+      release: () => connection.release(),
+      query(text, parameters, callback) {
+        return connection.query(
+          { sql: text, values: parameters, timeout: timeoutMs },
+          (error: unknown, result: unknown) => {
+            if (errorCode(error) === 'PROTOCOL_SEQUENCE_TIMEOUT') connection.destroy();
+            callback?.(error, result as never);
+          },
+        ) as unknown as ReturnType<MysqlPoolConnection['query']>;
+      },
+    };
+    wrappers.set(connection, wrapper);
+    return wrapper;
+  }
+  return {
+    getConnection: (callback) =>
+      pool.getConnection((error, connection) =>
+        callback(error, error ? (connection as never) : wrap(connection)),
+      ),
+    end: (callback) => pool.end(callback),
+  };
+}
+
+/**
+ * The server-side bounds of DESKGATE_DB_QUERY_TIMEOUT for one session: InnoDB lock waits (whole
+ * seconds) and, on MariaDB, every statement (max_statement_time); MySQL bounds only SELECTs
+ * (max_execution_time). The client-side timeout stays the backstop for a silent server.
+ */
+async function setSessionTimeouts(
+  connection: DatabaseConnection,
+  timeoutMs: number,
+  timeZone: string,
+) {
+  await connection.executeQuery(
+    CompiledQuery.raw(
+      `SET time_zone = ${timeZone}, innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(timeoutMs / 1000))}`,
+    ),
+  );
+  try {
+    await connection.executeQuery(
+      CompiledQuery.raw(`SET max_statement_time = ${(timeoutMs / 1000).toFixed(3)}`),
+    );
+  } catch (error) {
+    // ER_UNKNOWN_SYSTEM_VARIABLE: MySQL, not MariaDB.
+    if ((error as { errno?: unknown }).errno !== 1193) throw error;
+    await connection.executeQuery(
+      CompiledQuery.raw(`SET max_execution_time = ${Math.round(timeoutMs)}`),
+    );
+  }
+}
 
 export interface MysqlOptions {
   /**
@@ -60,12 +174,10 @@ export function openMysql<DB>(
     charset: 'utf8mb4',
   });
   const dialect = new MysqlDialect({
-    pool: instance,
-    // TIMESTAMP columns convert through the session zone; deskgate's own timestamps are UTC text.
-    onCreateConnection: async (connection) => {
-      const zone = serverTimeZone ? "'SYSTEM'" : "'+00:00'";
-      await connection.executeQuery(CompiledQuery.raw(`SET time_zone = ${zone}`));
-    },
+    pool: withQueryTimeout(instance, pool.queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS),
+    // TIMESTAMP columns (osTicket's user_account.registered) convert through the session zone.
+    onCreateConnection: (connection) =>
+      setSessionTimeouts(connection, pool.queryTimeoutMs, serverTimeZone ? "'SYSTEM'" : "'+00:00'"),
   });
   return {
     db: new Kysely<DB>({ dialect }),

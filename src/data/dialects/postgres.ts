@@ -1,9 +1,21 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
 import pg from 'pg';
-import { type Dialect, isNetworkError, type OpenDatabase, type PoolOptions } from './dialect.ts';
+import {
+  CLIENT_TIMEOUT_GRACE_MS,
+  type Dialect,
+  errorCode,
+  errorMessage,
+  isNetworkError,
+  type OpenDatabase,
+  type PoolOptions,
+} from './dialect.ts';
 
 // COUNT(*) and bigint columns arrive as strings by default; every value deskgate keeps fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** node-postgres's messages for a connection that is gone or a server that stopped answering. */
+const LOST_CONNECTION =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable/;
 
 const postgresDialect: Dialect = {
   name: 'postgres',
@@ -14,13 +26,26 @@ const postgresDialect: Dialect = {
   },
   isConnectionError(error) {
     if (isNetworkError(error)) return true;
-    const e = error as { code?: unknown; message?: unknown } | null;
     // Class 08: connection exception; 57P0x: server shutting down or unavailable.
-    if (typeof e?.code === 'string' && /^(08|57P0)/.test(e.code)) return true;
-    return (
-      typeof e?.message === 'string' &&
-      /Connection terminated|timeout exceeded when trying to connect/.test(e.message)
+    if (/^(08|57P0)/.test(errorCode(error) ?? '')) return true;
+    return /Connection terminated|timeout exceeded when trying to connect/.test(
+      errorMessage(error),
     );
+  },
+  isUnavailableError(error) {
+    if (postgresDialect.isConnectionError(error)) return true;
+    // 57014: statement_timeout; 55P03: lock_not_available; 53xxx: disk full, out of memory, too
+    // many connections; 40001/40P01: serialization failure, deadlock (a retry succeeds).
+    if (/^(57014|55P03|53|40001|40P01)/.test(errorCode(error) ?? '')) return true;
+    return LOST_CONNECTION.test(errorMessage(error));
+  },
+  async withExclusiveLock(db, name, fn) {
+    // A transaction-scoped advisory lock: released by the commit, or by the server if the
+    // connection dies, so a crashed instance never leaves it held.
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+      return fn(trx);
+    });
   },
   async currentSchema(db) {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
@@ -33,19 +58,57 @@ const postgresDialect: Dialect = {
   },
 };
 
-/** A pool of `pool.max` connections; connecting gives up after `pool.connectTimeoutMs`. */
+/**
+ * Hands Kysely pooled clients that are thrown away, not reused, after a client-side read
+ * timeout: the query is still running on that connection (the server went silent), so the next
+ * query on it would queue behind it.
+ */
+function withDiscardOnTimeout(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let timedOut: Error | undefined;
+      const wrapped = {
+        async query(text: string, parameters: readonly unknown[]) {
+          try {
+            return await client.query(text, parameters as unknown[]);
+          } catch (error) {
+            if (errorMessage(error) === 'Query read timeout') timedOut = error as Error;
+            throw error;
+          }
+        },
+        release: () => client.release(timedOut),
+      };
+      // Kysely calls only query(text, parameters) and release(); cursors are never used here.
+      return wrapped as unknown as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+    options: pool.options,
+  };
+}
+
+/**
+ * A pool of `pool.max` connections; connecting gives up after `pool.connectTimeoutMs`, a
+ * statement after `pool.queryTimeoutMs` (server-side statement_timeout, lock waits included),
+ * and a server that stops answering is given up on a second later (client-side read timeout).
+ */
 export function openPostgres<DB>(url: string, pool: PoolOptions): OpenDatabase<DB> {
   const instance = new pg.Pool({
     connectionString: url,
     max: pool.max,
     connectionTimeoutMillis: pool.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
-    query_timeout: pool.queryTimeoutMs,
+    statement_timeout: pool.queryTimeoutMs,
+    query_timeout: pool.queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS,
   });
   // An idle client that loses its server emits here; without a listener the process would crash.
   instance.on('error', () => {});
+  // So does a client checked out of the pool (pg_terminate_backend, a failover, a proxy reset):
+  // pg-pool listens only while a client is idle. The query in progress fails with the cause and
+  // the request gets 503; the pool drops the dead client when it is released.
+  instance.on('connect', (client) => client.on('error', () => {}));
   return {
-    db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: instance }) }),
+    db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: withDiscardOnTimeout(instance) }) }),
     dialect: postgresDialect,
     poolStats: () => ({
       total: instance.totalCount,

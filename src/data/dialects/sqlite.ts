@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, type SqliteDatabase } from 'kysely';
+import { BusyRetrySqliteDialect } from './busy-retry-sqlite-dialect.ts';
 import type { Dialect, OpenDatabase } from './dialect.ts';
 
 const sqliteDialect: Dialect = {
@@ -21,6 +22,17 @@ const sqliteDialect: Dialect = {
       error instanceof SQLite.SqliteError && /^SQLITE_(CANTOPEN|IOERR|BUSY|LOCKED)/.test(error.code)
     );
   },
+  isUnavailableError(error) {
+    // SQLITE_FULL: the disk (or the file system's quota) is full; writes resume when space returns.
+    return (
+      sqliteDialect.isConnectionError(error) ||
+      (error instanceof SQLite.SqliteError && /^SQLITE_FULL/.test(error.code))
+    );
+  },
+  async withExclusiveLock(db, _name, fn) {
+    // Transactions begin IMMEDIATE: holding one is holding the database's only write lock.
+    return db.transaction().execute(fn);
+  },
   async syncIdSequence() {},
   async currentSchema() {
     return undefined;
@@ -29,19 +41,25 @@ const sqliteDialect: Dialect = {
 
 /**
  * Opens a SQLite file in WAL mode. `synchronous=FULL` makes every acknowledged commit survive a
- * power loss, not only a process crash; the busy timeout lets several worker processes share it.
+ * power loss, not only a process crash. Another process's write lock is waited for without
+ * blocking the event loop, up to `busyBudgetMs` (DESKGATE_DB_QUERY_TIMEOUT), then SQLITE_BUSY
+ * (503): see BusyRetrySqliteDialect and docs/decisions/040-sqlite-lock-waits-off-the-event-loop.md.
  */
-export function openSqlite<DB>(path: string): OpenDatabase<DB> {
+export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase<DB> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
+  // Opening may wait (blocking) for a moment; every later wait is asynchronous.
+  database.pragma('busy_timeout = 5000');
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  return {
-    db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
-    dialect: sqliteDialect,
-  };
+  database.pragma('busy_timeout = 0');
+  const dialect = new BusyRetrySqliteDialect({
+    database,
+    statements: withStatementCache(database),
+    busyBudgetMs,
+  });
+  return { db: new Kysely<DB>({ dialect }), dialect: sqliteDialect };
 }
 
 /** Distinct SQL texts kept prepared; deskgate issues a few dozen, so this is never reached in practice. */

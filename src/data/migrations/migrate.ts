@@ -1,10 +1,13 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Dialect } from '../dialects/dialect.ts';
+import * as osticketExactIdempotencyKeys from '../osticket/migration-002-exact-idempotency-keys.ts';
 import * as osticketOwnTables from '../osticket/migrations.ts';
+import { StoreError } from '../store.ts';
 import * as initialSchema from './001-initial-schema.ts';
 import * as defaultTopics from './002-default-topics.ts';
-import * as usersCreatedIndex from './003-users-created-index.ts';
+import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
+import * as usersCreatedIndex from './004-users-created-index.ts';
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -13,10 +16,14 @@ export const MIGRATIONS = {
   deskgate: [
     ['001-initial-schema', initialSchema],
     ['002-default-topics', defaultTopics],
-    ['003-users-created-index', usersCreatedIndex],
+    ['003-exact-text-on-mysql', exactTextOnMysql],
+    ['004-users-created-index', usersCreatedIndex],
   ],
   // In an osTicket database only deskgate's own tables are migrated; osTicket's are never touched.
-  osticket: [['osticket-001-deskgate-tables', osticketOwnTables]],
+  osticket: [
+    ['osticket-001-deskgate-tables', osticketOwnTables],
+    ['osticket-002-exact-idempotency-keys', osticketExactIdempotencyKeys],
+  ],
 } as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
 
 export type Layout = keyof typeof MIGRATIONS;
@@ -60,4 +67,36 @@ export async function pendingMigrations<DB>(
 ): Promise<string[]> {
   const all = await (await makeMigrator(db, dialect, layout)).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** The database has migrations this build does not know: a newer deskgate wrote it. */
+export class NewerSchemaError extends StoreError {
+  override name = 'NewerSchemaError';
+}
+
+/**
+ * Refuses a database a newer deskgate has migrated: this build would misread tables it does
+ * not know the shape of, and its migrator would call the history corrupt.
+ */
+export async function assertNoUnknownMigrations<DB>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  layout: Layout,
+): Promise<void> {
+  let applied: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from deskgate_migration`.execute(db);
+    applied = rows.map((r) => r.name);
+  } catch (error) {
+    // No migration table yet: a database deskgate has not migrated.
+    if (dialect.isUnavailableError(error)) throw error;
+    return;
+  }
+  const known = new Set<string>(MIGRATIONS[layout].map(([name]) => name));
+  const unknown = applied.filter((name) => !known.has(name)).sort();
+  if (unknown.length > 0) {
+    throw new NewerSchemaError(
+      `this database was written by a newer deskgate (migration ${unknown.join(', ')} unknown); upgrade deskgate`,
+    );
+  }
 }

@@ -54,6 +54,7 @@ export function makeOsticketStore(
     deleteIdempotencyRecordsBefore: (cutoff) =>
       idempotency.deleteIdempotencyRecordsBefore(own, cutoff),
     createApiKey: managedByOsticket('API keys'),
+    createFirstApiKey: managedByOsticket('API keys'),
     listApiKeys: () => apiKeys.listApiKeys(db),
     revokeApiKey: managedByOsticket('API keys'),
     findApiKeyBySecret: (secret) => apiKeys.findApiKeyBySecret(db, secret),

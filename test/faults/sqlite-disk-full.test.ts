@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { call, userBody } from '../helpers/http.ts';
+import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
+
+/** A small file system of its own (tmpfs), so that the disk can really fill up; needs root. */
+function mountSmallDisk(): { dir: string; unmount(): void } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'deskgate-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return undefined;
+  }
+  return {
+    dir,
+    unmount() {
+      execFileSync('umount', [dir], { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes until the file system is full; returns the filler's path. */
+function fillDisk(dir: string): string {
+  const path = join(dir, 'filler');
+  const fd = openSync(path, 'w');
+  const chunk = Buffer.alloc(16 * 1024, 1);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  return path;
+}
+
+const disk = mountSmallDisk();
+
+// Issue 14, item 17: SQLite on a full disk answers 503 and logs the real cause; acknowledged
+// users survive and writes resume when space returns.
+describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs root' }, () => {
+  let server: StartedServer;
+  let key: string;
+  let url: string;
+
+  before(async () => {
+    url = `sqlite:${join(disk?.dir as string, 'deskgate.db')}`;
+    ({ key } = await createKey(url));
+    server = await startServer({ databaseUrl: url });
+  });
+  after(async () => {
+    await server?.stop();
+    disk?.unmount();
+  });
+
+  test('503 with the disk-full cause in the log; acknowledged users kept; writes resume', async () => {
+    const acknowledged: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const email = `before.${i}@example.com`;
+      const reply = await call(server.url, {
+        method: 'POST',
+        headers: { apikey: key },
+        body: userBody({ email }),
+      });
+      assert.equal(reply.status, 200, reply.text);
+      acknowledged.push(email);
+    }
+    const filler = fillDisk(disk?.dir as string);
+    let refused: Awaited<ReturnType<typeof call>> | undefined;
+    // Space SQLite had already reserved may take a few more writes before the disk says no.
+    for (let i = 0; i < 200 && !refused; i++) {
+      const email = `during.${i}@example.com`;
+      const reply = await call(server.url, {
+        method: 'POST',
+        headers: { apikey: key },
+        body: userBody({ email }),
+      });
+      if (reply.status === 200) acknowledged.push(email);
+      else refused = reply;
+    }
+    assert.ok(refused, 'the disk never filled up');
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal(refused.body?.code, 'database_unavailable');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const log = server.output.join('\n');
+    assert.match(log, /database or disk is full|SQLITE_FULL/);
+    assert.doesNotMatch(log, /cannot rollback/);
+
+    rmSync(filler);
+    const resumed = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: key },
+      body: userBody({ email: 'after@example.com' }),
+    });
+    assert.equal(resumed.status, 200, resumed.text);
+    await withStore(url, async (store) => {
+      for (const email of acknowledged)
+        assert.ok(await store.findUserIdByEmail(email), `${email} was acknowledged and is gone`);
+    });
+  });
+});
