@@ -1,5 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../data/dialects/dialect.ts';
+import type { LimiterStats } from '../limits/limiter-backend.ts';
+import { registerLimiterMetrics } from './limiter-metrics.ts';
 
 /** What the server records; rendered in Prometheus text format at /metrics. */
 export interface Metrics {
@@ -14,7 +16,10 @@ export interface Metrics {
  * database pool use, and the process metrics prom-client collects (CPU, memory, event loop, GC).
  * Each process has its own registry; with DESKGATE_WORKERS every series carries the worker's pid.
  */
-export function makeMetrics(poolStats: (() => PoolStats) | undefined): Metrics {
+export function makeMetrics(
+  poolStats: (() => PoolStats) | undefined,
+  limiterStats?: () => LimiterStats,
+): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ pid: String(process.pid) });
   collectDefaultMetrics({ register: registry });
@@ -51,6 +56,7 @@ export function makeMetrics(poolStats: (() => PoolStats) | undefined): Metrics {
       },
     });
   }
+  if (limiterStats) registerLimiterMetrics(registry, limiterStats);
   return {
     observeRequest(operation, status, seconds) {
       requests.inc({ operation, status: String(status) });

@@ -25,7 +25,7 @@ export async function runServer(
     migrate: config.migrate,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
-  const limits = makeLimits(config);
+  const limits = makeLimits(config, logger);
   let server: Server;
   try {
     server = makeServer({
@@ -34,7 +34,7 @@ export async function runServer(
       logger,
       isConnectionError: dialect.isConnectionError,
       limits,
-      metrics: config.metrics ? makeMetrics(poolStats) : undefined,
+      metrics: config.metrics ? makeMetrics(poolStats, limits.stats) : undefined,
     });
     server.listen(config.port, config.host);
     await once(server, 'listening');
