@@ -28,6 +28,8 @@ export interface LimiterStats {
 export interface LimiterBackend {
   counter(name: string, windowSeconds: number): Counter;
   stats(): LimiterStats;
+  /** Resolves once the store was tried (at once in memory); never rejects. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export function makeMemoryBackend(): LimiterBackend {
   return {
     counter: memoryCounter,
     stats: () => ({ redisUp: undefined, fallbacks: 0 }),
+    ready: async () => {},
     close: async () => {},
   };
 }
@@ -97,6 +100,7 @@ export function makeRedisBackend(
       };
     },
     stats: () => ({ redisUp, fallbacks }),
+    ready: () => link.firstAttempt,
     close: () => link.close(),
   };
 }

@@ -10,6 +10,11 @@ export interface Limits {
   perKey: KeyRateLimiter;
   /** For /metrics: whether Redis answers, and how often memory stood in for it. */
   stats(): LimiterStats;
+  /**
+   * Resolves once Redis was tried (within about a second; it never rejects), so the first
+   * requests of an instance count where the others will.
+   */
+  ready(): Promise<void>;
   /** Bounded: a silent Redis does not hold it up. */
   close(): Promise<void>;
 }
@@ -29,6 +34,7 @@ export function makeLimits(config: Readonly<Config>, logger: Logger): Limits {
     ),
     perKey: makeKeyRateLimiter(backend, config.rateLimitPerMinute),
     stats: () => backend.stats(),
+    ready: () => backend.ready(),
     close: () => backend.close(),
   };
 }

@@ -10,6 +10,8 @@ export interface RedisLink {
   readonly client: RedisClientType;
   /** True while Redis answers; false while it is down, silent or not yet connected. */
   isUp(): boolean;
+  /** Settles once the first connection attempt has (bounded by the connect and command timeouts). */
+  firstAttempt: Promise<void>;
   /**
    * Runs one call against Redis, given up after the command timeout. A failure or a timeout
    * marks Redis down (logged once) until a background probe gets an answer again.
@@ -108,10 +110,11 @@ export function makeRedisLink(
     }
   }
 
-  void probe();
+  const firstAttempt = probe();
 
   return {
     client,
+    firstAttempt,
     isUp: () => state === 'up',
     async bounded(call) {
       try {

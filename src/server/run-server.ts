@@ -26,6 +26,7 @@ export async function runServer(
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   const limits = makeLimits(config, logger);
+  await limits.ready();
   let server: Server;
   try {
     server = makeServer({
