@@ -47,6 +47,11 @@ async function authenticate(
   }
 }
 
+/** A caller's string quoted back in an error, cut short so the answer stays small. */
+function echoed(value: string): string {
+  return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+}
+
 function resolveOperation(body: Record<string, unknown>, method: string): Operation {
   const { query, condition } = body;
   if (typeof query !== 'string' || typeof condition !== 'string') {
@@ -59,7 +64,7 @@ function resolveOperation(body: Record<string, unknown>, method: string): Operat
   if (!operation) {
     throw new DeskgateError(
       'unknown_operation',
-      `Unknown operation ${JSON.stringify(query)}/${JSON.stringify(condition)}; supported: ${OPERATION_NAMES.join(', ')}.`,
+      `Unknown operation ${echoed(query)}/${echoed(condition)}; supported: ${OPERATION_NAMES.join(', ')}.`,
     );
   }
   if (!operation.methods.includes(method as HttpMethod)) {

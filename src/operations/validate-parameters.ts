@@ -1,13 +1,31 @@
 import type { z } from 'zod';
 import { DeskgateError, type FieldError } from '../errors.ts';
 
+/** Unknown names are echoed back, so their number and length are bounded: the answer stays small. */
+const MAX_UNKNOWN_NAMED = 10;
+const MAX_NAME_LENGTH = 64;
+
+function shortened(name: string): string {
+  return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH)}…` : name;
+}
+
 function toFieldErrors(issues: readonly z.core.$ZodIssue[], operation: string): FieldError[] {
   const errors: FieldError[] = [];
   for (const issue of issues) {
     const base = ['parameters', ...issue.path.map(String)].join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        errors.push({ field: `${base}.${key}`, message: `is not a parameter of ${operation}` });
+      for (const key of issue.keys.slice(0, MAX_UNKNOWN_NAMED)) {
+        errors.push({
+          field: `${base}.${shortened(key)}`,
+          message: `is not a parameter of ${operation}`,
+        });
+      }
+      const more = issue.keys.length - MAX_UNKNOWN_NAMED;
+      if (more > 0) {
+        errors.push({
+          field: base,
+          message: `has ${more} more name${more === 1 ? '' : 's'} that ${operation} does not define`,
+        });
       }
     } else if (
       (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
