@@ -157,6 +157,9 @@ export function makeServer(deps: ServerDeps): Server {
     );
   }
 
+  /** The response being worked on for each connection, so a parse error cannot cut it off. */
+  const answering = new WeakMap<Duplex, ServerResponse>();
+
   const server = createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -166,6 +169,13 @@ export function makeServer(deps: ServerDeps): Server {
       connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
     },
     (req, res) => {
+      const socket = req.socket;
+      answering.set(socket, res);
+      const done = () => {
+        if (answering.get(socket) === res) answering.delete(socket);
+      };
+      res.once('finish', done);
+      res.once('close', done);
       handle(req, res).catch((error: unknown) => {
         logger.error({ err: error }, 'unhandled error in request handler');
         res.destroy();
@@ -176,6 +186,29 @@ export function makeServer(deps: ServerDeps): Server {
   // request id). A request timeout keeps Node's bare 408: the closed set of codes has none for it.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // Bytes that do not parse after a request (pipelined junk) must not cut off that request's
+    // answer, whose work may already be committed: answer it first, then the junk, then close.
+    const pending = answering.get(socket);
+    if (pending) {
+      let answered = false;
+      const afterwards = () => {
+        if (answered) return;
+        answered = true;
+        // If that answer closes the connection itself, node:http ends it once it is written.
+        if (socket.writable) answerClientError(error, socket);
+      };
+      pending.once('finish', afterwards);
+      pending.once('close', afterwards);
+      return;
+    }
+    answerClientError(error, socket);
+  });
+
+  function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    if (!socket.writable) {
       socket.destroy();
       return;
     }
@@ -209,7 +242,7 @@ export function makeServer(deps: ServerDeps): Server {
       () => socket.destroy(),
     );
     logger.info({ requestId, status: 400, reason: error.code }, 'malformed request');
-  });
+  }
   // Beyond it node:http closes new connections at once: idle clients cannot pile up without bound.
   if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
   return server;
