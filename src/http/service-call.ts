@@ -41,9 +41,10 @@ async function authenticate(
     return await authenticator.authenticate(Array.isArray(header) ? header[0] : header, clientIp);
   } catch (error) {
     if (!(error instanceof DeskgateError)) throw error;
-    metrics?.authFailure(error.code);
-    if (error.code === 'invalid_api_key') throw await failedAuth.countFailure(clientIp, error);
-    throw error;
+    const answer =
+      error.code === 'invalid_api_key' ? await failedAuth.countFailure(clientIp, error) : error;
+    metrics?.authFailure(answer.code);
+    throw answer;
   }
 }
 
