@@ -36,7 +36,7 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
             junk,
         );
         const received = await connection.waitFor(
-          /^HTTP\/1\.1 (\d+)[^]*?\r\n\r\n\{[^]*?\}(?=HTTP|$)/,
+          /^HTTP\/1\.1 (\d+).*?\r\n\r\n\{.*?\}(?=HTTP|$)/s,
         );
         assert.match(received, /^HTTP\/1\.1 200 /, received);
         const id = /"data":"(\d+)"/.exec(received)?.[1];
