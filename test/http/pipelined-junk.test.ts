@@ -35,9 +35,7 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
             body +
             junk,
         );
-        const received = await connection.waitFor(
-          /^HTTP\/1\.1 (\d+).*?\r\n\r\n\{.*?\}(?=HTTP|$)/s,
-        );
+        const received = await connection.waitFor(/^HTTP\/1\.1 (\d+).*?\r\n\r\n\{.*?\}(?=HTTP|$)/s);
         assert.match(received, /^HTTP\/1\.1 200 /, received);
         const id = /"data":"(\d+)"/.exec(received)?.[1];
         assert.ok(id, received);
