@@ -157,8 +157,8 @@ export function makeServer(deps: ServerDeps): Server {
     );
   }
 
-  /** The response being worked on for each connection, so a parse error cannot cut it off. */
-  const answering = new WeakMap<Duplex, ServerResponse>();
+  /** The request being worked on for each connection, so a parse error cannot cut it off. */
+  const answering = new WeakMap<Duplex, { req: IncomingMessage; res: ServerResponse }>();
 
   const server = createServer(
     {
@@ -170,9 +170,9 @@ export function makeServer(deps: ServerDeps): Server {
     },
     (req, res) => {
       const socket = req.socket;
-      answering.set(socket, res);
+      answering.set(socket, { req, res });
       const done = () => {
-        if (answering.get(socket) === res) answering.delete(socket);
+        if (answering.get(socket)?.res === res) answering.delete(socket);
       };
       res.once('finish', done);
       res.once('close', done);
@@ -189,9 +189,11 @@ export function makeServer(deps: ServerDeps): Server {
       socket.destroy();
       return;
     }
-    // Bytes that do not parse after a request (pipelined junk) must not cut off that request's
-    // answer, whose work may already be committed: answer it first, then the junk, then close.
-    const pending = answering.get(socket);
+    // Bytes that do not parse after a whole request (pipelined junk) must not cut off that
+    // request's answer, whose work may already be committed: answer it first, then the junk,
+    // then close. An error in the request still being received (a timeout, a broken chunk) is
+    // about that request: answered at once, as it will never be whole.
+    const pending = answering.get(socket)?.req.complete ? answering.get(socket)?.res : undefined;
     if (pending) {
       let answered = false;
       const afterwards = () => {
