@@ -1,6 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.ts';
-import { makeRedisLink } from './redis-link.ts';
 
 /** A fixed-window count for one key, after the request that was just counted. */
 export interface CounterState {
@@ -28,8 +27,6 @@ export interface LimiterStats {
 export interface LimiterBackend {
   counter(name: string, windowSeconds: number): Counter;
   stats(): LimiterStats;
-  /** Resolves once the store was tried (at once in memory); never rejects. */
-  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,7 +48,6 @@ export function makeMemoryBackend(): LimiterBackend {
   return {
     counter: memoryCounter,
     stats: () => ({ redisUp: undefined, fallbacks: 0 }),
-    ready: async () => {},
     close: async () => {},
   };
 }
@@ -59,13 +55,17 @@ export function makeMemoryBackend(): LimiterBackend {
 /**
  * Counters in Redis under `prefix` (node-redis). Every Redis call is bounded by
  * `commandTimeoutMs`; while Redis is down or silent each process counts in its own memory, so
- * requests are neither refused nor held because of Redis.
+ * requests are neither refused nor held because of Redis. Resolves once Redis was tried (within
+ * about a second), so an instance's first requests count where the later ones will.
  */
-export function makeRedisBackend(
+export async function openRedisBackend(
   url: string,
   prefix: string,
   options: { commandTimeoutMs: number; logger: Logger },
-): LimiterBackend {
+): Promise<LimiterBackend> {
+  // Loaded only with DESKGATE_REDIS_URL: node-redis takes a noticeable time to import, and
+  // every CLI command would pay it.
+  const { makeRedisLink } = await import('./redis-link.ts');
   let redisUp = 0;
   let fallbacks = 0;
   const link = makeRedisLink(url, {
@@ -74,33 +74,34 @@ export function makeRedisBackend(
       redisUp = up ? 1 : 0;
     },
   });
-  return {
-    counter(name, windowSeconds) {
-      const shared = new RateLimiterRedis({
-        storeClient: link.client,
-        useRedisPackage: true,
-        rejectIfRedisNotReady: true,
-        keyPrefix: `${prefix}:${name}`,
-        points: Number.MAX_SAFE_INTEGER,
-        duration: windowSeconds,
-      });
-      const local = memoryCounter(name, windowSeconds);
-      return {
-        async add(key) {
-          if (link.isUp()) {
-            try {
-              return toState(await link.bounded(() => shared.penalty(key, 1)));
-            } catch {
-              // Marked down by the link (and logged once); this request counts in memory.
-            }
+  function counter(name: string, windowSeconds: number): Counter {
+    const shared = new RateLimiterRedis({
+      storeClient: link.client,
+      useRedisPackage: true,
+      rejectIfRedisNotReady: true,
+      keyPrefix: `${prefix}:${name}`,
+      points: Number.MAX_SAFE_INTEGER,
+      duration: windowSeconds,
+    });
+    const local = memoryCounter(name, windowSeconds);
+    return {
+      async add(key) {
+        if (link.isUp()) {
+          try {
+            return toState(await link.bounded(() => shared.penalty(key, 1)));
+          } catch {
+            // Marked down by the link (and logged once); this request counts in memory.
           }
-          fallbacks++;
-          return local.add(key);
-        },
-      };
-    },
+        }
+        fallbacks++;
+        return local.add(key);
+      },
+    };
+  }
+  await link.firstAttempt;
+  return {
+    counter,
     stats: () => ({ redisUp, fallbacks }),
-    ready: () => link.firstAttempt,
     close: () => link.close(),
   };
 }

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { type FailedAuthLimiter, makeFailedAuthLimiter } from './failed-auth-limiter.ts';
 import { type KeyRateLimiter, makeKeyRateLimiter } from './key-rate-limiter.ts';
-import { type LimiterStats, makeMemoryBackend, makeRedisBackend } from './limiter-backend.ts';
+import { type LimiterStats, makeMemoryBackend, openRedisBackend } from './limiter-backend.ts';
 
 /** The rate limits of one server, in memory or in Redis (DESKGATE_REDIS_URL). */
 export interface Limits {
@@ -10,18 +10,14 @@ export interface Limits {
   perKey: KeyRateLimiter;
   /** For /metrics: whether Redis answers, and how often memory stood in for it. */
   stats(): LimiterStats;
-  /**
-   * Resolves once Redis was tried (within about a second; it never rejects), so the first
-   * requests of an instance count where the others will.
-   */
-  ready(): Promise<void>;
   /** Bounded: a silent Redis does not hold it up. */
   close(): Promise<void>;
 }
 
-export function makeLimits(config: Readonly<Config>, logger: Logger): Limits {
+/** With Redis, resolves once it was tried (within about a second; it never rejects). */
+export async function makeLimits(config: Readonly<Config>, logger: Logger): Promise<Limits> {
   const backend = config.redisUrl
-    ? makeRedisBackend(config.redisUrl, config.redisPrefix, {
+    ? await openRedisBackend(config.redisUrl, config.redisPrefix, {
         commandTimeoutMs: config.redisTimeoutMs,
         logger,
       })
@@ -34,7 +30,6 @@ export function makeLimits(config: Readonly<Config>, logger: Logger): Limits {
     ),
     perKey: makeKeyRateLimiter(backend, config.rateLimitPerMinute),
     stats: () => backend.stats(),
-    ready: () => backend.ready(),
     close: () => backend.close(),
   };
 }

@@ -25,8 +25,7 @@ export async function runServer(
     migrate: config.migrate,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
-  const limits = makeLimits(config, logger);
-  await limits.ready();
+  const limits = await makeLimits(config, logger);
   let server: Server;
   try {
     server = makeServer({
