@@ -87,7 +87,7 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
           body: topicBody(1),
         });
         assert.equal(valid.status, 200, valid.text);
-        // Unknown, malformed, lower-case-of-unknown and revoked keys: nothing tells them apart.
+        // Unknown (also in lower case), malformed and revoked keys: nothing tells them apart.
         const wrong = [unknownKey(), 'short', unknownKey().toLowerCase(), revoked];
         const answers: unknown[] = [];
         for (const apikey of wrong) {
