@@ -75,6 +75,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9:_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, :, _ or -' })
     .default('deskgate'),
+  DESKGATE_REDIS_TIMEOUT: integer(10, 10_000).default(250),
   DESKGATE_METRICS: boolean.default(true),
   DESKGATE_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -137,6 +138,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of deskgate's Redis keys, so several deployments can share one Redis. */
   redisPrefix: string;
+  /** How long one Redis call may take before the limits count in memory instead, in ms. */
+  redisTimeoutMs: number;
   /** Serve Prometheus metrics at /metrics. */
   metrics: boolean;
   logLevel: string;
@@ -232,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimitPerMinute: e.DESKGATE_RATE_LIMIT,
     redisUrl: e.DESKGATE_REDIS_URL,
     redisPrefix: e.DESKGATE_REDIS_PREFIX,
+    redisTimeoutMs: e.DESKGATE_REDIS_TIMEOUT,
     metrics: e.DESKGATE_METRICS,
     logLevel: e.DESKGATE_LOG_LEVEL,
     logFormat: e.DESKGATE_LOG_FORMAT,

@@ -20,12 +20,23 @@ export const MESSAGES = {
 } as const;
 
 /** unknown_operation: names the pair and every supported operation. */
+/** How much of a caller's own text a message echoes: a 16 KiB name must not make a 16 KiB answer. */
+const MAX_ECHOED_LENGTH = 64;
+
+export function shortenedForEcho(value: string): string {
+  return value.length > MAX_ECHOED_LENGTH ? `${value.slice(0, MAX_ECHOED_LENGTH)}…` : value;
+}
+
+function echoed(value: string): string {
+  return JSON.stringify(shortenedForEcho(value));
+}
+
 export function unknownOperationMessage(
   query: string,
   condition: string,
   supported: readonly string[],
 ): string {
-  return `Unknown operation ${JSON.stringify(query)}/${JSON.stringify(condition)}; supported: ${supported.join(', ')}.`;
+  return `Unknown operation ${echoed(query)}/${echoed(condition)}; supported: ${supported.join(', ')}.`;
 }
 
 /** method_not_allowed. */

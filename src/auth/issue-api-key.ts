@@ -1,7 +1,7 @@
 import type { Store } from '../data/store.ts';
 import type { ApiKey, Scope } from '../domain.ts';
 import { generateApiKey, hashApiKey } from './api-key-secret.ts';
-import { parseIpRange } from './ip-allow-list.ts';
+import { normalizeIpRange } from './ip-allow-list.ts';
 
 export interface IssuedApiKey {
   apiKey: ApiKey;
@@ -9,13 +9,16 @@ export interface IssuedApiKey {
   key: string;
 }
 
-/** Creates a key. Throws a RangeError for an allow-list entry that is not an address or range. */
+/**
+ * Creates a key. Throws a RangeError for an allow-list entry that is not an address or range;
+ * IPv4-mapped IPv6 entries are stored as IPv4.
+ */
 export async function issueApiKey(
   store: Store,
   input: { name: string; scopes: Scope[]; allowIps: string[] },
 ): Promise<IssuedApiKey> {
-  for (const entry of input.allowIps) parseIpRange(entry);
+  const allowIps = input.allowIps.map(normalizeIpRange);
   const key = generateApiKey();
-  const apiKey = await store.createApiKey({ ...input, keyHash: hashApiKey(key) });
+  const apiKey = await store.createApiKey({ ...input, allowIps, keyHash: hashApiKey(key) });
   return { apiKey, key };
 }

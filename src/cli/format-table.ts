@@ -1,8 +1,14 @@
-/** A plain text table with a header row, for people; `--json` is for programs. */
+import { escapeControlCharacters } from './control-characters.ts';
+
+/**
+ * A plain text table with a header row, for people; `--json` is for programs. Control
+ * characters in cells are shown escaped, so a stored name cannot forge rows or move the cursor.
+ */
 export function formatTable(
   headers: readonly string[],
-  rows: readonly (readonly string[])[],
+  unsafeRows: readonly (readonly string[])[],
 ): string {
+  const rows = unsafeRows.map((r) => r.map(escapeControlCharacters));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { NewTopic, Topic } from '../domain.ts';
 import { INT32_MAX, integerField } from '../operations/fields.ts';
 import { CommandError } from './command.ts';
+import { hasControlCharacters, hasControlCharactersInText } from './control-characters.ts';
 
 /** A topic as `topics import` reads it: the interface's Topic fields, numbers or digit strings. */
 const topicInput = z.strictObject({
@@ -13,8 +14,17 @@ const topicInput = z.strictObject({
     .string()
     .trim()
     .min(1, { error: 'must not be empty' })
-    .max(128, { error: 'must be at most 128 characters' }),
-  notes: z.string().max(65535).default(''),
+    .max(128, { error: 'must be at most 128 characters' })
+    .refine((v) => !hasControlCharacters(v), { error: 'must not contain control characters' }),
+  // null or absent: none, as in a file exported from osTicket's table (SPEC §9).
+  notes: z
+    .string()
+    .max(65535)
+    .refine((v) => !hasControlCharactersInText(v), {
+      error: 'must not contain control characters other than tab and line breaks',
+    })
+    .nullish()
+    .transform((v) => v ?? ''),
 });
 
 export const topicListInput = z.array(topicInput).min(1, { error: 'must hold at least one topic' });

@@ -159,6 +159,9 @@ export function makeServer(deps: ServerDeps): Server {
     });
   }
 
+  /** The request being worked on for each connection, so a parse error cannot cut it off. */
+  const answering = new WeakMap<Duplex, { req: IncomingMessage; res: ServerResponse }>();
+
   const server = createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -168,6 +171,13 @@ export function makeServer(deps: ServerDeps): Server {
       connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
     },
     (req, res) => {
+      const socket = req.socket;
+      answering.set(socket, { req, res });
+      const done = () => {
+        if (answering.get(socket)?.res === res) answering.delete(socket);
+      };
+      res.once('finish', done);
+      res.once('close', done);
       handle(req, res).catch((error: unknown) => {
         logger.error({ err: error }, 'unhandled error in request handler');
         res.destroy();
@@ -178,6 +188,31 @@ export function makeServer(deps: ServerDeps): Server {
   // request id). A request timeout keeps Node's bare 408: the closed set of codes has none for it.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // Bytes that do not parse after a whole request (pipelined junk) must not cut off that
+    // request's answer, whose work may already be committed: answer it first, then the junk,
+    // then close. An error in the request still being received (a timeout, a broken chunk) is
+    // about that request: answered at once, as it will never be whole.
+    const pending = answering.get(socket)?.req.complete ? answering.get(socket)?.res : undefined;
+    if (pending) {
+      let answered = false;
+      const afterwards = () => {
+        if (answered) return;
+        answered = true;
+        // If that answer closes the connection itself, node:http ends it once it is written.
+        if (socket.writable) answerClientError(error, socket);
+      };
+      pending.once('finish', afterwards);
+      pending.once('close', afterwards);
+      return;
+    }
+    answerClientError(error, socket);
+  });
+
+  function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    if (!socket.writable) {
       socket.destroy();
       return;
     }
@@ -211,7 +246,7 @@ export function makeServer(deps: ServerDeps): Server {
       () => socket.destroy(),
     );
     logger.warn({ requestId, res: { statusCode: 400 }, reason: error.code }, 'malformed request');
-  });
+  }
   // Beyond it node:http closes new connections at once: idle clients cannot pile up without bound.
   if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
   return server;

@@ -40,15 +40,16 @@ async function authenticate(
   { authenticator, failedAuth, metrics }: ServiceCallDeps,
 ): Promise<ApiKey> {
   try {
-    await failedAuth.assertNotBlocked(clientIp);
     const header = req.headers.apikey;
+    // The key is checked even for an address over its failure limit: a valid key is served
+    // there too (SPEC §4); only failures count and only they are refused.
     return await authenticator.authenticate(Array.isArray(header) ? header[0] : header, clientIp);
   } catch (error) {
-    if (error instanceof DeskgateError) {
-      metrics?.authFailure(error.code);
-      if (error.code === 'invalid_api_key') await failedAuth.recordFailure(clientIp);
-    }
-    throw error;
+    if (!(error instanceof DeskgateError)) throw error;
+    const answer =
+      error.code === 'invalid_api_key' ? await failedAuth.countFailure(clientIp, error) : error;
+    metrics?.authFailure(answer.code);
+    throw answer;
   }
 }
 

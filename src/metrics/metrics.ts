@@ -8,8 +8,10 @@ import {
   Registry,
 } from 'prom-client';
 import type { PoolStats } from '../data/dialects/dialect.ts';
+import type { LimiterStats } from '../limits/limiter-backend.ts';
 import { readPackageVersion } from '../package-version.ts';
 import { askPrimaryForMetrics } from './cluster-metrics.ts';
+import { registerLimiterMetrics } from './limiter-metrics.ts';
 
 // Constructing one installs prom-client's answer to the primary's requests for a worker's series:
 // from the worker's first moments, so a scrape during its start is not held up waiting for it
@@ -32,6 +34,8 @@ export interface MetricsOptions {
   poolStats: (() => PoolStats) | undefined;
   /** `sqlite`, `postgres` or `mysql`, for deskgate_build_info. */
   database: string;
+  /** The rate limits' Redis state, when they use Redis. */
+  limiterStats?: (() => LimiterStats) | undefined;
 }
 
 /**
@@ -104,6 +108,7 @@ export function makeMetrics(options: MetricsOptions): Metrics {
       },
     });
   }
+  if (options.limiterStats) registerLimiterMetrics(registry, options.limiterStats);
   if (cluster.isWorker) AggregatorRegistry.setRegistries([registry]);
   return {
     observeRequest(operation, status, seconds) {

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import { DeskgateError, type FieldError } from '../errors.ts';
-import { invalidParametersMessage } from '../messages.ts';
+import { invalidParametersMessage, shortenedForEcho } from '../messages.ts';
+
+/** Unknown names are echoed back, so their number and length are bounded: the answer stays small. */
+const MAX_UNKNOWN_NAMED = 10;
 
 function toFieldErrors(issues: readonly z.core.$ZodIssue[], operation: string): FieldError[] {
   const errors: FieldError[] = [];
@@ -13,8 +16,18 @@ function toFieldErrors(issues: readonly z.core.$ZodIssue[], operation: string): 
   for (const issue of issues) {
     const base = ['parameters', ...issue.path.map(String)].join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        push({ field: `${base}.${key}`, message: `is not a parameter of ${operation}` });
+      for (const key of issue.keys.slice(0, MAX_UNKNOWN_NAMED)) {
+        push({
+          field: `${base}.${shortenedForEcho(key)}`,
+          message: `is not a parameter of ${operation}`,
+        });
+      }
+      const more = issue.keys.length - MAX_UNKNOWN_NAMED;
+      if (more > 0) {
+        push({
+          field: base,
+          message: `has ${more} more name${more === 1 ? '' : 's'} that ${operation} does not define`,
+        });
       }
     } else if (
       (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&

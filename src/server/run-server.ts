@@ -29,7 +29,7 @@ export async function runServer(
     migrate: config.migrate,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
-  const limits = makeLimits(config);
+  const limits = await makeLimits(config, logger);
   let server: Server;
   try {
     server = makeServer({
@@ -38,7 +38,9 @@ export async function runServer(
       logger,
       isConnectionError: dialect.isUnavailableError,
       limits,
-      metrics: config.metrics ? makeMetrics({ poolStats, database: dialect.name }) : undefined,
+      metrics: config.metrics
+        ? makeMetrics({ poolStats, database: dialect.name, limiterStats: limits.stats })
+        : undefined,
     });
     server.listen(config.port, config.host);
     await once(server, 'listening');

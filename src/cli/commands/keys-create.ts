@@ -1,6 +1,7 @@
 import { issueApiKey } from '../../auth/issue-api-key.ts';
 import { SCOPES, type Scope } from '../../domain.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
+import { hasControlCharacters } from '../control-characters.ts';
 import { usingStore } from '../using-store.ts';
 
 function parseScopes(value: string): Scope[] {
@@ -30,6 +31,8 @@ export const keysCreate: Command = {
     const name = String(input.values.name ?? '').trim();
     if (name === '' || name.length > 128)
       throw new UsageError('--name is required (1 to 128 characters)');
+    if (hasControlCharacters(name))
+      throw new UsageError('--name must not contain control characters');
     const scopes = parseScopes(String(input.values.scope));
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
     const { apiKey, key } = await usingStore(input.config, (store) =>

@@ -13,7 +13,8 @@ async function readJsonFile(path: string): Promise<unknown> {
     );
   }
   try {
-    return JSON.parse(text);
+    // A byte-order mark is allowed (SPEC §9); readFile keeps it as U+FEFF, which JSON.parse refuses.
+    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
     throw new CommandError(`${path} is not valid JSON`);
   }

@@ -201,8 +201,21 @@ export function buildOpenApiDocument(options: { basePath: string; metrics?: bool
           schema: { type: 'integer', minimum: 0 },
         },
         'X-RateLimit-Reset': {
-          description: 'Seconds until the window starts over.',
+          description: 'Seconds until the window starts over (a delay, not an epoch time).',
           schema: { type: 'integer', minimum: 0 },
+        },
+        'RateLimit-Policy': {
+          description:
+            'The limit as in draft-ietf-httpapi-ratelimit-headers-10: `"per-key";q=<limit>;w=60`, ' +
+            'or `"failed-auth";q=<limit>;w=<window>` on a 429 for failed authentications.',
+          schema: { type: 'string' },
+          example: '"per-key";q=1200;w=60',
+        },
+        RateLimit: {
+          description:
+            'What is left of it: `"per-key";r=<remaining>;t=<seconds until the window starts over>`.',
+          schema: { type: 'string' },
+          example: '"per-key";r=1199;t=60',
         },
         Allow: {
           description: 'The methods the operation accepts.',
