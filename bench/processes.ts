@@ -13,11 +13,6 @@ export const canPin = (() => {
   }
 })();
 
-/** Pins this process (the load generator) to `cores`, e.g. "1". */
-export function pinSelf(cores: string): void {
-  if (canPin) execFileSync('taskset', ['-cp', cores, String(process.pid)], { stdio: 'ignore' });
-}
-
 export interface Started {
   child: ChildProcess;
   port: number;

@@ -4,9 +4,10 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashSync } from '@node-rs/bcrypt';
-import { type LoadOptions, type LoadResult, runLoad } from './load.ts';
-import { canPin, pinSelf, rssBytes, type Started, startListening } from './processes.ts';
-import { writeReport } from './report.ts';
+import { freshDatabase } from './databases.ts';
+import { hasWrk, type LoadOptions, type LoadResult, processTree, runLoad } from './load.ts';
+import { canPin, rssBytes, type Started, startListening } from './processes.ts';
+import { type BenchResults, writeReport } from './report.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -16,7 +17,13 @@ const settings = quick
 
 const SERVER_CORES = '0';
 const GENERATOR_CORE = '1';
-pinSelf(GENERATOR_CORE);
+
+if (!hasWrk()) {
+  console.error(
+    'npm run bench needs wrk, a load generator written in C (a Node generator saturates before the server does).\nInstall it: apt-get install wrk (Debian/Ubuntu), brew install wrk (macOS).',
+  );
+  process.exit(1);
+}
 
 function cli(args: string[], env: NodeJS.ProcessEnv): string {
   return execFileSync(process.execPath, [join(ROOT, 'bin/deskgate.js'), ...args], {
@@ -26,141 +33,174 @@ function cli(args: string[], env: NodeJS.ProcessEnv): string {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'deskgate-bench-'));
-const databaseUrl = `sqlite:${join(work, 'bench.db')}`;
+const sqliteUrl = `sqlite:${join(work, 'bench.db')}`;
 const baseEnv: NodeJS.ProcessEnv = {
   PATH: process.env.PATH,
   NODE_ENV: 'production',
-  DESKGATE_DATABASE_URL: databaseUrl,
+  DESKGATE_DATABASE_URL: sqliteUrl,
   DESKGATE_LOG_FORMAT: 'json',
   DESKGATE_LOG_LEVEL: 'info',
   // The wrong-key scenario measures the 401 path; with the default limit it would measure 429s.
   DESKGATE_AUTH_FAILURE_LIMIT: '1000000000',
-  // One key drives every scenario; the per-key limit (1200/min by default) would cap it.
-  DESKGATE_RATE_LIMIT: '0',
+  // Limits stay on, but high enough that one key driving every scenario is never answered 429.
+  DESKGATE_RATE_LIMIT: '10000000',
   HOST: '127.0.0.1',
   PORT: '0',
 };
-cli(['migrate'], baseEnv);
-const { key } = JSON.parse(cli(['keys', 'create', '--name', 'bench', '--json'], baseEnv)) as {
-  key: string;
-};
+
+function prepare(databaseUrl: string): string {
+  const env = { ...baseEnv, DESKGATE_DATABASE_URL: databaseUrl };
+  cli(['migrate'], env);
+  return (JSON.parse(cli(['keys', 'create', '--name', 'bench', '--json'], env)) as { key: string })
+    .key;
+}
+const key = prepare(sqliteUrl);
 const prehashed = hashSync('bench password', 10).replace(/^\$2b\$/, '$2y$');
 
 function topicBody(id: number): string {
   return JSON.stringify({ query: 'topics', condition: 'specific', parameters: { id } });
 }
-function userBody(password: string, tag: string): (n: number) => string {
-  return (n) =>
-    JSON.stringify({
-      query: 'user',
-      condition: 'add',
-      parameters: {
-        name: `Bench User ${n}`,
-        email: `${tag}${n}.${process.pid}@bench.example`,
-        password,
-        timezone: 'UTC',
-        phone: 351210000000,
-        org_id: 0,
-        default_email_id: 0,
-        status: 1,
-      },
-    });
+function userBody(password: string, tag: string): { template: string; offset: number } {
+  const template = JSON.stringify({
+    query: 'user',
+    condition: 'add',
+    parameters: {
+      name: 'Bench User {n}',
+      email: `${tag}{n}.${process.pid}@bench.example`,
+      password,
+      timezone: 'UTC',
+      phone: 351210000000,
+      org_id: 0,
+      default_email_id: 0,
+      status: 1,
+    },
+  });
+  return { template, offset: 0 };
 }
 
-type Scenario = Omit<LoadOptions, 'url' | 'connections' | 'seconds'> & { name: string };
-const scenarios: Scenario[] = [
-  {
-    name: 'topic lookup (hit)',
-    method: 'GET',
-    headers: { apikey: key },
-    body: topicBody(1),
-    expectStatus: 200,
-  },
-  {
-    name: 'topic lookup (miss, 204)',
-    method: 'GET',
-    headers: { apikey: key },
-    body: topicBody(999),
-    expectStatus: 204,
-  },
-  {
-    name: 'user add (pre-hashed password)',
-    method: 'POST',
-    headers: { apikey: key },
-    body: userBody(prehashed, 'pre'),
-    expectStatus: 200,
-  },
-  {
-    name: 'user add (plain password, bcrypt cost 10)',
-    method: 'POST',
-    headers: { apikey: key },
-    body: userBody('plain password', 'plain'),
-    expectStatus: 200,
-  },
-  {
-    name: 'wrong key (401)',
-    method: 'GET',
-    headers: { apikey: '0123456789ABCDEF0123456789ABCDEF' },
-    body: topicBody(1),
-    expectStatus: 401,
-  },
-];
+type Scenario = Omit<LoadOptions, 'url' | 'connections' | 'seconds' | 'serverPids'> & {
+  name: string;
+};
+function scenariosFor(apiKey: string): Scenario[] {
+  return [
+    {
+      name: 'topic lookup (hit)',
+      method: 'GET',
+      headers: { apikey: apiKey },
+      body: topicBody(1),
+      expectStatus: 200,
+    },
+    {
+      name: 'topic lookup (miss, 204)',
+      method: 'GET',
+      headers: { apikey: apiKey },
+      body: topicBody(999),
+      expectStatus: 204,
+    },
+    {
+      name: 'user add (pre-hashed password)',
+      method: 'POST',
+      headers: { apikey: apiKey },
+      body: userBody(prehashed, 'pre'),
+      expectStatus: 200,
+    },
+    {
+      name: 'user add (plain password, bcrypt cost 10)',
+      method: 'POST',
+      headers: { apikey: apiKey },
+      body: userBody('plain password', 'plain'),
+      expectStatus: 200,
+    },
+    {
+      name: 'wrong key (401)',
+      method: 'GET',
+      headers: { apikey: '0123456789ABCDEF0123456789ABCDEF' },
+      body: topicBody(1),
+      expectStatus: 401,
+    },
+  ];
+}
+const scenarios = scenariosFor(key);
+const hit = scenarios[0] as Scenario;
 
-async function measure(server: Started, scenario: Scenario): Promise<LoadResult> {
-  const url = `http://127.0.0.1:${server.port}/upload/svc_wbs/`;
-  // Warm-up runs with its own request counter range so user adds never collide with the measured run.
-  const warmBody =
-    typeof scenario.body === 'string'
-      ? scenario.body
-      : (n: number) => (scenario.body as (n: number) => string)(n + 1e9);
-  await runLoad({
+let runs = 0;
+/** Numbers the bodies of every wrk run apart, so user adds never collide across runs. */
+function numbered(body: LoadOptions['body']): LoadOptions['body'] {
+  runs += 1;
+  return typeof body === 'string' ? body : { ...body, offset: runs * 10_000_000_000 };
+}
+
+async function measure(
+  server: Started,
+  scenario: Scenario,
+  overrides: Partial<LoadOptions> = {},
+): Promise<LoadResult> {
+  const options = {
     ...scenario,
-    body: warmBody,
-    url,
+    url: `http://127.0.0.1:${server.port}/upload/svc_wbs/`,
     connections: settings.connections,
-    seconds: settings.warmup,
-  });
-  return runLoad({
-    ...scenario,
-    url,
-    connections: settings.connections,
-    seconds: settings.seconds,
-  });
+    serverPids: processTree(server.child.pid ?? 0),
+    cores: canPin ? GENERATOR_CORE : undefined,
+    ...overrides,
+  };
+  await runLoad({ ...options, body: numbered(options.body), seconds: settings.warmup });
+  return runLoad({ ...options, body: numbered(options.body), seconds: settings.seconds });
+}
+
+function log(label: string, name: string, r: LoadResult): void {
+  console.error(
+    `  ${label.padEnd(10)} ${name}: ${Math.round(r.requestsPerSecond)} req/s, ${r.cpuMicrosPerRequest.toFixed(1)} µs CPU/req, p99 ${r.p99.toFixed(2)} ms, wrk ${(r.generatorCoreShare * 100).toFixed(0)}% of a core, ${r.errors} errors`,
+  );
 }
 
 const serverArgs = [join(ROOT, 'bin/deskgate.js'), 'serve'];
-const results: Record<string, unknown> = {};
 
 console.error(
-  `deskgate bench (${quick ? 'quick' : 'full'}): ${settings.connections} connections, ${settings.seconds}s per scenario after ${settings.warmup}s warm-up${canPin ? `; server on core ${SERVER_CORES}, load generator on core ${GENERATOR_CORE}` : '; no taskset: processes not pinned'}`,
+  `deskgate bench (${quick ? 'quick' : 'full'}): wrk, ${settings.connections} connections, ${settings.seconds}s per scenario after ${settings.warmup}s warm-up${canPin ? `; server on core ${SERVER_CORES}, wrk on core ${GENERATOR_CORE}` : '; no taskset: processes not pinned'}`,
 );
 
-// (a) deskgate, one process.
+// (a) deskgate on SQLite, one process.
 const deskgate = await startListening(serverArgs, baseEnv, SERVER_CORES);
 const single: Record<string, LoadResult> = {};
 for (const scenario of scenarios) {
   single[scenario.name] = await measure(deskgate, scenario);
-  console.error(
-    `  deskgate  ${scenario.name}: ${Math.round(single[scenario.name]?.requestsPerSecond ?? 0)} req/s`,
-  );
+  log('deskgate', scenario.name, single[scenario.name] as LoadResult);
 }
-const hit = scenarios[0] as Scenario;
 const maxRate = single[hit.name]?.requestsPerSecond ?? 0;
-const halfRate = await runLoad({
+// Half the maximum rate, for latency: each connection waits THINK_MS between requests, and the
+// number of connections sets the rate (wrk has no fixed-rate mode; wrk2 is not packaged). One
+// calibration run corrects the count for the time each request itself takes.
+const THINK_MS = 2;
+const targetRate = maxRate / 2;
+const guess = Math.max(1, Math.round((targetRate * THINK_MS) / 1000));
+const calibration = await runLoad({
   ...hit,
   url: `http://127.0.0.1:${deskgate.port}/upload/svc_wbs/`,
-  connections: settings.connections,
-  seconds: settings.seconds,
-  rate: Math.max(1, Math.round(maxRate / 2)),
+  connections: guess,
+  thinkMs: THINK_MS,
+  seconds: settings.warmup + 1,
+  serverPids: [deskgate.child.pid ?? 0],
+  cores: canPin ? GENERATOR_CORE : undefined,
 });
+const halfRateConnections = Math.max(
+  1,
+  Math.round((guess * targetRate) / Math.max(1, calibration.requestsPerSecond)),
+);
+const halfRate = await measure(deskgate, hit, {
+  connections: halfRateConnections,
+  thinkMs: THINK_MS,
+});
+log('deskgate', `topic lookup at ~half rate (${halfRateConnections} conns)`, halfRate);
 
-// RSS across a long run of lookups.
+// RSS across a long run of lookups (wrk runs for a time, so the time is set from the max rate).
 const rssBefore = rssBytes(deskgate.child.pid);
 const long = await runLoad({
   ...hit,
   url: `http://127.0.0.1:${deskgate.port}/upload/svc_wbs/`,
   connections: settings.connections,
-  amount: settings.longRequests,
+  seconds: Math.max(2, Math.ceil(settings.longRequests / Math.max(1, maxRate))),
+  serverPids: [deskgate.child.pid ?? 0],
+  cores: canPin ? GENERATOR_CORE : undefined,
 });
 const rssAfter = rssBytes(deskgate.child.pid);
 await deskgate.stop();
@@ -175,6 +215,7 @@ const reference = await startListening(
   SERVER_CORES,
 );
 const referenceHit = await measure(reference, { ...hit, name: 'reference' });
+log('reference', 'constant JSON', referenceHit);
 await reference.stop();
 
 // (c) the database's own ceiling for the user-creation transaction.
@@ -189,16 +230,44 @@ const ceiling = JSON.parse(
   ]).toString(),
 ) as { perSecond: number };
 
-// deskgate with DESKGATE_WORKERS=2 (both cores: the generator shares one with a worker).
+// deskgate with DESKGATE_WORKERS=2 (both cores: wrk shares one with a worker).
 const workers = await startListening(serverArgs, { ...baseEnv, DESKGATE_WORKERS: '2' }, '0,1');
 const twoWorkers: Record<string, LoadResult> = {};
 for (const scenario of [scenarios[0], scenarios[2]] as Scenario[]) {
-  twoWorkers[scenario.name] = await measure(workers, {
-    ...scenario,
-    body: typeof scenario.body === 'string' ? scenario.body : userBody(prehashed, 'w2'),
-  });
+  twoWorkers[scenario.name] = await measure(workers, scenario, { cores: undefined });
+  log('workers=2', scenario.name, twoWorkers[scenario.name] as LoadResult);
 }
 await workers.stop();
+
+// (d) the same request path on PostgreSQL and MariaDB, when the bench is given their servers.
+const otherDatabases: Record<string, Record<string, LoadResult>> = {};
+for (const [name, adminUrl] of [
+  ['postgres', process.env.DESKGATE_BENCH_POSTGRES_URL ?? process.env.DESKGATE_TEST_POSTGRES_URL],
+  ['mysql', process.env.DESKGATE_BENCH_MYSQL_URL ?? process.env.DESKGATE_TEST_MYSQL_URL],
+] as const) {
+  if (!adminUrl) {
+    console.error(`  ${name}: skipped (set DESKGATE_BENCH_${name.toUpperCase()}_URL)`);
+    continue;
+  }
+  const database = await freshDatabase(name, adminUrl);
+  try {
+    const databaseKey = prepare(database.url);
+    const server = await startListening(
+      serverArgs,
+      { ...baseEnv, DESKGATE_DATABASE_URL: database.url },
+      SERVER_CORES,
+    );
+    const results: Record<string, LoadResult> = {};
+    for (const scenario of [0, 1, 2].map((i) => scenariosFor(databaseKey)[i] as Scenario)) {
+      results[scenario.name] = await measure(server, scenario);
+      log(name, scenario.name, results[scenario.name] as LoadResult);
+    }
+    otherDatabases[name] = results;
+    await server.stop();
+  } finally {
+    await database.drop();
+  }
+}
 
 async function fetchTopicLength(port: number): Promise<number> {
   const { request } = await import('node:http');
@@ -219,12 +288,11 @@ async function fetchTopicLength(port: number): Promise<number> {
   });
 }
 
-const cpu = cpus()[0]?.model ?? 'unknown CPU';
-Object.assign(results, {
+const results: BenchResults = {
   date: new Date().toISOString(),
   mode: quick ? 'quick' : 'full',
   machine: {
-    cpu,
+    cpu: cpus()[0]?.model ?? 'unknown CPU',
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
@@ -236,6 +304,7 @@ Object.assign(results, {
   reference: referenceHit,
   driverCeiling: ceiling.perSecond,
   twoWorkers,
+  otherDatabases,
   memory: {
     requests: long.total,
     rssBefore,
@@ -243,7 +312,7 @@ Object.assign(results, {
     growth: (rssAfter - rssBefore) / rssBefore,
     errors: long.errors,
   },
-});
+};
 rmSync(work, { recursive: true, force: true });
 
 const outDir = quick
@@ -251,6 +320,5 @@ const outDir = quick
   : join(ROOT, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-const summary = writeReport(results as never, { root: ROOT, writeDocs: !quick });
-process.stdout.write(summary);
+process.stdout.write(writeReport(results, { root: ROOT, writeDocs: !quick }));
 console.error(`results: ${join(outDir, 'latest.json')}`);
