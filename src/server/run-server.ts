@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { openStore } from '../data/open-store.ts';
+import type { Store } from '../data/store.ts';
 import { makeServer } from '../http/make-server.ts';
 import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
@@ -11,6 +12,8 @@ import { createFirstKey, formatFirstKeyBanner } from './first-start.ts';
 
 export interface RunningServer {
   address: AddressInfo;
+  /** The store the server answers from, open until `stop` (tests set up and inspect data through it). */
+  store: Store;
   /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), closes the database. */
   stop(): Promise<void>;
 }
@@ -86,6 +89,7 @@ export async function runServer(
   );
   return {
     address,
+    store,
     stop: () => {
       stopping ??= stop();
       return stopping;

@@ -1,0 +1,55 @@
+import { after, before, describe } from 'node:test';
+import { DATABASES, type DatabaseKind, type TestDatabase } from './databases.ts';
+
+/**
+ * The database of one suite, created in its `before` hook and dropped after everything else in
+ * it (servers included) has closed. Read `url` inside hooks and tests, not while declaring them.
+ */
+export interface SuiteDatabase {
+  readonly kind: DatabaseKind['name'];
+  readonly url: string;
+  /** Path of the SQLite file, for tests that inspect the bytes on disk. */
+  readonly sqlitePath: string | undefined;
+}
+
+/** Declares `fn`'s suite once per database kind of `DATABASES`, each with its own database. */
+export function useDatabase(kind: DatabaseKind): { database: SuiteDatabase; drop: () => void } {
+  let created: TestDatabase | undefined;
+  before(async () => {
+    created = await kind.create();
+  });
+  const database: SuiteDatabase = {
+    kind: kind.name,
+    get url() {
+      if (!created) throw new Error('the suite database is created in a before hook: use it there');
+      return created.url;
+    },
+    get sqlitePath() {
+      return created?.sqlitePath;
+    },
+  };
+  // Registered by the caller after the suite's own hooks: after hooks run in the order declared.
+  const drop = () =>
+    after(async () => {
+      await created?.drop();
+    });
+  return { database, drop };
+}
+
+/**
+ * `describe(\`${name} on ${kind}\`)` for SQLite, and for PostgreSQL and MySQL/MariaDB when their
+ * URLs are set (test/databases.test.ts lists the ones left out). Each suite gets a database of its
+ * own, dropped once the suite's servers have stopped.
+ */
+export function describeEachDatabase(
+  name: string,
+  fn: (database: SuiteDatabase, kind: DatabaseKind) => void,
+): void {
+  for (const kind of DATABASES) {
+    describe(`${name} on ${kind.name}`, () => {
+      const { database, drop } = useDatabase(kind);
+      fn(database, kind);
+      drop();
+    });
+  }
+}
