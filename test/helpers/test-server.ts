@@ -65,7 +65,8 @@ const TEST_ENV: Record<string, string> = {
 };
 
 async function launch(options: TestServerOptions): Promise<TestServer> {
-  const databaseUrl = typeof options.database === 'string' ? options.database : options.database.url;
+  const databaseUrl =
+    typeof options.database === 'string' ? options.database : options.database.url;
   const config = loadConfig({ ...TEST_ENV, DESKGATE_DATABASE_URL: databaseUrl, ...options.env });
   const output: string[] = [];
   const logger = makeLogger(config, {
