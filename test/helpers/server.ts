@@ -4,6 +4,7 @@ import { issueApiKey } from '../../src/auth/issue-api-key.ts';
 import { openStore } from '../../src/data/open-store.ts';
 import type { Store } from '../../src/data/store.ts';
 import type { Scope } from '../../src/domain.ts';
+import { childEnv } from './child-env.ts';
 import { ROOT } from './paths.ts';
 
 export interface StartedServer {
@@ -28,9 +29,7 @@ export interface StartOptions {
 export async function startServer({ databaseUrl, env = {} }: StartOptions): Promise<StartedServer> {
   const child = spawn(process.execPath, ['bin/deskgate.js', 'serve'], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+    env: childEnv({
       HOST: '127.0.0.1',
       PORT: '0',
       DESKGATE_DATABASE_URL: databaseUrl,
@@ -41,7 +40,7 @@ export async function startServer({ databaseUrl, env = {} }: StartOptions): Prom
       // Suites send many requests with one key; the per-key limit has tests of its own.
       DESKGATE_RATE_LIMIT: '0',
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
