@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { assertError } from '../helpers/assertions.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, type Reply, topicBody } from '../helpers/http.ts';
 import { ROOT } from '../helpers/paths.ts';
