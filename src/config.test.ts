@@ -174,7 +174,9 @@ describe('loadConfig', () => {
     ['DESKGATE_BCRYPT_COST', '3'],
     ['DESKGATE_BCRYPT_COST', '16'],
     ['DESKGATE_TRUST_PROXY', 'loopback, 10.0.0.0/99'],
-    ['DESKGATE_TRUST_PROXY', 'not-an-address'],
+    ['DESKGATE_TRUST_PROXY', 'nonsense'],
+    ['DESKGATE_TRUST_PROXY', 'loopback, 300.1.1.1'],
+    ['DESKGATE_TRUST_PROXY', '10.0.0.0/99'],
     // node:http would throw on this pair with a stack trace; it is a configuration error.
     ['DESKGATE_HEADERS_TIMEOUT', '60000'],
   ];

@@ -1,4 +1,4 @@
-import { after, before, describe } from 'node:test';
+import { after, before, describe, type TestOptions } from 'node:test';
 import { DATABASES, type DatabaseKind, type TestDatabase } from './databases.ts';
 
 /**
@@ -44,9 +44,21 @@ export function useDatabase(kind: DatabaseKind): { database: SuiteDatabase; drop
 export function describeEachDatabase(
   name: string,
   fn: (database: SuiteDatabase, kind: DatabaseKind) => void,
+): void;
+export function describeEachDatabase(
+  name: string,
+  options: TestOptions,
+  fn: (database: SuiteDatabase, kind: DatabaseKind) => void,
+): void;
+export function describeEachDatabase(
+  name: string,
+  ...args:
+    | [fn: (database: SuiteDatabase, kind: DatabaseKind) => void]
+    | [options: TestOptions, fn: (database: SuiteDatabase, kind: DatabaseKind) => void]
 ): void {
+  const [options, fn] = args.length === 1 ? [{}, args[0]] : args;
   for (const kind of DATABASES) {
-    describe(`${name} on ${kind.name}`, () => {
+    describe(`${name} on ${kind.name}`, options, () => {
       const { database, drop } = useDatabase(kind);
       fn(database, kind);
       drop();

@@ -90,7 +90,13 @@ async function launch(options: TestServerOptions): Promise<TestServer> {
       return { id: apiKey.id, key };
     };
     const own = await createKey({ name: 'test-server', scopes: options.scopes ?? [...SCOPES] });
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    // A wildcard address is reached over IPv4 loopback (which a dual-stack `::` accepts too).
+    const wildcard = config.host === '0.0.0.0' || config.host === '::';
+    const host = wildcard
+      ? '127.0.0.1'
+      : config.host.includes(':')
+        ? `[${config.host}]`
+        : config.host;
     const origin = `http://${host}:${running.address.port}`;
     const url = `${origin}${config.basePath}/upload/svc_wbs/`;
     return {
