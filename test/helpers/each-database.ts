@@ -12,7 +12,11 @@ export interface SuiteDatabase {
   readonly sqlitePath: string | undefined;
 }
 
-/** Declares `fn`'s suite once per database kind of `DATABASES`, each with its own database. */
+/**
+ * A database of `kind` for the enclosing suite, created in a `before` hook. Call `drop()` last in
+ * the suite's body, so that it runs after the hooks that stop its servers (after hooks run in the
+ * order they are declared); describeEachDatabase and describeWithDatabase do this for you.
+ */
 export function useDatabase(kind: DatabaseKind): { database: SuiteDatabase; drop: () => void } {
   let created: TestDatabase | undefined;
   before(async () => {
@@ -64,4 +68,22 @@ export function describeEachDatabase(
       drop();
     });
   }
+}
+
+/** SQLite, which every run has: for suites whose subject does not depend on the database. */
+export const SQLITE: DatabaseKind = DATABASES.find(
+  (kind) => kind.name === 'sqlite',
+) as DatabaseKind;
+
+/** `describe(name)` with a database of `kind` of its own, dropped once the suite's servers have stopped. */
+export function describeWithDatabase(
+  name: string,
+  kind: DatabaseKind,
+  fn: (database: SuiteDatabase) => void,
+): void {
+  describe(name, () => {
+    const { database, drop } = useDatabase(kind);
+    fn(database);
+    drop();
+  });
 }
