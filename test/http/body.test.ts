@@ -5,9 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { assertError } from '../helpers/assertions.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
-import type { StartedServer } from '../helpers/server.ts';
 import { useTestServer } from '../helpers/test-server.ts';
-import { chunk, LAST_CHUNK, type RawReply, rawExchange, requestHead } from './raw-exchange.ts';
+import { chunk, LAST_CHUNK, rawExchange, requestHead } from './raw-exchange.ts';
 
 const DEFAULT_LIMIT = 16 * 1024;
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userBody } from '../../../test/helpers/http.ts';
-import { createKey, withStore } from '../../../test/helpers/server.ts';
+import { withStore } from '../../../test/helpers/server.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import {
   countRows,
