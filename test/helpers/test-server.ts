@@ -15,6 +15,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Scopes of `key`, the key made for the test. Default: every scope. */
   scopes?: Scope[];
+  /** False: make no key (osTicket mode, where keys come from osTicket's own table). Default true. */
+  ownKey?: boolean;
 }
 
 /** The real server, started in this process on a real socket (port 0). */
@@ -24,7 +26,7 @@ export interface TestServer {
   readonly port: number;
   /** The service address, e.g. http://127.0.0.1:41234/upload/svc_wbs/ */
   readonly url: string;
-  /** A key with `options.scopes`, made for this server. */
+  /** A key with `options.scopes`, made for this server ('' with `ownKey: false`). */
   readonly key: string;
   readonly keyId: number;
   /** Every line the server logged so far (JSON, one per line), written synchronously. */
@@ -89,7 +91,10 @@ async function launch(options: TestServerOptions): Promise<TestServer> {
       });
       return { id: apiKey.id, key };
     };
-    const own = await createKey({ name: 'test-server', scopes: options.scopes ?? [...SCOPES] });
+    const own =
+      options.ownKey === false
+        ? { id: 0, key: '' }
+        : await createKey({ name: 'test-server', scopes: options.scopes ?? [...SCOPES] });
     // A wildcard address is reached over IPv4 loopback (which a dual-stack `::` accepts too).
     const wildcard = config.host === '0.0.0.0' || config.host === '::';
     const host = wildcard

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { MYSQL_ADMIN_URL } from '../helpers/databases.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 import { createOsticketFixture, type OsticketFixture } from './osticket-fixture.ts';
 
 const skip = MYSQL_ADMIN_URL
@@ -28,16 +28,18 @@ async function showCreateTables(fixture: OsticketFixture): Promise<string[]> {
 
 describe('osTicket mode on MariaDB', { skip }, () => {
   let fixture: OsticketFixture;
-  let server: StartedServer;
   let tablesBefore: string[];
 
   before(async () => {
     fixture = await createOsticketFixture(MYSQL_ADMIN_URL as string);
     tablesBefore = await showCreateTables(fixture);
-    server = await startServer({ databaseUrl: fixture.url, env: osticketEnv(fixture) });
   });
+  const server = useTestServer(() => ({
+    database: fixture.url,
+    env: osticketEnv(fixture),
+    ownKey: false,
+  }));
   after(async () => {
-    await server?.stop();
     await fixture?.drop();
   });
 
@@ -275,17 +277,19 @@ describe('osTicket mode on MariaDB', { skip }, () => {
 
 describe('osTicket mode without the contact table and with another prefix', { skip }, () => {
   let fixture: OsticketFixture;
-  let server: StartedServer;
 
   before(async () => {
     fixture = await createOsticketFixture(MYSQL_ADMIN_URL as string, {
       prefix: 'helpdesk_',
       contactTable: false,
     });
-    server = await startServer({ databaseUrl: fixture.url, env: osticketEnv(fixture) });
   });
+  const server = useTestServer(() => ({
+    database: fixture.url,
+    env: osticketEnv(fixture),
+    ownKey: false,
+  }));
   after(async () => {
-    await server?.stop();
     await fixture?.drop();
   });
 
