@@ -143,8 +143,7 @@ describeEachDatabase('topics/specific', (database) => {
       headers: { apikey: key },
       body: { query: 'topics', condition: 'specific', parameters: {} },
     });
-    assert.equal(reply.status, 400);
-    assert.equal(reply.body?.code, 'invalid_parameters');
+    assertError(reply, 400, 'invalid_parameters');
     assert.deepEqual(reply.body?.errors, [{ field: 'parameters.id', message: 'is required' }]);
   });
 
@@ -154,8 +153,7 @@ describeEachDatabase('topics/specific', (database) => {
         headers: { apikey: key },
         body: { query: 'topics', condition: 'specific', parameters },
       });
-      assert.equal(reply.status, 400, JSON.stringify(parameters));
-      assert.equal(reply.body?.code, 'invalid_parameters');
+      assertError(reply, 400, 'invalid_parameters');
     }
   });
 
@@ -164,8 +162,7 @@ describeEachDatabase('topics/specific', (database) => {
       headers: { apikey: key },
       body: { query: 'topics', condition: 'specific', parameters: { id: 11, topic: 'x' } },
     });
-    assert.equal(reply.status, 400);
-    assert.equal(reply.body?.code, 'invalid_parameters');
+    assertError(reply, 400, 'invalid_parameters');
     assert.deepEqual(
       reply.body?.errors?.map((e) => e.field),
       ['parameters.topic'],
@@ -176,8 +173,7 @@ describeEachDatabase('topics/specific', (database) => {
   test('sort is optional, and accepted only as "id"', async () => {
     assert.equal((await lookUp(11, { sort: 'id' })).status, 200);
     const reply = await lookUp(11, { sort: 'name' });
-    assert.equal(reply.status, 400);
-    assert.equal(reply.body?.code, 'invalid_request');
+    assertError(reply, 400, 'invalid_request');
     // Other top-level fields are ignored.
     assert.equal((await lookUp(11, { limit: 5 })).status, 200);
   });
@@ -189,8 +185,7 @@ describeEachDatabase('topics/specific', (database) => {
         headers: { apikey: key },
         body: topicBody(11),
       });
-      assert.equal(reply.status, 405);
-      assert.equal(reply.body?.code, 'method_not_allowed');
+      assertError(reply, 405, 'method_not_allowed');
       assert.equal(reply.headers.allow, 'GET');
     }
   });
@@ -198,8 +193,7 @@ describeEachDatabase('topics/specific', (database) => {
   test('a key without the read scope → 403 insufficient_scope', async () => {
     const { key: writeOnly } = await server.createKey({ scopes: ['write'] });
     const reply = await call(server.url, { headers: { apikey: writeOnly }, body: topicBody(11) });
-    assert.equal(reply.status, 403);
-    assert.equal(reply.body?.code, 'insufficient_scope');
+    assertError(reply, 403, 'insufficient_scope');
   });
 
   describe('with DESKGATE_PUBLIC_TOPICS_ONLY=true', () => {
@@ -256,8 +250,7 @@ describeEachDatabase('topics/specific', (database) => {
 
     test('invalid ids are still 400, not 404', async () => {
       const reply = await call(notFound404.url, { headers: { apikey: key }, body: topicBody(0) });
-      assert.equal(reply.status, 400);
-      assert.equal(reply.body?.code, 'invalid_parameters');
+      assertError(reply, 400, 'invalid_parameters');
     });
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { assertError } from '../../../test/helpers/assertions.ts';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userBody } from '../../../test/helpers/http.ts';
 import { withStore } from '../../../test/helpers/server.ts';
@@ -15,11 +16,7 @@ import {
 const USER_TABLES: TableName[] = ['users', 'user_emails', 'user_accounts', 'audit_log'];
 
 function assertHiddenInternalError(reply: Reply): void {
-  assert.equal(reply.status, 500, reply.text);
-  assert.equal(reply.headers['content-type'], 'application/json; charset=utf-8');
-  assert.equal(reply.body?.status, 'Error');
-  assert.equal(reply.body?.code, 'internal_error');
-  assert.equal(typeof reply.body?.data, 'string');
+  assertError(reply, 500, 'internal_error');
   // The caller learns nothing about the database: no SQL, table, driver or injected message.
   assert.doesNotMatch(reply.text, /injected|trigger|user_|audit|sqlite|insert|constraint|\bat /i);
   assert.equal(reply.body?.errors, undefined);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { assertError } from '../../../test/helpers/assertions.ts';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userBody, userFields } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
@@ -37,10 +38,7 @@ function emailOfLength(length: number): string {
 
 /** Field names reported for a 400 invalid_parameters reply, sorted, each once (a field may have several messages). */
 function reportedFields(reply: Reply): string[] {
-  assert.equal(reply.status, 400, reply.text);
-  assert.equal(reply.body?.status, 'Error');
-  assert.equal(reply.body?.code, 'invalid_parameters');
-  assert.equal(typeof reply.body?.data, 'string');
+  assertError(reply, 400, 'invalid_parameters');
   const errors = reply.body?.errors ?? [];
   for (const error of errors) {
     assert.equal(typeof error.message, 'string');
@@ -203,8 +201,7 @@ describeEachDatabase('user/add field rules', (database) => {
   test('parameters that are not an object → 400 invalid_parameters', async () => {
     for (const parameters of [undefined, null, 'ann', 7, [userFields()]]) {
       const reply = await addParameters(parameters);
-      assert.equal(reply.status, 400, JSON.stringify(parameters));
-      assert.equal(reply.body?.code, 'invalid_parameters');
+      assertError(reply, 400, 'invalid_parameters');
     }
   });
 

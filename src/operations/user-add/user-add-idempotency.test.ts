@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
+import { assertError } from '../../../test/helpers/assertions.ts';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userFields } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
@@ -13,10 +14,7 @@ import {
 const BCRYPT_HASH = '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a';
 
 function assertMismatch(reply: Reply): void {
-  assert.equal(reply.status, 422, reply.text);
-  assert.equal(reply.body?.status, 'Error');
-  assert.equal(reply.body?.code, 'idempotency_mismatch');
-  assert.equal(typeof reply.body?.data, 'string');
+  assertError(reply, 422, 'idempotency_mismatch');
 }
 
 describeEachDatabase('user/add with Idempotency-Key', (database) => {
@@ -81,8 +79,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     const parameters = userFields();
     const id = idOf(await add(parameters, randomUUID()));
     const again = await add(parameters, randomUUID());
-    assert.equal(again.status, 409);
-    assert.equal(again.body?.code, 'duplicate_email');
+    assertError(again, 409, 'duplicate_email');
     assert.equal(again.body?.existing_id, id);
   });
 

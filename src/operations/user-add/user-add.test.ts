@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { verify } from '@node-rs/bcrypt';
+import { assertError } from '../../../test/helpers/assertions.ts';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userBody } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
@@ -40,10 +41,7 @@ function newId(reply: Reply): number {
 }
 
 function assertDuplicate(reply: Reply, existingId: number): void {
-  assert.equal(reply.status, 409, reply.text);
-  assert.equal(reply.body?.status, 'Error');
-  assert.equal(reply.body?.code, 'duplicate_email');
-  assert.equal(typeof reply.body?.data, 'string');
+  assertError(reply, 409, 'duplicate_email');
   assert.equal(reply.body?.existing_id, String(existingId));
 }
 
@@ -133,8 +131,7 @@ describeEachDatabase('user/add', (database) => {
   test('GET → 405 with Allow: POST, PUT, and nothing written', async () => {
     const email = uniqueEmail('get');
     const reply = await add({ email }, 'GET');
-    assert.equal(reply.status, 405);
-    assert.equal(reply.body?.code, 'method_not_allowed');
+    assertError(reply, 405, 'method_not_allowed');
     assert.equal(reply.headers.allow, 'POST, PUT');
     assert.deepEqual(await findUserIdsByEmail(database.url, email), []);
   });
@@ -296,9 +293,7 @@ describeEachDatabase('user/add', (database) => {
         headers: { apikey: readKey },
         body: userBody({ email }),
       });
-      assert.equal(reply.status, 403);
-      assert.equal(reply.body?.status, 'Error');
-      assert.equal(reply.body?.code, 'insufficient_scope');
+      assertError(reply, 403, 'insufficient_scope');
       assert.deepEqual(await counts(), before);
       assert.deepEqual(await findUserIdsByEmail(database.url, email), []);
     });
@@ -309,8 +304,7 @@ describeEachDatabase('user/add', (database) => {
         headers: { apikey: readKey },
         body: { query: 'user', condition: 'add', parameters: { name: 5 } },
       });
-      assert.equal(reply.status, 403);
-      assert.equal(reply.body?.code, 'insufficient_scope');
+      assertError(reply, 403, 'insufficient_scope');
     });
 
     test('a key with both scopes may add users', async () => {
