@@ -8,6 +8,8 @@ import {
 /** Where the counters live: this process's memory, or Redis shared by every instance. */
 export interface LimiterBackend {
   counter(name: string, points: number, durationSeconds: number): RateLimiterAbstract;
+  /** Resolves once counting goes to the shared store, or after `limitMs` if it cannot yet. */
+  ready(limitMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -15,6 +17,7 @@ export function makeMemoryBackend(): LimiterBackend {
   return {
     counter: (name, points, duration) =>
       new RateLimiterMemory({ keyPrefix: name, points, duration }),
+    ready: async () => {},
     close: async () => {},
   };
 }
@@ -41,6 +44,18 @@ export function makeRedisBackend(url: string, prefix: string): LimiterBackend {
         duration,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration }),
       }),
+    ready: (limitMs) =>
+      client.status === 'ready'
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const done = () => {
+              clearTimeout(timer);
+              client.off('ready', done);
+              resolve();
+            };
+            const timer = setTimeout(done, limitMs);
+            client.once('ready', done);
+          }),
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },

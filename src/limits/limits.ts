@@ -7,6 +7,12 @@ import { makeMemoryBackend, makeRedisBackend } from './limiter-backend.ts';
 export interface Limits {
   failedAuth: FailedAuthLimiter;
   perKey: KeyRateLimiter;
+  /**
+   * Resolves once the counters are shared (Redis connected), or after `limitMs`: until then each
+   * process counts alone, so a server that answers before it would let a client past the shared
+   * limit on every instance that has just started.
+   */
+  ready(limitMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -21,6 +27,7 @@ export function makeLimits(config: Readonly<Config>): Limits {
       config.authFailureWindowSeconds,
     ),
     perKey: makeKeyRateLimiter(backend, config.rateLimitPerMinute),
+    ready: (limitMs) => backend.ready(limitMs),
     close: () => backend.close(),
   };
 }

@@ -31,6 +31,8 @@ export async function runServer(
   const limits = makeLimits(config);
   let server: Server;
   try {
+    // Bounded like a database connection: a Redis that does not answer must not hold the start up.
+    await limits.ready(config.pool.connectTimeoutMs);
     server = makeServer({
       config,
       store,
