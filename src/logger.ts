@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { ecsFormat } from '@elastic/ecs-pino-format';
-import { type Logger, type LoggerOptions, pino } from 'pino';
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import type { Config } from './config.ts';
 import { readPackageVersion } from './package-version.ts';
@@ -72,9 +72,13 @@ function ecsOptions(): LoggerOptions {
  * DESKGATE_LOG_FORMAT=ecs. Secrets are kept out by construction: log calls pass named, non-secret
  * fields (never headers or bodies), which tests check against captured output. pino's redact
  * option is not used: it cost a third of the per-request logging time for fields that are never
- * there.
+ * there. `destination` replaces stdout (the tests keep the lines of an in-process server); it is
+ * always JSON.
  */
-export function makeLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
+export function makeLogger(
+  config: Pick<Config, 'logLevel' | 'logFormat'>,
+  destination?: DestinationStream,
+): Logger {
   const base = { pid: process.pid, hostname: hostname() };
   if (config.logFormat === 'ecs')
     return pino({
@@ -87,6 +91,7 @@ export function makeLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logg
     config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
   // Database errors carry the failed statement's values; the serializer leaves them out.
   const options = { level: config.logLevel, base, serializers: { err: serializeError } };
+  if (destination) return pino(options, destination);
   if (!pretty) return pino(options);
   return pino(
     options,

@@ -2,16 +2,13 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, request, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../../test/helpers/databases.ts';
+import { after, before, test } from 'node:test';
+import { describeWithDatabase, SQLITE } from '../../test/helpers/each-database.ts';
 import { userFields } from '../../test/helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../../test/helpers/server.ts';
+import { useTestServer } from '../../test/helpers/test-server.ts';
 import type { NewUserFields } from './deskgate-client.ts';
-// The packed package's test (test/package/) imports it through "exports" from node_modules.
+// Imported the way users import it: through the package's "exports".
 import { DeskgateClient, DeskgateClientError, DeskgateError } from './index.ts';
-
-const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
-assert.ok(sqlite);
 
 function newUser(overrides: Partial<NewUserFields> = {}): NewUserFields {
   return userFields(overrides) as NewUserFields;
@@ -79,10 +76,16 @@ async function startFront(target: string): Promise<Front> {
   return front;
 }
 
-describe('DeskgateClient against the real server', () => {
-  let database: TestDatabase;
-  let server: StartedServer;
-  let notFound404: StartedServer;
+describeWithDatabase('DeskgateClient against the real server', SQLITE, (database) => {
+  const server = useTestServer({ database });
+  const notFound404 = useTestServer({
+    database,
+    env: {
+      DESKGATE_NOT_FOUND_STATUS: '404',
+      DESKGATE_BASE_PATH: '/helpdesk',
+      DESKGATE_AUTH_FAILURE_LIMIT: '1',
+    },
+  });
   let key: string;
   let front: Front;
   const clients: DeskgateClient[] = [];
@@ -99,26 +102,12 @@ describe('DeskgateClient against the real server', () => {
   }
 
   before(async () => {
-    database = await sqlite.create();
-    ({ key } = await createKey(database.url));
-    [server, notFound404] = await Promise.all([
-      startServer({ databaseUrl: database.url }),
-      startServer({
-        databaseUrl: database.url,
-        env: {
-          DESKGATE_NOT_FOUND_STATUS: '404',
-          DESKGATE_BASE_PATH: '/helpdesk',
-          DESKGATE_AUTH_FAILURE_LIMIT: '1',
-        },
-      }),
-    ]);
+    ({ key } = await server.createKey());
     front = await startFront(server.origin);
   });
   after(async () => {
     for (const made of clients) made.close();
     await front?.close();
-    await Promise.all([server?.stop(), notFound404?.stop()]);
-    await database?.drop();
   });
 
   test('the error class is exported under both names', () => {

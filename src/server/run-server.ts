@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { openStore } from '../data/open-store.ts';
+import type { Store } from '../data/store.ts';
 import { makeServer } from '../http/make-server.ts';
 import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
@@ -15,6 +16,8 @@ const CLOSE_FLOOR_MS = 500;
 
 export interface RunningServer {
   address: AddressInfo;
+  /** The store the server answers from, open until `stop` (tests set up and inspect data through it). */
+  store: Store;
   /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), closes the database. */
   stop(): Promise<void>;
 }
@@ -108,6 +111,7 @@ export async function runServer(
   );
   return {
     address,
+    store,
     stop: () => {
       stopping ??= stop();
       return stopping;

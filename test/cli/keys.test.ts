@@ -4,7 +4,7 @@ import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, topicBody } from '../helpers/http.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+import { startTestServer } from '../helpers/test-server.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
 
 interface CreatedKey {
@@ -123,7 +123,7 @@ for (const kind of DATABASES) {
       }
     });
 
-    test('keys revoke ID: the key answers 401 over HTTP from then on', async () => {
+    test('keys revoke ID: the key answers 401 over HTTP from then on', async (t) => {
       const created = await runCliJson<CreatedKey>([
         'keys',
         'create',
@@ -132,31 +132,27 @@ for (const kind of DATABASES) {
         ...db(),
       ]);
       const other = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'stays', ...db()]);
-      let server: StartedServer | undefined;
-      try {
-        server = await startServer({ databaseUrl: database.url });
-        const ask = (key: string) =>
-          call((server as StartedServer).url, { headers: { apikey: key }, body: topicBody(1) });
-        assert.equal((await ask(created.key)).status, 200);
+      // The server runs in the test's process; the revocation comes from a CLI process.
+      const server = await startTestServer(t, { database: database.url, ownKey: false });
+      const ask = (key: string) =>
+        call(server.url, { headers: { apikey: key }, body: topicBody(1) });
+      assert.equal((await ask(created.key)).status, 200);
 
-        const revoked = await runCliJson<{ id: number; revoked: boolean }>([
-          'keys',
-          'revoke',
-          String(created.id),
-          ...db(),
-        ]);
-        assert.equal(revoked.id, created.id);
-        assert.equal(revoked.revoked, true);
+      const revoked = await runCliJson<{ id: number; revoked: boolean }>([
+        'keys',
+        'revoke',
+        String(created.id),
+        ...db(),
+      ]);
+      assert.equal(revoked.id, created.id);
+      assert.equal(revoked.revoked, true);
 
-        const reply = await ask(created.key);
-        assert.equal(reply.status, 401);
-        assert.equal(reply.body?.code, 'invalid_api_key');
-        assert.equal((await ask(other.key)).status, 200, 'only the revoked key stops working');
-        const listed = (await listKeys()).find((k) => k.id === created.id);
-        assert.notEqual(listed?.revoked, null);
-      } finally {
-        await server?.stop();
-      }
+      const reply = await ask(created.key);
+      assert.equal(reply.status, 401);
+      assert.equal(reply.body?.code, 'invalid_api_key');
+      assert.equal((await ask(other.key)).status, 200, 'only the revoked key stops working');
+      const listed = (await listKeys()).find((k) => k.id === created.id);
+      assert.notEqual(listed?.revoked, null);
     });
 
     test('keys revoke without --json says what it did', async () => {

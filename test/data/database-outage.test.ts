@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { DATABASES } from '../helpers/databases.ts';
+import { describeWithDatabase } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
 import { startTcpProxy, type TcpProxy, viaProxy } from '../helpers/tcp-proxy.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 async function eventually<T>(attempt: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
   let last: T | undefined;
@@ -17,26 +18,22 @@ async function eventually<T>(attempt: () => Promise<T>, accept: (value: T) => bo
 }
 
 for (const kind of DATABASES.filter((d) => d.name !== 'sqlite')) {
-  describe(`database outage on ${kind.name}`, () => {
-    let database: TestDatabase;
+  describeWithDatabase(`database outage on ${kind.name}`, kind, (database) => {
     let proxy: TcpProxy;
-    let server: StartedServer;
-    let key: string;
-
     before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url));
       const target = viaProxy(database.url, 0);
       proxy = await startTcpProxy(target.host, target.port);
-      server = await startServer({
-        databaseUrl: viaProxy(database.url, proxy.port).url,
-        env: { DESKGATE_DB_CONNECT_TIMEOUT: '1000' },
-      });
+    });
+    const server = useTestServer(() => ({
+      database: viaProxy(database.url, proxy.port).url,
+      env: { DESKGATE_DB_CONNECT_TIMEOUT: '1000' },
+    }));
+    let key: string;
+    before(() => {
+      key = server.key;
     });
     after(async () => {
-      await server?.stop();
       await proxy?.close();
-      await database?.drop();
     });
 
     test('unreachable at request time: 503 database_unavailable with Retry-After, then recovery', async () => {

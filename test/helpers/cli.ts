@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from './child-env.ts';
 import { ROOT } from './paths.ts';
 
 export interface CliResult {
@@ -15,7 +16,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/deskgate.js', ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DESKGATE_LOG_FORMAT: 'json', ...env },
+      env: childEnv({ DESKGATE_LOG_FORMAT: 'json', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -7,6 +7,7 @@ import { issueApiKey } from '../../src/auth/issue-api-key.ts';
 import { openStore } from '../../src/data/open-store.ts';
 import type { Store } from '../../src/data/store.ts';
 import type { Scope } from '../../src/domain.ts';
+import { childEnv } from './child-env.ts';
 import { ROOT } from './paths.ts';
 
 export interface StartedServer {
@@ -38,9 +39,7 @@ export async function startServer({ databaseUrl, env = {} }: StartOptions): Prom
   const firstKeyFile = env.DESKGATE_FIRST_KEY_FILE ?? join(keyDir, 'first-api-key.txt');
   const child = spawn(process.execPath, ['bin/deskgate.js', 'serve'], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+    env: childEnv({
       HOST: '127.0.0.1',
       PORT: '0',
       DESKGATE_DATABASE_URL: databaseUrl,
@@ -52,7 +51,7 @@ export async function startServer({ databaseUrl, env = {} }: StartOptions): Prom
       DESKGATE_RATE_LIMIT: '0',
       DESKGATE_FIRST_KEY_FILE: firstKeyFile,
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

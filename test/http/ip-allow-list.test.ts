@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { before, test } from 'node:test';
+import { assertError } from '../helpers/assertions.ts';
+import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody } from '../helpers/http.ts';
-import { ROOT } from '../helpers/paths.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
-
-function assertError(reply: Reply, status: number, code: string): void {
-  assert.equal(reply.status, status, reply.text);
-  assert.equal(reply.body?.status, 'Error');
-  assert.equal(reply.body?.code, code);
-}
+import { useTestServer } from '../helpers/test-server.ts';
 
 /** True when this machine can listen on `host` (IPv6 may be switched off, e.g. in containers). */
 function canListenOn(host: string): Promise<boolean> {
@@ -28,122 +18,105 @@ function canListenOn(host: string): Promise<boolean> {
 const ipv6Available = await canListenOn('::1');
 const dualStackAvailable = await canListenOn('::');
 
-for (const kind of DATABASES) {
-  describe(`IP allow-lists (IPv4) on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    const keys: Record<string, string> = {};
-
-    before(async () => {
-      database = await kind.create();
-      const lists: Record<string, string[]> = {
-        address: ['127.0.0.1'],
-        range: ['127.0.0.0/8'],
-        elsewhere: ['10.0.0.0/8'],
-        several: ['10.0.0.0/8', '192.0.2.1', '127.0.0.1/32'],
-        otherLoopback: ['127.0.0.2'],
-        ipv6Only: ['::1/128'],
-        none: [],
-      };
-      for (const [name, allowIps] of Object.entries(lists)) {
-        keys[name] = (await createKey(database.url, { name, allowIps })).key;
-      }
-      server = await startServer({ databaseUrl: database.url });
-    });
-    after(async () => {
-      await server.stop();
-      await database.drop();
-    });
-
-    function lookup(name: string, headers: Record<string, string> = {}): Promise<Reply> {
-      return call(server.url, {
-        headers: { apikey: String(keys[name]), ...headers },
-        body: topicBody(1),
-      });
+describeEachDatabase('IP allow-lists (IPv4)', (database) => {
+  const server = useTestServer({ database });
+  const keys: Record<string, string> = {};
+  before(async () => {
+    const lists: Record<string, string[]> = {
+      address: ['127.0.0.1'],
+      range: ['127.0.0.0/8'],
+      elsewhere: ['10.0.0.0/8'],
+      several: ['10.0.0.0/8', '192.0.2.1', '127.0.0.1/32'],
+      otherLoopback: ['127.0.0.2'],
+      ipv6Only: ['::1/128'],
+      none: [],
+    };
+    for (const [name, allowIps] of Object.entries(lists)) {
+      keys[name] = (await server.createKey({ name, allowIps })).key;
     }
-
-    test('a key allowing 127.0.0.1, 127.0.0.0/8, a list holding it, or anything works', async () => {
-      for (const name of ['address', 'range', 'several', 'none']) {
-        const reply = await lookup(name);
-        assert.equal(reply.status, 200, `${name}: ${reply.text}`);
-      }
-    });
-
-    test('a key allowing only other addresses → 403 ip_not_allowed', async () => {
-      for (const name of ['elsewhere', 'otherLoopback', 'ipv6Only']) {
-        assertError(await lookup(name), 403, 'ip_not_allowed');
-      }
-    });
-
-    test('without DESKGATE_TRUST_PROXY, X-Forwarded-For is ignored', async () => {
-      assertError(
-        await lookup('elsewhere', { 'X-Forwarded-For': '10.1.2.3' }),
-        403,
-        'ip_not_allowed',
-      );
-      const reply = await lookup('address', { 'X-Forwarded-For': '203.0.113.9' });
-      assert.equal(reply.status, 200, reply.text);
-    });
   });
 
-  describe(`DESKGATE_TRUST_PROXY=loopback on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    let tenKey: string;
-    let localKey: string;
-
-    before(async () => {
-      database = await kind.create();
-      ({ key: tenKey } = await createKey(database.url, { allowIps: ['10.0.0.0/8'] }));
-      ({ key: localKey } = await createKey(database.url, { allowIps: ['127.0.0.1'] }));
-      server = await startServer({
-        databaseUrl: database.url,
-        env: { DESKGATE_TRUST_PROXY: 'loopback' },
-      });
+  function lookup(name: string, headers: Record<string, string> = {}): Promise<Reply> {
+    return call(server.url, {
+      headers: { apikey: String(keys[name]), ...headers },
+      body: topicBody(1),
     });
-    after(async () => {
-      await server.stop();
-      await database.drop();
-    });
+  }
 
-    function lookup(key: string, forwardedFor?: string): Promise<Reply> {
-      return call(server.url, {
-        headers: { apikey: key, ...(forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}) },
-        body: topicBody(1),
-      });
+  test('a key allowing 127.0.0.1, 127.0.0.0/8, a list holding it, or anything works', async () => {
+    for (const name of ['address', 'range', 'several', 'none']) {
+      const reply = await lookup(name);
+      assert.equal(reply.status, 200, `${name}: ${reply.text}`);
     }
-
-    test('the X-Forwarded-For address of a trusted proxy counts for the allow-list', async () => {
-      const allowed = await lookup(tenKey, '10.1.2.3');
-      assert.equal(allowed.status, 200, allowed.text);
-      assertError(await lookup(localKey, '203.0.113.9'), 403, 'ip_not_allowed');
-    });
-
-    test('without X-Forwarded-For the socket address counts', async () => {
-      assertError(await lookup(tenKey), 403, 'ip_not_allowed');
-      const reply = await lookup(localKey);
-      assert.equal(reply.status, 200, reply.text);
-    });
-
-    test('the nearest untrusted hop counts, not a leftmost entry the client wrote itself', async () => {
-      // A client at 203.0.113.9 claims 10.1.2.3; only the hop our proxy added is believed.
-      assertError(await lookup(tenKey, '10.1.2.3, 203.0.113.9'), 403, 'ip_not_allowed');
-      // Hops through trusted (loopback) proxies are skipped.
-      const reply = await lookup(tenKey, '10.1.2.3, 127.0.0.1');
-      assert.equal(reply.status, 200, reply.text);
-    });
   });
 
-  describe(`IP allow-lists (IPv6) on ${kind.name}`, {
+  test('a key allowing only other addresses → 403 ip_not_allowed', async () => {
+    for (const name of ['elsewhere', 'otherLoopback', 'ipv6Only']) {
+      assertError(await lookup(name), 403, 'ip_not_allowed');
+    }
+  });
+
+  test('without DESKGATE_TRUST_PROXY, X-Forwarded-For is ignored', async () => {
+    assertError(
+      await lookup('elsewhere', { 'X-Forwarded-For': '10.1.2.3' }),
+      403,
+      'ip_not_allowed',
+    );
+    const reply = await lookup('address', { 'X-Forwarded-For': '203.0.113.9' });
+    assert.equal(reply.status, 200, reply.text);
+  });
+});
+
+describeEachDatabase('DESKGATE_TRUST_PROXY=loopback', (database) => {
+  const server = useTestServer({
+    database,
+    env: { DESKGATE_TRUST_PROXY: 'loopback' },
+  });
+  let tenKey: string;
+  let localKey: string;
+  before(async () => {
+    ({ key: tenKey } = await server.createKey({ allowIps: ['10.0.0.0/8'] }));
+    ({ key: localKey } = await server.createKey({ allowIps: ['127.0.0.1'] }));
+  });
+
+  function lookup(key: string, forwardedFor?: string): Promise<Reply> {
+    return call(server.url, {
+      headers: { apikey: key, ...(forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}) },
+      body: topicBody(1),
+    });
+  }
+
+  test('the X-Forwarded-For address of a trusted proxy counts for the allow-list', async () => {
+    const allowed = await lookup(tenKey, '10.1.2.3');
+    assert.equal(allowed.status, 200, allowed.text);
+    assertError(await lookup(localKey, '203.0.113.9'), 403, 'ip_not_allowed');
+  });
+
+  test('without X-Forwarded-For the socket address counts', async () => {
+    assertError(await lookup(tenKey), 403, 'ip_not_allowed');
+    const reply = await lookup(localKey);
+    assert.equal(reply.status, 200, reply.text);
+  });
+
+  test('the nearest untrusted hop counts, not a leftmost entry the client wrote itself', async () => {
+    // A client at 203.0.113.9 claims 10.1.2.3; only the hop our proxy added is believed.
+    assertError(await lookup(tenKey, '10.1.2.3, 203.0.113.9'), 403, 'ip_not_allowed');
+    // Hops through trusted (loopback) proxies are skipped.
+    const reply = await lookup(tenKey, '10.1.2.3, 127.0.0.1');
+    assert.equal(reply.status, 200, reply.text);
+  });
+});
+
+describeEachDatabase(
+  'IP allow-lists (IPv6)',
+  {
     skip: ipv6Available ? false : 'skipped: this machine cannot listen on ::1 (IPv6 loopback off)',
-  }, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
+  },
+  (database) => {
+    const server = useTestServer({ database, env: { HOST: '::1' } });
     let url: string;
     const keys: Record<string, string> = {};
-
     before(async () => {
-      database = await kind.create();
       const lists: Record<string, string[]> = {
         loopback: ['::1/128'],
         address: ['::1'],
@@ -152,14 +125,9 @@ for (const kind of DATABASES) {
         mixed: ['10.0.0.0/8', '::1'],
       };
       for (const [name, allowIps] of Object.entries(lists)) {
-        keys[name] = (await createKey(database.url, { name, allowIps })).key;
+        keys[name] = (await server.createKey({ name, allowIps })).key;
       }
-      server = await startServer({ databaseUrl: database.url, env: { HOST: '::1' } });
       url = `http://[::1]:${server.port}/upload/svc_wbs/`;
-    });
-    after(async () => {
-      await server.stop();
-      await database.drop();
     });
 
     function lookup(name: string): Promise<Reply> {
@@ -178,25 +146,21 @@ for (const kind of DATABASES) {
         assertError(await lookup(name), 403, 'ip_not_allowed');
       }
     });
-  });
+  },
+);
 
-  describe(`IPv4 clients of a dual-stack server on ${kind.name}`, {
+describeEachDatabase(
+  'IPv4 clients of a dual-stack server',
+  {
     skip: dualStackAvailable ? false : 'skipped: this machine cannot listen on :: (IPv6 off)',
-  }, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
+  },
+  (database) => {
+    const server = useTestServer({ database, env: { HOST: '::' } });
     let localKey: string;
     let mappedKey: string;
-
     before(async () => {
-      database = await kind.create();
-      ({ key: localKey } = await createKey(database.url, { allowIps: ['127.0.0.0/8'] }));
-      ({ key: mappedKey } = await createKey(database.url, { allowIps: ['2001:db8::/32'] }));
-      server = await startServer({ databaseUrl: database.url, env: { HOST: '::' } });
-    });
-    after(async () => {
-      await server.stop();
-      await database.drop();
+      ({ key: localKey } = await server.createKey({ allowIps: ['127.0.0.0/8'] }));
+      ({ key: mappedKey } = await server.createKey({ allowIps: ['2001:db8::/32'] }));
     });
 
     test('an IPv4-mapped socket address (::ffff:127.0.0.1) matches an IPv4 allow-list', async () => {
@@ -208,56 +172,5 @@ for (const kind of DATABASES) {
         'ip_not_allowed',
       );
     });
-  });
-}
-
-/** Runs `deskgate serve` with `env`; kills it if it is still running after `ms` (it should not start). */
-function serveExpectingRefusal(
-  env: Record<string, string>,
-  ms = 15_000,
-): Promise<{ code: number | null; stderr: string; killed: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/deskgate.js', 'serve'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DESKGATE_LOG_FORMAT: 'json', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    let killed = false;
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, ms);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, killed });
-    });
-  });
-}
-
-describe('a bad DESKGATE_TRUST_PROXY', () => {
-  test('stops the start with one line naming the variable, exit status 2', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'deskgate-test-'));
-    try {
-      for (const value of ['nonsense', 'loopback, 300.1.1.1', '10.0.0.0/99']) {
-        const result = await serveExpectingRefusal({
-          HOST: '127.0.0.1',
-          PORT: '0',
-          DESKGATE_DATABASE_URL: `sqlite:${join(dir, 'deskgate.db')}`,
-          DESKGATE_TRUST_PROXY: value,
-        });
-        assert.equal(result.killed, false, `the server started with DESKGATE_TRUST_PROXY=${value}`);
-        assert.equal(result.code, 2, result.stderr);
-        const lines = result.stderr.trim().split('\n');
-        assert.equal(lines.length, 1, result.stderr);
-        assert.match(String(lines[0]), /DESKGATE_TRUST_PROXY/);
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
+  },
+);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { test } from 'node:test';
+import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
+import { withStore } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 async function revoke(databaseUrl: string, id: number): Promise<void> {
   await withStore(databaseUrl, async (store) => {
@@ -10,62 +11,42 @@ async function revoke(databaseUrl: string, id: number): Promise<void> {
   });
 }
 
-for (const kind of DATABASES) {
-  describe(`verified-key cache on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let longCache: StartedServer;
-    let shortCache: StartedServer;
+describeEachDatabase('verified-key cache', (database) => {
+  const longCache = useTestServer({ database, env: { DESKGATE_KEY_CACHE_TTL: '600000' } });
+  const shortCache = useTestServer({ database, env: { DESKGATE_KEY_CACHE_TTL: '300' } });
 
-    before(async () => {
-      database = await kind.create();
-      longCache = await startServer({
-        databaseUrl: database.url,
-        env: { DESKGATE_KEY_CACHE_TTL: '600000' },
-      });
-      shortCache = await startServer({
-        databaseUrl: database.url,
-        env: { DESKGATE_KEY_CACHE_TTL: '300' },
-      });
-    });
-    after(async () => {
-      await longCache?.stop();
-      await shortCache?.stop();
-      await database?.drop();
-    });
-
-    test('a verified key is served from the cache: a revocation is not seen until it expires', async () => {
-      const { id, key } = await createKey(database.url);
-      assert.equal(
-        (await call(longCache.url, { headers: { apikey: key }, body: topicBody(1) })).status,
-        200,
-      );
-      await revoke(database.url, id);
-      const cached = await call(longCache.url, { headers: { apikey: key }, body: topicBody(1) });
-      assert.equal(cached.status, 200, 'within the TTL the cached verification stands');
-    });
-
-    test('a revoked key stops working once the TTL has passed', async () => {
-      const { id, key } = await createKey(database.url);
-      assert.equal(
-        (await call(shortCache.url, { headers: { apikey: key }, body: topicBody(1) })).status,
-        200,
-      );
-      await revoke(database.url, id);
-      let status = 0;
-      for (let attempt = 0; attempt < 100 && status !== 401; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        status = (await call(shortCache.url, { headers: { apikey: key }, body: topicBody(1) }))
-          .status;
-      }
-      assert.equal(status, 401);
-    });
-
-    test('an unknown key is never cached as valid', async () => {
-      const reply = await call(longCache.url, {
-        headers: { apikey: 'ABCDEF0123456789ABCDEF0123456789' },
-        body: topicBody(1),
-      });
-      assert.equal(reply.status, 401);
-    });
+  test('a verified key is served from the cache: a revocation is not seen until it expires', async () => {
+    const { id, key } = await longCache.createKey();
+    assert.equal(
+      (await call(longCache.url, { headers: { apikey: key }, body: topicBody(1) })).status,
+      200,
+    );
+    await revoke(database.url, id);
+    const cached = await call(longCache.url, { headers: { apikey: key }, body: topicBody(1) });
+    assert.equal(cached.status, 200, 'within the TTL the cached verification stands');
   });
-}
+
+  test('a revoked key stops working once the TTL has passed', async () => {
+    const { id, key } = await longCache.createKey();
+    assert.equal(
+      (await call(shortCache.url, { headers: { apikey: key }, body: topicBody(1) })).status,
+      200,
+    );
+    await revoke(database.url, id);
+    let status = 0;
+    for (let attempt = 0; attempt < 100 && status !== 401; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await call(shortCache.url, { headers: { apikey: key }, body: topicBody(1) }))
+        .status;
+    }
+    assert.equal(status, 401);
+  });
+
+  test('an unknown key is never cached as valid', async () => {
+    const reply = await call(longCache.url, {
+      headers: { apikey: 'ABCDEF0123456789ABCDEF0123456789' },
+      body: topicBody(1),
+    });
+    assert.equal(reply.status, 401);
+  });
+});

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, REDIS_URL, type TestDatabase } from '../helpers/databases.ts';
+import { test } from 'node:test';
+import { REDIS_URL } from '../helpers/databases.ts';
+import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 interface Backend {
   name: string;
@@ -24,26 +25,18 @@ const backends: Backend[] = [
   },
 ];
 
-for (const kind of DATABASES) {
-  for (const backend of backends) {
-    describe(`per-key rate limit (${backend.name}) on ${kind.name}`, { skip: backend.skip }, () => {
-      let database: TestDatabase;
-      let server: StartedServer;
-
-      before(async () => {
-        database = await kind.create();
-        server = await startServer({
-          databaseUrl: database.url,
-          env: { ...backend.env(), DESKGATE_RATE_LIMIT: '5' },
-        });
-      });
-      after(async () => {
-        await server?.stop();
-        await database?.drop();
-      });
+for (const backend of backends) {
+  describeEachDatabase(
+    `per-key rate limit (${backend.name})`,
+    { skip: backend.skip },
+    (database) => {
+      const server = useTestServer(() => ({
+        database,
+        env: { ...backend.env(), DESKGATE_RATE_LIMIT: '5' },
+      }));
 
       test('each answer carries X-RateLimit-*; past the limit → 429 with Retry-After', async () => {
-        const { key } = await createKey(database.url);
+        const { key } = await server.createKey();
         const remaining: number[] = [];
         for (let i = 0; i < 5; i++) {
           const reply = await call(server.url, {
@@ -64,8 +57,8 @@ for (const kind of DATABASES) {
       });
 
       test('keys are counted separately', async () => {
-        const first = await createKey(database.url);
-        const second = await createKey(database.url);
+        const first = await server.createKey();
+        const second = await server.createKey();
         for (let i = 0; i < 6; i++)
           await call(server.url, { headers: { apikey: first.key }, body: topicBody(1) });
         const other = await call(server.url, {
@@ -83,6 +76,6 @@ for (const kind of DATABASES) {
         assert.equal(reply.status, 401);
         assert.equal(reply.headers['x-ratelimit-limit'], undefined);
       });
-    });
-  }
+    },
+  );
 }

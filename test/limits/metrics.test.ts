@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { before, test } from 'node:test';
+import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 async function scrape(origin: string): Promise<{ status: number; type: string; text: string }> {
   const response = await fetch(`${origin}/metrics`);
@@ -25,84 +25,72 @@ function seriesValue(text: string, name: string, labels: Record<string, string>)
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
-for (const kind of DATABASES) {
-  describe(`/metrics on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    let off: StartedServer;
-    let key: string;
-
-    before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url, { scopes: ['read'] }));
-      server = await startServer({ databaseUrl: database.url });
-      off = await startServer({ databaseUrl: database.url, env: { DESKGATE_METRICS: 'false' } });
-    });
-    after(async () => {
-      await server?.stop();
-      await off?.stop();
-      await database?.drop();
-    });
-
-    test('Prometheus text with requests by operation and status, latency, auth failures, process metrics', async () => {
-      await call(server.url, { headers: { apikey: key }, body: topicBody(1) });
-      await call(server.url, { headers: { apikey: key }, body: topicBody(1) });
-      await call(server.url, { headers: { apikey: key }, body: topicBody(999) });
-      await call(server.url, { body: topicBody(1) });
-      await call(server.url, {
-        headers: { apikey: 'ABCDEF0123456789ABCDEF0123456789' },
-        body: topicBody(1),
-      });
-      await call(server.url, {
-        method: 'POST',
-        headers: { apikey: key },
-        body: { query: 'user', condition: 'add', parameters: {} },
-      });
-      const { status, type, text } = await scrape(server.origin);
-      assert.equal(status, 200);
-      assert.match(type, /^text\/plain; version=0\.0\.4/);
-      assert.equal(
-        seriesValue(text, 'deskgate_requests_total', {
-          operation: 'topics/specific',
-          status: '200',
-        }),
-        2,
-      );
-      assert.equal(
-        seriesValue(text, 'deskgate_requests_total', {
-          operation: 'topics/specific',
-          status: '204',
-        }),
-        1,
-      );
-      assert.equal(
-        seriesValue(text, 'deskgate_request_duration_seconds_count', {
-          operation: 'topics/specific',
-        }),
-        3,
-      );
-      assert.equal(
-        seriesValue(text, 'deskgate_auth_failures_total', { reason: 'missing_api_key' }),
-        1,
-      );
-      assert.equal(
-        seriesValue(text, 'deskgate_auth_failures_total', { reason: 'invalid_api_key' }),
-        1,
-      );
-      assert.equal(
-        seriesValue(text, 'deskgate_auth_failures_total', { reason: 'insufficient_scope' }),
-        1,
-      );
-      assert.match(text, /^process_cpu_user_seconds_total \d/m);
-      assert.match(text, /^nodejs_eventloop_lag_seconds \d/m);
-      if (kind.name !== 'sqlite')
-        assert.match(text, /^deskgate_db_pool_connections\{state="idle"\} \d+/m);
-      assert.ok(!text.includes(key), 'no key in the metrics');
-    });
-
-    test('DESKGATE_METRICS=false turns /metrics off', async () => {
-      const { status } = await scrape(off.origin);
-      assert.equal(status, 404);
-    });
+describeEachDatabase('/metrics', (database) => {
+  const server = useTestServer({ database, scopes: ['read'] });
+  const off = useTestServer({ database, env: { DESKGATE_METRICS: 'false' } });
+  let key: string;
+  before(() => {
+    key = server.key;
   });
-}
+
+  test('Prometheus text with requests by operation and status, latency, auth failures, process metrics', async () => {
+    await call(server.url, { headers: { apikey: key }, body: topicBody(1) });
+    await call(server.url, { headers: { apikey: key }, body: topicBody(1) });
+    await call(server.url, { headers: { apikey: key }, body: topicBody(999) });
+    await call(server.url, { body: topicBody(1) });
+    await call(server.url, {
+      headers: { apikey: 'ABCDEF0123456789ABCDEF0123456789' },
+      body: topicBody(1),
+    });
+    await call(server.url, {
+      method: 'POST',
+      headers: { apikey: key },
+      body: { query: 'user', condition: 'add', parameters: {} },
+    });
+    const { status, type, text } = await scrape(server.origin);
+    assert.equal(status, 200);
+    assert.match(type, /^text\/plain; version=0\.0\.4/);
+    assert.equal(
+      seriesValue(text, 'deskgate_requests_total', {
+        operation: 'topics/specific',
+        status: '200',
+      }),
+      2,
+    );
+    assert.equal(
+      seriesValue(text, 'deskgate_requests_total', {
+        operation: 'topics/specific',
+        status: '204',
+      }),
+      1,
+    );
+    assert.equal(
+      seriesValue(text, 'deskgate_request_duration_seconds_count', {
+        operation: 'topics/specific',
+      }),
+      3,
+    );
+    assert.equal(
+      seriesValue(text, 'deskgate_auth_failures_total', { reason: 'missing_api_key' }),
+      1,
+    );
+    assert.equal(
+      seriesValue(text, 'deskgate_auth_failures_total', { reason: 'invalid_api_key' }),
+      1,
+    );
+    assert.equal(
+      seriesValue(text, 'deskgate_auth_failures_total', { reason: 'insufficient_scope' }),
+      1,
+    );
+    assert.match(text, /^process_cpu_user_seconds_total \d/m);
+    assert.match(text, /^nodejs_eventloop_lag_seconds \d/m);
+    if (database.kind !== 'sqlite')
+      assert.match(text, /^deskgate_db_pool_connections\{state="idle"\} \d+/m);
+    assert.ok(!text.includes(key), 'no key in the metrics');
+  });
+
+  test('DESKGATE_METRICS=false turns /metrics off', async () => {
+    const { status } = await scrape(off.origin);
+    assert.equal(status, 404);
+  });
+});

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { DATABASES, REDIS_URL, type TestDatabase } from '../helpers/databases.ts';
+import { DATABASES, REDIS_URL } from '../helpers/databases.ts';
+import { useDatabase } from '../helpers/each-database.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 const postgres = DATABASES.find((d) => d.name === 'postgres');
 const skip = !postgres
@@ -13,30 +14,24 @@ const skip = !postgres
     ? 'skipped: DESKGATE_TEST_REDIS_URL is not set'
     : false;
 
+/**
+ * The two instances run in this process, but share nothing in it: each has its own store, key
+ * cache and Redis client, so whatever one sees of the other went through PostgreSQL or Redis.
+ */
 describe('two instances on one PostgreSQL database, limits shared through Redis', { skip }, () => {
-  let database: TestDatabase;
-  let first: StartedServer;
-  let second: StartedServer;
-
-  before(async () => {
-    database = await (postgres as NonNullable<typeof postgres>).create();
-    const env = {
-      DESKGATE_REDIS_URL: REDIS_URL as string,
-      DESKGATE_REDIS_PREFIX: `deskgate-test-${randomBytes(6).toString('hex')}`,
-      DESKGATE_RATE_LIMIT: '6',
-      DESKGATE_AUTH_FAILURE_LIMIT: '2',
-    };
-    first = await startServer({ databaseUrl: database.url, env });
-    second = await startServer({ databaseUrl: database.url, env });
-  });
-  after(async () => {
-    await first?.stop();
-    await second?.stop();
-    await database?.drop();
-  });
+  if (!postgres) return;
+  const { database, drop } = useDatabase(postgres);
+  const env = {
+    DESKGATE_REDIS_URL: REDIS_URL ?? '',
+    DESKGATE_REDIS_PREFIX: `deskgate-test-${randomBytes(6).toString('hex')}`,
+    DESKGATE_RATE_LIMIT: '6',
+    DESKGATE_AUTH_FAILURE_LIMIT: '2',
+  };
+  const first = useTestServer({ database, env });
+  const second = useTestServer({ database, env });
 
   test('a user created through one instance is there for the other and for the CLI', async () => {
-    const { key } = await createKey(database.url);
+    const { key } = await first.createKey();
     const email = `shared.${Date.now()}@example.com`;
     const created = await call(first.url, {
       method: 'POST',
@@ -64,7 +59,7 @@ describe('two instances on one PostgreSQL database, limits shared through Redis'
   });
 
   test("one key's limit holds across both instances", async () => {
-    const { key } = await createKey(database.url);
+    const { key } = await first.createKey();
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
       const server = i % 2 === 0 ? first : second;
@@ -83,4 +78,5 @@ describe('two instances on one PostgreSQL database, limits shared through Redis'
     assert.equal(blocked.status, 429);
     assert.ok(Number(blocked.headers['retry-after']) >= 1);
   });
+  drop();
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { withDatabase } from '../../src/operations/user-add/test-support.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, type Reply, userBody } from '../helpers/http.ts';
 import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { withDatabase } from '../support/database-rows.ts';
 import { assertCleanLog, LONG } from './robustness-support.ts';
 
 /**

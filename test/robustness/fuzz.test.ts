@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../src/data/open-database.ts';
 import type { Database } from '../../src/data/schema.ts';
 import { passwordMatches } from '../../src/operations/user-add/password.ts';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, userFields } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 import { rawExchange } from '../http/raw-exchange.ts';
 import {
   assertAlive,
@@ -193,30 +193,27 @@ async function countWrites(db: Kysely<Database>): Promise<number> {
   return total;
 }
 
-for (const kind of DATABASES) {
-  describe(`fuzzing the real server on ${kind.name}`, {
+describeEachDatabase(
+  'fuzzing the real server',
+  {
     timeout: LONG ? 3_600_000 : 120_000,
-  }, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
+  },
+  (database) => {
+    const server = useTestServer({
+      database,
+      env: { DESKGATE_AUTH_FAILURE_LIMIT: '100000000', DESKGATE_RATE_LIMIT: '0' },
+    });
     let db: Kysely<Database>;
     let key: string;
     const secrets: string[] = [];
 
     before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url));
+      key = server.key;
       secrets.push(key);
-      server = await startServer({
-        databaseUrl: database.url,
-        env: { DESKGATE_AUTH_FAILURE_LIMIT: '100000000', DESKGATE_RATE_LIMIT: '0' },
-      });
       ({ db } = openDatabase<Database>(database.url));
     });
     after(async () => {
       await db?.destroy();
-      await server?.stop();
-      await database?.drop();
     });
 
     test('generated bodies and parameters: never a 5xx, a well-formed answer, no row for a rejection', async () => {
@@ -391,5 +388,5 @@ for (const kind of DATABASES) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       assertCleanLog(server, secrets);
     });
-  });
-}
+  },
+);

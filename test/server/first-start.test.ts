@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { assertNoStackTrace, runCliJson } from '../cli/cli-assertions.ts';
+import { assertNoStackTrace } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, topicBody } from '../helpers/http.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+import { type StartedServer, startServer, withStore } from '../helpers/server.ts';
 import { readFirstKeyFile } from './first-key-file.ts';
 
 /** What the first-start banner tells a person to run. */
@@ -75,13 +75,8 @@ for (const kind of DATABASES) {
         assert.equal(data.total, 1);
         assert.equal(data.topic.topic, 'General Inquiry');
 
-        // The key has both scopes: it may create users too.
-        const listed = await runCliJson<{ name: string; scopes: string[] }[]>([
-          'keys',
-          'list',
-          '--database',
-          database.url,
-        ]);
+        // The key has every scope: it may create users too.
+        const listed = await withStore(database.url, (store) => store.listApiKeys());
         assert.equal(listed.length, 1);
         assert.deepEqual(listed[0]?.scopes, ['read', 'write', 'users:read']);
       } finally {
@@ -97,7 +92,7 @@ for (const kind of DATABASES) {
         assert.equal(reply.status, 200, 'the first key still works after a restart');
         assert.ok(!second.output.some((line) => HEX_KEY.test(line)), second.output.join('\n'));
         assert.ok(!second.output.some((line) => /curl/.test(line)));
-        const listed = await runCliJson<unknown[]>(['keys', 'list', '--database', database.url]);
+        const listed = await withStore(database.url, (store) => store.listApiKeys());
         assert.equal(listed.length, 1, 'no second key was created');
       } finally {
         assert.equal(await second.stop(), 0);
@@ -105,17 +100,12 @@ for (const kind of DATABASES) {
     });
 
     test('the default help topics exist, Access Issue under Report a Problem', async () => {
-      const topics = await runCliJson<{ id: number; parent: number; topic: string }[]>([
-        'topics',
-        'list',
-        '--database',
-        database.url,
-      ]);
-      const byName = new Map(topics.map((t) => [t.topic, t]));
+      const topics = await withStore(database.url, (store) => store.listTopics());
+      const byName = new Map(topics.map((t) => [t.name, t]));
       for (const name of ['General Inquiry', 'Feedback', 'Report a Problem']) {
-        assert.equal(byName.get(name)?.parent, 0, `${name} is a top-level topic`);
+        assert.equal(byName.get(name)?.parentId, 0, `${name} is a top-level topic`);
       }
-      assert.equal(byName.get('Access Issue')?.parent, byName.get('Report a Problem')?.id);
+      assert.equal(byName.get('Access Issue')?.parentId, byName.get('Report a Problem')?.id);
       assert.equal(topics.length, 4);
     });
   });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCliJson } from '../cli/cli-assertions.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, userBody } from '../helpers/http.ts';
-import { createKey, startServer } from '../helpers/server.ts';
+import { createKey, startServer, withStore } from '../helpers/server.ts';
 import { openRawConnection } from './raw-connection.ts';
 import { waitForExit } from './wait-for-output.ts';
 
@@ -14,12 +13,6 @@ interface Outcome {
   /** The response came after SIGTERM was sent. */
   afterSignal: boolean;
   error?: string;
-}
-
-/** Runs `fn` over `items`, at most `limit` at a time (each `users get` is a process). */
-async function inBatches<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
-  for (let i = 0; i < items.length; i += limit)
-    await Promise.all(items.slice(i, i + limit).map(fn));
 }
 
 for (const kind of DATABASES) {
@@ -78,15 +71,12 @@ for (const kind of DATABASES) {
           `unexpected ${o.status} for ${o.email}`,
         );
       }
-      await inBatches(acknowledged, 4, async (o) => {
-        const user = await runCliJson<{ email: string }>([
-          'users',
-          'get',
-          String(o.id),
-          '--database',
-          database.url,
-        ]);
-        assert.equal(user.email, o.email, `user ${o.id} was acknowledged but is not stored`);
+      // Read back through a store of its own, after the server process has gone.
+      await withStore(database.url, async (store) => {
+        for (const o of acknowledged) {
+          const user = await store.findUserById(Number(o.id));
+          assert.equal(user?.email, o.email, `user ${o.id} was acknowledged but is not stored`);
+        }
       });
       assert.ok(server.output.some((line) => line.includes('"deskgate stopped"')));
     });
@@ -113,14 +103,8 @@ for (const kind of DATABASES) {
         assert.match(text, /\r\nConnection: close\r\n/i);
         await connection.closed;
         assert.equal(await exited, 0);
-        const user = await runCliJson<{ email: string }>([
-          'users',
-          'get',
-          String(id),
-          '--database',
-          database.url,
-        ]);
-        assert.equal(user.email, email);
+        const user = await withStore(database.url, (store) => store.findUserById(Number(id)));
+        assert.equal(user?.email, email);
       } finally {
         connection.socket.destroy();
         await server.stop();

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { assertNoStackTrace, runCliJson } from '../cli/cli-assertions.ts';
+import { assertNoStackTrace } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
 import { readFirstKeyFile } from './first-key-file.ts';
 import { openRawConnection } from './raw-connection.ts';
 import { logRecords, waitForExit, waitForOutput } from './wait-for-output.ts';
@@ -99,14 +99,8 @@ for (const kind of DATABASES) {
         assert.match(text, /HTTP\/1\.1 200 /);
         const id = /"data":"(\d+)"/.exec(text)?.[1];
         assert.equal(await waitForExit(server), 0, server.output.join('\n'));
-        const user = await runCliJson<{ email: string }>([
-          'users',
-          'get',
-          String(id),
-          '--database',
-          database.url,
-        ]);
-        assert.equal(user.email, email);
+        const user = await withStore(database.url, (store) => store.findUserById(Number(id)));
+        assert.equal(user?.email, email);
       } finally {
         connection.socket.destroy();
         await server.stop();
@@ -137,7 +131,7 @@ for (const kind of DATABASES) {
         assert.equal(reply.status, 200);
         assert.equal(shown.filter((l) => /shown only this once/.test(l)).length, 1);
         assert.ok(!server.output.some((l) => l.includes(apikey)), 'the key is not in the log');
-        const keys = await runCliJson<unknown[]>(['keys', 'list', '--database', database.url]);
+        const keys = await withStore(database.url, (store) => store.listApiKeys());
         assert.equal(keys.length, 1);
       } finally {
         assert.equal(await server.stop(), 0);

@@ -1,5 +1,4 @@
 import { makeLogger } from '../../logger.ts';
-import { serve as serveForever } from '../../server/serve.ts';
 import type { Command } from '../command.ts';
 
 export const serve: Command = {
@@ -8,5 +7,9 @@ export const serve: Command = {
   summary: 'Run the HTTP service (what npm start runs) until SIGTERM or SIGINT.',
   options: {},
   positionals: 0,
-  run: ({ config }) => serveForever(config, makeLogger(config)),
+  run: async ({ config }) => {
+    // Loaded when used: the other commands start without the server's modules (Redis, metrics).
+    const { serve: serveForever } = await import('../../server/serve.ts');
+    await serveForever(config, makeLogger(config));
+  },
 };

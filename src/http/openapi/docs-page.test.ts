@@ -1,33 +1,18 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts';
+import { describeWithDatabase, SQLITE } from '../../../test/helpers/each-database.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { ROOT } from '../../../test/helpers/paths.ts';
-import { type StartedServer, startServer } from '../../../test/helpers/server.ts';
+import { useTestServer } from '../../../test/helpers/test-server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
-assert.ok(sqlite);
 
-describe('GET /docs', () => {
-  let database: TestDatabase;
-  let server: StartedServer;
-
-  before(async () => {
-    database = await sqlite.create();
-    // Under a base path, to prove every asset URL carries it.
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { DESKGATE_BASE_PATH: '/helpdesk' },
-    });
-  });
-  after(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+describeWithDatabase('GET /docs', SQLITE, (database) => {
+  // Under a base path, to prove every asset URL carries it.
+  const server = useTestServer({ database, env: { DESKGATE_BASE_PATH: '/helpdesk' } });
 
   test('serves the page and its assets itself, with a self-only content policy', async () => {
     const page = await fetch(`${server.origin}/helpdesk/docs`);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts';
+import { describeWithDatabase, SQLITE } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody } from '../../../test/helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../../../test/helpers/server.ts';
+import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { ERROR_STATUS } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
 import { buildOpenApiDocument, SERVICE_PATH } from './build-openapi-document.ts';
@@ -13,8 +13,6 @@ import { buildOpenApiDocument, SERVICE_PATH } from './build-openapi-document.ts'
 type Json = { [key: string]: unknown };
 // ajv-formats is CommonJS with a default export; under NodeNext its callable is `.default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
-assert.ok(sqlite);
 
 function at(value: unknown, ...path: string[]): Json {
   let node = value;
@@ -235,34 +233,24 @@ describe('the OpenAPI document', () => {
   });
 });
 
-describe('real responses match the documented schemas', () => {
-  let database: TestDatabase;
-  let server: StartedServer;
-  let strict: StartedServer;
+describeWithDatabase('real responses match the documented schemas', SQLITE, (database) => {
+  const server = useTestServer({ database });
+  const strict = useTestServer({
+    database,
+    env: { DESKGATE_NOT_FOUND_STATUS: '404', DESKGATE_AUTH_FAILURE_LIMIT: '1' },
+  });
   let key: string;
   let readOnly: string;
   let document: Json;
   let conforms: ReturnType<typeof makeConformance>;
 
   before(async () => {
-    database = await sqlite.create();
-    ({ key } = await createKey(database.url));
-    ({ key: readOnly } = await createKey(database.url, { scopes: ['read'] }));
-    [server, strict] = await Promise.all([
-      startServer({ databaseUrl: database.url }),
-      startServer({
-        databaseUrl: database.url,
-        env: { DESKGATE_NOT_FOUND_STATUS: '404', DESKGATE_AUTH_FAILURE_LIMIT: '1' },
-      }),
-    ]);
+    ({ key } = await server.createKey());
+    ({ key: readOnly } = await server.createKey({ scopes: ['read'] }));
     const reply = await call(`${server.origin}/openapi.json`);
     assert.equal(reply.status, 200);
     document = reply.body as unknown as Json;
     conforms = makeConformance(document);
-  });
-  after(async () => {
-    await Promise.all([server?.stop(), strict?.stop()]);
-    await database?.drop();
   });
 
   test('GET /openapi.json needs no key and is the document the code builds', async () => {
@@ -345,7 +333,7 @@ describe('real responses match the documented schemas', () => {
   });
 
   test('every look-up: 200 and 204 match the documented GET responses', async () => {
-    const { key: everything } = await createKey(database.url, {
+    const { key: everything } = await server.createKey({
       scopes: ['read', 'write', 'users:read'],
     });
     const get = (body: Record<string, unknown>, apikey = everything) =>

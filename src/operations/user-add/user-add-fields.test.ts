@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts';
+import { before, test } from 'node:test';
+import { assertError } from '../../../test/helpers/assertions.ts';
+import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userBody, userFields } from '../../../test/helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../../../test/helpers/server.ts';
-import { countRows, readStoredUser } from './test-support.ts';
+import { useTestServer } from '../../../test/helpers/test-server.ts';
+import { countRows, readStoredUser } from '../../../test/support/database-rows.ts';
 
 const INTEGER_FIELDS = ['phone', 'org_id', 'default_email_id', 'status'] as const;
 const ALL_FIELDS = [
@@ -37,10 +38,7 @@ function emailOfLength(length: number): string {
 
 /** Field names reported for a 400 invalid_parameters reply, sorted, each once (a field may have several messages). */
 function reportedFields(reply: Reply): string[] {
-  assert.equal(reply.status, 400, reply.text);
-  assert.equal(reply.body?.status, 'Error');
-  assert.equal(reply.body?.code, 'invalid_parameters');
-  assert.equal(typeof reply.body?.data, 'string');
+  assertError(reply, 400, 'invalid_parameters');
   const errors = reply.body?.errors ?? [];
   for (const error of errors) {
     assert.equal(typeof error.message, 'string');
@@ -49,341 +47,330 @@ function reportedFields(reply: Reply): string[] {
   return [...new Set(errors.map((e) => e.field))].sort();
 }
 
-for (const kind of DATABASES) {
-  describe(`user/add field rules on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    let key: string;
-
-    before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url, { scopes: ['write'] }));
-      server = await startServer({ databaseUrl: database.url });
-    });
-    after(async () => {
-      await server.stop();
-      await database.drop();
-    });
-
-    function add(overrides: Record<string, unknown>): Promise<Reply> {
-      return call(server.url, {
-        method: 'POST',
-        headers: { apikey: key },
-        body: userBody(overrides),
-      });
-    }
-
-    function addParameters(parameters: unknown): Promise<Reply> {
-      return call(server.url, {
-        method: 'POST',
-        headers: { apikey: key },
-        body: { query: 'user', condition: 'add', parameters },
-      });
-    }
-
-    async function assertAccepted(overrides: Record<string, unknown>): Promise<number> {
-      const reply = await add(overrides);
-      assert.equal(reply.status, 200, `${JSON.stringify(overrides)} → ${reply.text}`);
-      assert.match(String(reply.body?.data), /^[1-9][0-9]*$/);
-      return Number(reply.body?.data);
-    }
-
-    async function assertRejected(field: string, value: unknown): Promise<void> {
-      const reply = await add({ [field]: value });
-      assert.deepEqual(
-        reportedFields(reply),
-        [`parameters.${field}`],
-        `${field}=${JSON.stringify(value)} → ${reply.text}`,
-      );
-    }
-
-    const rejected: Record<(typeof ALL_FIELDS)[number], [string, unknown][]> = {
-      name: [
-        ['a number', 5],
-        ['null', null],
-        ['an array', ['Ann']],
-        ['empty', ''],
-        ['only spaces', '   \t '],
-        ['129 characters', 'n'.repeat(129)],
-        ['a tab inside', 'Ann\tExample'],
-        ['a newline inside', 'Ann\nExample'],
-        ['a NUL', 'Ann\u0000'],
-        ['a BEL', 'A\u0007nn'],
-        ['a DEL', 'A\u007fnn'],
-        ['a C1 control', 'A\u0085nn'],
-        // A name is shown in agents' HTML pages (osTicket prints it unescaped in one of them).
-        ['an HTML tag', '<b>Ann</b>'],
-        ['a <', 'Ann < Bob'],
-        ['a >', 'Ann > Bob'],
-      ],
-      email: [
-        ['a number', 42],
-        ['null', null],
-        ['empty', ''],
-        ['no @', 'ann.example.com'],
-        ['no domain', 'ann@'],
-        ['no local part', '@example.com'],
-        ['two @', 'ann@@example.com'],
-        ['a space inside', 'ann example@example.com'],
-        ['a display name', 'Ann <ann@example.com>'],
-        ['256 characters', emailOfLength(256)],
-      ],
-      password: [
-        ['a number', 1234],
-        ['null', null],
-        ['an object', { hash: 'x' }],
-        ['empty', ''],
-        ['256 characters', 'p'.repeat(256)],
-        ["5 characters (osTicket's minimum is 6)", 'p'.repeat(5)],
-        ['5 characters, astral', '😀'.repeat(5)],
-      ],
-      timezone: [
-        ['a number', 1],
-        ['null', null],
-        ['empty', ''],
-        ['an unknown zone', 'Mars/Base'],
-        ['an offset', '+01:00'],
-        ['an offset with UTC', 'UTC+01:00'],
-        ['65 characters', `Europe/${'L'.repeat(58)}`],
-        ['a path', '../../etc/passwd'],
-      ],
-      phone: [
-        ['a boolean', true],
-        ['null', null],
-        ['a fraction', 1.5],
-        ['negative', -1],
-        ['a negative string', '-1'],
-        ['16 digits', 1_000_000_000_000_000],
-        ['16 digits as a string', '1000000000000000'],
-        ['a formatted string', '+351 21 000 0000'],
-        ['letters', '12a'],
-        ['an empty string', ''],
-        ['an object', {}],
-      ],
-      org_id: [
-        ['a boolean', false],
-        ['a fraction', 0.5],
-        ['negative', -1],
-        ['2147483648', 2_147_483_648],
-        ['"2147483648"', '2147483648'],
-        ['letters', 'abc'],
-        ['an array', [1]],
-      ],
-      default_email_id: [
-        ['null', null],
-        ['a fraction', 2.25],
-        ['negative', -5],
-        ['2147483648', 2_147_483_648],
-        ['a decimal string', '1.0'],
-        ['a spaced string', ' 1'],
-      ],
-      status: [
-        ['a boolean', true],
-        ['negative', -1],
-        ['2147483648', 2_147_483_648],
-        ['a hex string', '0x1'],
-        ['an exponent string', '1e3'],
-        ['an object', { value: 1 }],
-      ],
-    };
-
-    for (const [field, cases] of Object.entries(rejected)) {
-      for (const [label, value] of cases) {
-        test(`${field}: ${label} → 400 naming parameters.${field}`, async () => {
-          await assertRejected(field, value);
-        });
-      }
-    }
-
-    for (const field of ALL_FIELDS) {
-      test(`${field}: missing → 400 "parameters.${field} is required"`, async () => {
-        const parameters = userFields();
-        delete parameters[field];
-        const reply = await addParameters(parameters);
-        assert.deepEqual(reportedFields(reply), [`parameters.${field}`]);
-        assert.deepEqual(reply.body?.errors, [
-          { field: `parameters.${field}`, message: 'is required' },
-        ]);
-      });
-    }
-
-    test('an extra field → 400 naming it; several extras are all named', async () => {
-      const one = await addParameters({ ...userFields(), id: 5 });
-      assert.deepEqual(reportedFields(one), ['parameters.id']);
-      assert.match(String(one.body?.data), /parameters\.id/);
-      const two = await addParameters({ ...userFields(), username: 'ann', notes: 'x' });
-      assert.deepEqual(reportedFields(two), ['parameters.notes', 'parameters.username']);
-    });
-
-    test('parameters that are not an object → 400 invalid_parameters', async () => {
-      for (const parameters of [undefined, null, 'ann', 7, [userFields()]]) {
-        const reply = await addParameters(parameters);
-        assert.equal(reply.status, 400, JSON.stringify(parameters));
-        assert.equal(reply.body?.code, 'invalid_parameters');
-      }
-    });
-
-    test('every problem in the body is reported at once', async () => {
-      const reply = await addParameters({
-        name: 'Ann\u0001',
-        email: 'not an address',
-        password: '',
-        timezone: 'Mars/Base',
-        phone: '1234567890123456',
-        org_id: -1,
-        status: 1.5,
-        favourite_colour: 'blue',
-      });
-      assert.deepEqual(reportedFields(reply), [
-        'parameters.default_email_id',
-        'parameters.email',
-        'parameters.favourite_colour',
-        'parameters.name',
-        'parameters.org_id',
-        'parameters.password',
-        'parameters.phone',
-        'parameters.status',
-        'parameters.timezone',
-      ]);
-      for (const field of ['email', 'timezone', 'phone', 'org_id']) {
-        assert.match(String(reply.body?.data), new RegExp(`parameters\\.${field}`));
-      }
-    });
-
-    test('an empty parameters object reports all eight fields as required', async () => {
-      const reply = await addParameters({});
-      assert.deepEqual(reportedFields(reply), ALL_FIELDS.map((f) => `parameters.${f}`).sort());
-      for (const error of reply.body?.errors ?? []) assert.equal(error.message, 'is required');
-    });
-
-    test('name and email are trimmed before they are checked and stored', async () => {
-      const email = emailOfLength(40);
-      const id = await assertAccepted({ name: '  \tAnn Trimmed \n', email: `  ${email}\t` });
-      const stored = await readStoredUser(database.url, id);
-      assert.equal(stored.user?.name, 'Ann Trimmed');
-      assert.deepEqual(
-        stored.emails.map((e) => e.address),
-        [email],
-      );
-      // A 255-character address is accepted even with spaces around it.
-      await assertAccepted({ email: ` ${emailOfLength(255)} ` });
-    });
-
-    test('the email keeps its case as given', async () => {
-      const email = `Ann.MixedCase.${Date.now()}@Example.COM`;
-      const id = await assertAccepted({ email });
-      const stored = await readStoredUser(database.url, id);
-      assert.equal(stored.emails[0]?.address, email);
-    });
-
-    test('a 128-character name is accepted; length counts characters, not UTF-16 units', async () => {
-      await assertAccepted({ name: 'n'.repeat(128) });
-      const id = await assertAccepted({ name: 'é😀'.repeat(64) });
-      assert.equal((await readStoredUser(database.url, id)).user?.name, 'é😀'.repeat(64));
-      await assertRejected('name', '😀'.repeat(129));
-    });
-
-    test('a one-character name and a name with accents and spaces are accepted', async () => {
-      await assertAccepted({ name: 'A' });
-      await assertAccepted({ name: 'José da Silva-Müller' });
-    });
-
-    test('a 255-character password and a six-character password are accepted', async () => {
-      await assertAccepted({ password: 'p'.repeat(255) });
-      await assertAccepted({ password: 'p'.repeat(6) });
-    });
-
-    test('known IANA time zones are accepted and stored as given', async () => {
-      for (const timezone of ['Europe/Lisbon', 'UTC', 'America/Argentina/Buenos_Aires']) {
-        const id = await assertAccepted({ timezone });
-        assert.equal((await readStoredUser(database.url, id)).accounts[0]?.timezone, timezone);
-      }
-    });
-
-    test("a zone name in another letter case is stored in the runtime's spelling", async () => {
-      for (const [sent, stored] of [
-        ['utc', 'UTC'],
-        ['europe/lisbon', 'Europe/Lisbon'],
-      ]) {
-        const id = await assertAccepted({ timezone: sent });
-        assert.equal((await readStoredUser(database.url, id)).accounts[0]?.timezone, stored);
-      }
-    });
-
-    test('a too-long time zone gets one message, not two', async () => {
-      const reply = await call(server.url, {
-        method: 'POST',
-        headers: { apikey: key },
-        body: userBody({ timezone: `Europe/${'x'.repeat(70)}` }),
-      });
-      assert.equal(reply.status, 400);
-      assert.deepEqual(reply.body?.errors, [
-        { field: 'parameters.timezone', message: 'must be at most 64 characters' },
-      ]);
-    });
-
-    test('phone as a digit string is accepted and stored as a number; 15 digits is the maximum', async () => {
-      const id = await assertAccepted({ phone: '351210000000' });
-      assert.equal(Number((await readStoredUser(database.url, id)).user?.phone), 351210000000);
-      const max = await assertAccepted({ phone: 999_999_999_999_999 });
-      assert.equal(
-        Number((await readStoredUser(database.url, max)).user?.phone),
-        999_999_999_999_999,
-      );
-      const maxString = await assertAccepted({ phone: '999999999999999' });
-      assert.equal(
-        Number((await readStoredUser(database.url, maxString)).user?.phone),
-        999_999_999_999_999,
-      );
-      await assertAccepted({ phone: 0 });
-    });
-
-    for (const field of ['org_id', 'status'] as const) {
-      test(`${field}: 0 and 2147483647 are accepted, as numbers and digit strings`, async () => {
-        for (const value of [0, '0', 2147483647, '2147483647', '007']) {
-          const id = await assertAccepted({ [field]: value });
-          const stored = await readStoredUser(database.url, id);
-          assert.equal(Number(stored.user?.[field]), Number(value));
-        }
-      });
-    }
-
-    test('default_email_id: 2147483647 and a digit string are accepted and stored as given', async () => {
-      for (const value of [2147483647, '42']) {
-        const id = await assertAccepted({ default_email_id: value });
-        const stored = await readStoredUser(database.url, id);
-        assert.equal(Number(stored.user?.default_email_id), Number(value));
-      }
-    });
-
-    test('letters in any integer field are rejected, field by field', async () => {
-      for (const field of INTEGER_FIELDS) {
-        const reply = await add({ [field]: 'x' });
-        assert.deepEqual(reportedFields(reply), [`parameters.${field}`]);
-      }
-    });
-
-    test('no rejected request wrote anything', async () => {
-      // Every accepted request above made one user; every rejected one must have made none.
-      const [users, emails, accounts, audit] = await countRows(database.url, [
-        'users',
-        'user_emails',
-        'user_accounts',
-        'audit_log',
-      ]);
-      assert.ok((users ?? 0) > 0);
-      assert.equal(emails, users);
-      assert.equal(accounts, users);
-      assert.equal(audit, users);
-      const before = users;
-      await add({ email: 'broken' });
-      await add({ name: '' });
-      await addParameters({});
-      assert.deepEqual(await countRows(database.url, ['users', 'user_emails', 'audit_log']), [
-        before,
-        before,
-        before,
-      ]);
-    });
+describeEachDatabase('user/add field rules', (database) => {
+  const server = useTestServer({ database });
+  let key: string;
+  before(async () => {
+    ({ key } = await server.createKey({ scopes: ['write'] }));
   });
-}
+
+  function add(overrides: Record<string, unknown>): Promise<Reply> {
+    return call(server.url, {
+      method: 'POST',
+      headers: { apikey: key },
+      body: userBody(overrides),
+    });
+  }
+
+  function addParameters(parameters: unknown): Promise<Reply> {
+    return call(server.url, {
+      method: 'POST',
+      headers: { apikey: key },
+      body: { query: 'user', condition: 'add', parameters },
+    });
+  }
+
+  async function assertAccepted(overrides: Record<string, unknown>): Promise<number> {
+    const reply = await add(overrides);
+    assert.equal(reply.status, 200, `${JSON.stringify(overrides)} → ${reply.text}`);
+    assert.match(String(reply.body?.data), /^[1-9][0-9]*$/);
+    return Number(reply.body?.data);
+  }
+
+  async function assertRejected(field: string, value: unknown): Promise<void> {
+    const reply = await add({ [field]: value });
+    assert.deepEqual(
+      reportedFields(reply),
+      [`parameters.${field}`],
+      `${field}=${JSON.stringify(value)} → ${reply.text}`,
+    );
+  }
+
+  const rejected: Record<(typeof ALL_FIELDS)[number], [string, unknown][]> = {
+    name: [
+      ['a number', 5],
+      ['null', null],
+      ['an array', ['Ann']],
+      ['empty', ''],
+      ['only spaces', '   \t '],
+      ['129 characters', 'n'.repeat(129)],
+      ['a tab inside', 'Ann\tExample'],
+      ['a newline inside', 'Ann\nExample'],
+      ['a NUL', 'Ann\u0000'],
+      ['a BEL', 'A\u0007nn'],
+      ['a DEL', 'A\u007fnn'],
+      ['a C1 control', 'A\u0085nn'],
+      // A name is shown in agents' HTML pages (osTicket prints it unescaped in one of them).
+      ['an HTML tag', '<b>Ann</b>'],
+      ['a <', 'Ann < Bob'],
+      ['a >', 'Ann > Bob'],
+    ],
+    email: [
+      ['a number', 42],
+      ['null', null],
+      ['empty', ''],
+      ['no @', 'ann.example.com'],
+      ['no domain', 'ann@'],
+      ['no local part', '@example.com'],
+      ['two @', 'ann@@example.com'],
+      ['a space inside', 'ann example@example.com'],
+      ['a display name', 'Ann <ann@example.com>'],
+      ['256 characters', emailOfLength(256)],
+    ],
+    password: [
+      ['a number', 1234],
+      ['null', null],
+      ['an object', { hash: 'x' }],
+      ['empty', ''],
+      ['256 characters', 'p'.repeat(256)],
+      ["5 characters (osTicket's minimum is 6)", 'p'.repeat(5)],
+      ['5 characters, astral', '😀'.repeat(5)],
+    ],
+    timezone: [
+      ['a number', 1],
+      ['null', null],
+      ['empty', ''],
+      ['an unknown zone', 'Mars/Base'],
+      ['an offset', '+01:00'],
+      ['an offset with UTC', 'UTC+01:00'],
+      ['65 characters', `Europe/${'L'.repeat(58)}`],
+      ['a path', '../../etc/passwd'],
+    ],
+    phone: [
+      ['a boolean', true],
+      ['null', null],
+      ['a fraction', 1.5],
+      ['negative', -1],
+      ['a negative string', '-1'],
+      ['16 digits', 1_000_000_000_000_000],
+      ['16 digits as a string', '1000000000000000'],
+      ['a formatted string', '+351 21 000 0000'],
+      ['letters', '12a'],
+      ['an empty string', ''],
+      ['an object', {}],
+    ],
+    org_id: [
+      ['a boolean', false],
+      ['a fraction', 0.5],
+      ['negative', -1],
+      ['2147483648', 2_147_483_648],
+      ['"2147483648"', '2147483648'],
+      ['letters', 'abc'],
+      ['an array', [1]],
+    ],
+    default_email_id: [
+      ['null', null],
+      ['a fraction', 2.25],
+      ['negative', -5],
+      ['2147483648', 2_147_483_648],
+      ['a decimal string', '1.0'],
+      ['a spaced string', ' 1'],
+    ],
+    status: [
+      ['a boolean', true],
+      ['negative', -1],
+      ['2147483648', 2_147_483_648],
+      ['a hex string', '0x1'],
+      ['an exponent string', '1e3'],
+      ['an object', { value: 1 }],
+    ],
+  };
+
+  for (const [field, cases] of Object.entries(rejected)) {
+    for (const [label, value] of cases) {
+      test(`${field}: ${label} → 400 naming parameters.${field}`, async () => {
+        await assertRejected(field, value);
+      });
+    }
+  }
+
+  for (const field of ALL_FIELDS) {
+    test(`${field}: missing → 400 "parameters.${field} is required"`, async () => {
+      const parameters = userFields();
+      delete parameters[field];
+      const reply = await addParameters(parameters);
+      assert.deepEqual(reportedFields(reply), [`parameters.${field}`]);
+      assert.deepEqual(reply.body?.errors, [
+        { field: `parameters.${field}`, message: 'is required' },
+      ]);
+    });
+  }
+
+  test('an extra field → 400 naming it; several extras are all named', async () => {
+    const one = await addParameters({ ...userFields(), id: 5 });
+    assert.deepEqual(reportedFields(one), ['parameters.id']);
+    assert.match(String(one.body?.data), /parameters\.id/);
+    const two = await addParameters({ ...userFields(), username: 'ann', notes: 'x' });
+    assert.deepEqual(reportedFields(two), ['parameters.notes', 'parameters.username']);
+  });
+
+  test('parameters that are not an object → 400 invalid_parameters', async () => {
+    for (const parameters of [undefined, null, 'ann', 7, [userFields()]]) {
+      const reply = await addParameters(parameters);
+      assertError(reply, 400, 'invalid_parameters');
+    }
+  });
+
+  test('every problem in the body is reported at once', async () => {
+    const reply = await addParameters({
+      name: 'Ann\u0001',
+      email: 'not an address',
+      password: '',
+      timezone: 'Mars/Base',
+      phone: '1234567890123456',
+      org_id: -1,
+      status: 1.5,
+      favourite_colour: 'blue',
+    });
+    assert.deepEqual(reportedFields(reply), [
+      'parameters.default_email_id',
+      'parameters.email',
+      'parameters.favourite_colour',
+      'parameters.name',
+      'parameters.org_id',
+      'parameters.password',
+      'parameters.phone',
+      'parameters.status',
+      'parameters.timezone',
+    ]);
+    for (const field of ['email', 'timezone', 'phone', 'org_id']) {
+      assert.match(String(reply.body?.data), new RegExp(`parameters\\.${field}`));
+    }
+  });
+
+  test('an empty parameters object reports all eight fields as required', async () => {
+    const reply = await addParameters({});
+    assert.deepEqual(reportedFields(reply), ALL_FIELDS.map((f) => `parameters.${f}`).sort());
+    for (const error of reply.body?.errors ?? []) assert.equal(error.message, 'is required');
+  });
+
+  test('name and email are trimmed before they are checked and stored', async () => {
+    const email = emailOfLength(40);
+    const id = await assertAccepted({ name: '  \tAnn Trimmed \n', email: `  ${email}\t` });
+    const stored = await readStoredUser(database.url, id);
+    assert.equal(stored.user?.name, 'Ann Trimmed');
+    assert.deepEqual(
+      stored.emails.map((e) => e.address),
+      [email],
+    );
+    // A 255-character address is accepted even with spaces around it.
+    await assertAccepted({ email: ` ${emailOfLength(255)} ` });
+  });
+
+  test('the email keeps its case as given', async () => {
+    const email = `Ann.MixedCase.${Date.now()}@Example.COM`;
+    const id = await assertAccepted({ email });
+    const stored = await readStoredUser(database.url, id);
+    assert.equal(stored.emails[0]?.address, email);
+  });
+
+  test('a 128-character name is accepted; length counts characters, not UTF-16 units', async () => {
+    await assertAccepted({ name: 'n'.repeat(128) });
+    const id = await assertAccepted({ name: 'é😀'.repeat(64) });
+    assert.equal((await readStoredUser(database.url, id)).user?.name, 'é😀'.repeat(64));
+    await assertRejected('name', '😀'.repeat(129));
+  });
+
+  test('a one-character name and a name with accents and spaces are accepted', async () => {
+    await assertAccepted({ name: 'A' });
+    await assertAccepted({ name: 'José da Silva-Müller' });
+  });
+
+  test('a 255-character password and a six-character password are accepted', async () => {
+    await assertAccepted({ password: 'p'.repeat(255) });
+    await assertAccepted({ password: 'p'.repeat(6) });
+  });
+
+  test('known IANA time zones are accepted and stored as given', async () => {
+    for (const timezone of ['Europe/Lisbon', 'UTC', 'America/Argentina/Buenos_Aires']) {
+      const id = await assertAccepted({ timezone });
+      assert.equal((await readStoredUser(database.url, id)).accounts[0]?.timezone, timezone);
+    }
+  });
+
+  test("a zone name in another letter case is stored in the runtime's spelling", async () => {
+    for (const [sent, stored] of [
+      ['utc', 'UTC'],
+      ['europe/lisbon', 'Europe/Lisbon'],
+    ]) {
+      const id = await assertAccepted({ timezone: sent });
+      assert.equal((await readStoredUser(database.url, id)).accounts[0]?.timezone, stored);
+    }
+  });
+
+  test('a too-long time zone gets one message, not two', async () => {
+    const reply = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: key },
+      body: userBody({ timezone: `Europe/${'x'.repeat(70)}` }),
+    });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(reply.body?.errors, [
+      { field: 'parameters.timezone', message: 'must be at most 64 characters' },
+    ]);
+  });
+
+  test('phone as a digit string is accepted and stored as a number; 15 digits is the maximum', async () => {
+    const id = await assertAccepted({ phone: '351210000000' });
+    assert.equal(Number((await readStoredUser(database.url, id)).user?.phone), 351210000000);
+    const max = await assertAccepted({ phone: 999_999_999_999_999 });
+    assert.equal(
+      Number((await readStoredUser(database.url, max)).user?.phone),
+      999_999_999_999_999,
+    );
+    const maxString = await assertAccepted({ phone: '999999999999999' });
+    assert.equal(
+      Number((await readStoredUser(database.url, maxString)).user?.phone),
+      999_999_999_999_999,
+    );
+    await assertAccepted({ phone: 0 });
+  });
+
+  for (const field of ['org_id', 'status'] as const) {
+    test(`${field}: 0 and 2147483647 are accepted, as numbers and digit strings`, async () => {
+      for (const value of [0, '0', 2147483647, '2147483647', '007']) {
+        const id = await assertAccepted({ [field]: value });
+        const stored = await readStoredUser(database.url, id);
+        assert.equal(Number(stored.user?.[field]), Number(value));
+      }
+    });
+  }
+
+  test('default_email_id: 2147483647 and a digit string are accepted and stored as given', async () => {
+    for (const value of [2147483647, '42']) {
+      const id = await assertAccepted({ default_email_id: value });
+      const stored = await readStoredUser(database.url, id);
+      assert.equal(Number(stored.user?.default_email_id), Number(value));
+    }
+  });
+
+  test('letters in any integer field are rejected, field by field', async () => {
+    for (const field of INTEGER_FIELDS) {
+      const reply = await add({ [field]: 'x' });
+      assert.deepEqual(reportedFields(reply), [`parameters.${field}`]);
+    }
+  });
+
+  test('no rejected request wrote anything', async () => {
+    // Every accepted request above made one user; every rejected one must have made none.
+    const [users, emails, accounts, audit] = await countRows(database.url, [
+      'users',
+      'user_emails',
+      'user_accounts',
+      'audit_log',
+    ]);
+    assert.ok((users ?? 0) > 0);
+    assert.equal(emails, users);
+    assert.equal(accounts, users);
+    assert.equal(audit, users);
+    const before = users;
+    await add({ email: 'broken' });
+    await add({ name: '' });
+    await addParameters({});
+    assert.deepEqual(await countRows(database.url, ['users', 'user_emails', 'audit_log']), [
+      before,
+      before,
+      before,
+    ]);
+  });
+});

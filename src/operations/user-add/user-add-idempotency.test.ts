@@ -1,202 +1,190 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts';
+import { before, test } from 'node:test';
+import { assertError } from '../../../test/helpers/assertions.ts';
+import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userFields } from '../../../test/helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../../../test/helpers/server.ts';
-import { countRows, findUserIdsByEmail, withDatabase } from './test-support.ts';
+import { useTestServer } from '../../../test/helpers/test-server.ts';
+import {
+  countRows,
+  findUserIdsByEmail,
+  withDatabase,
+} from '../../../test/support/database-rows.ts';
 
 const BCRYPT_HASH = '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a';
 
 function assertMismatch(reply: Reply): void {
-  assert.equal(reply.status, 422, reply.text);
-  assert.equal(reply.body?.status, 'Error');
-  assert.equal(reply.body?.code, 'idempotency_mismatch');
-  assert.equal(typeof reply.body?.data, 'string');
+  assertError(reply, 422, 'idempotency_mismatch');
 }
 
-for (const kind of DATABASES) {
-  describe(`user/add with Idempotency-Key on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    let key: string;
-
-    before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url, { scopes: ['write'] }));
-      server = await startServer({ databaseUrl: database.url });
-    });
-    after(async () => {
-      await server.stop();
-      await database.drop();
-    });
-
-    function add(
-      parameters: Record<string, unknown>,
-      idempotencyKey: string | undefined,
-      apikey = key,
-    ): Promise<Reply> {
-      return call(server.url, {
-        method: 'POST',
-        headers: {
-          apikey,
-          ...(idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }),
-        },
-        body: { query: 'user', condition: 'add', parameters },
-      });
-    }
-
-    function idOf(reply: Reply): string {
-      assert.equal(reply.status, 200, reply.text);
-      assert.match(String(reply.body?.data), /^[1-9][0-9]*$/);
-      return String(reply.body?.data);
-    }
-
-    test('same key and same body → the same id again (200, not 409), one user only', async () => {
-      const parameters = userFields();
-      const idempotencyKey = randomUUID();
-      const first = idOf(await add(parameters, idempotencyKey));
-      const before = await countRows(database.url, ['users', 'audit_log']);
-      const second = await add(parameters, idempotencyKey);
-      assert.equal(idOf(second), first);
-      assert.deepEqual(Object.keys(second.body ?? {}).sort(), ['data', 'status', 'time']);
-      assert.equal(idOf(await add(parameters, idempotencyKey)), first);
-      assert.deepEqual(await countRows(database.url, ['users', 'audit_log']), before);
-      assert.deepEqual(await findUserIdsByEmail(database.url, String(parameters.email)), [
-        Number(first),
-      ]);
-    });
-
-    test('the replay also works when the password was sent as a hash', async () => {
-      const parameters = userFields({ password: BCRYPT_HASH });
-      const idempotencyKey = randomUUID();
-      const first = idOf(await add(parameters, idempotencyKey));
-      assert.equal(idOf(await add(parameters, idempotencyKey)), first);
-    });
-
-    test('without the key, the same body again is a 409', async () => {
-      const parameters = userFields();
-      const id = idOf(await add(parameters, randomUUID()));
-      const again = await add(parameters, undefined);
-      assert.equal(again.status, 409);
-      assert.equal(again.body?.existing_id, id);
-    });
-
-    test('another key with the same body is a 409, not a replay', async () => {
-      const parameters = userFields();
-      const id = idOf(await add(parameters, randomUUID()));
-      const again = await add(parameters, randomUUID());
-      assert.equal(again.status, 409);
-      assert.equal(again.body?.code, 'duplicate_email');
-      assert.equal(again.body?.existing_id, id);
-    });
-
-    test('same key with a different body → 422 idempotency_mismatch, nothing written', async () => {
-      const parameters = userFields();
-      const idempotencyKey = randomUUID();
-      idOf(await add(parameters, idempotencyKey));
-      const before = await countRows(database.url, ['users', 'user_emails', 'audit_log']);
-      for (const change of [
-        { name: 'Somebody Else' },
-        { email: `other.${randomUUID()}@example.com` },
-        { timezone: 'UTC' },
-        { phone: 1 },
-        { org_id: 3 },
-        { default_email_id: 9 },
-        { status: 0 },
-      ]) {
-        assertMismatch(await add({ ...parameters, ...change }, idempotencyKey));
-      }
-      assert.deepEqual(
-        await countRows(database.url, ['users', 'user_emails', 'audit_log']),
-        before,
-      );
-    });
-
-    test('same key with a different password → 422 idempotency_mismatch', async () => {
-      const parameters = userFields({ password: 'the first password' });
-      const idempotencyKey = randomUUID();
-      idOf(await add(parameters, idempotencyKey));
-      assertMismatch(await add({ ...parameters, password: 'another password' }, idempotencyKey));
-      assertMismatch(await add({ ...parameters, password: BCRYPT_HASH }, idempotencyKey));
-    });
-
-    test('same key with a different hash given as password → 422', async () => {
-      const parameters = userFields({ password: BCRYPT_HASH });
-      const idempotencyKey = randomUUID();
-      idOf(await add(parameters, idempotencyKey));
-      assertMismatch(await add({ ...parameters, password: 'plain text' }, idempotencyKey));
-      assertMismatch(
-        await add({ ...parameters, password: BCRYPT_HASH.replace('$2y$', '$2b$') }, idempotencyKey),
-      );
-    });
-
-    test('a key is remembered per API key: another API key may use the same Idempotency-Key', async () => {
-      const { key: otherApiKey } = await createKey(database.url, { scopes: ['write'] });
-      const idempotencyKey = randomUUID();
-      const first = idOf(await add(userFields(), idempotencyKey));
-      const other = idOf(await add(userFields(), idempotencyKey, otherApiKey));
-      assert.notEqual(other, first);
-    });
-
-    test('a rejected request does not claim its key', async () => {
-      const idempotencyKey = randomUUID();
-      assert.equal((await add(userFields({ email: 'broken' }), idempotencyKey)).status, 400);
-      idOf(await add(userFields(), idempotencyKey));
-    });
-
-    test('a key older than 24 hours is forgotten', async () => {
-      const parameters = userFields();
-      const idempotencyKey = randomUUID();
-      idOf(await add(parameters, idempotencyKey));
-      await withDatabase(database.url, (db) =>
-        db
-          .updateTable('idempotency_keys')
-          .set({ created_at: '2000-01-01 00:00:00' })
-          .where('idempotency_key', '=', idempotencyKey)
-          .execute(),
-      );
-      // No replay any more: the address is simply taken.
-      const again = await add(parameters, idempotencyKey);
-      assert.equal(again.status, 409, again.text);
-      // And the key is free for a new request.
-      idOf(await add(userFields(), idempotencyKey));
-    });
-
-    test('simultaneous retries with one key and one body all get the same id', async () => {
-      const parameters = userFields();
-      const idempotencyKey = randomUUID();
-      const replies = await Promise.all(
-        Array.from({ length: 10 }, () => add(parameters, idempotencyKey)),
-      );
-      assert.deepEqual(
-        replies.map((r) => `${r.status} ${r.body?.code ?? ''}`.trim()),
-        replies.map(() => '200'),
-      );
-      assert.equal(new Set(replies.map((r) => r.body?.data)).size, 1);
-      assert.equal((await findUserIdsByEmail(database.url, String(parameters.email))).length, 1);
-    });
-
-    test('simultaneous requests with one key and different bodies: one 200, the rest 422', async () => {
-      const idempotencyKey = randomUUID();
-      const replies = await Promise.all(
-        Array.from({ length: 10 }, () => add(userFields(), idempotencyKey)),
-      );
-      const statuses = replies.map((r) => r.status).sort();
-      assert.deepEqual(statuses, [200, ...Array.from({ length: 9 }, () => 422)]);
-      const [users] = await withDatabase(database.url, async (db) => [
-        await db
-          .selectFrom('idempotency_keys')
-          .selectAll()
-          .where('idempotency_key', '=', idempotencyKey)
-          .execute(),
-      ]);
-      assert.equal(users?.length, 1);
-    });
-
-    test('an Idempotency-Key longer than 255 characters → 400', async () => {
-      const reply = await add(userFields(), 'k'.repeat(256));
-      assert.equal(reply.status, 400);
-    });
+describeEachDatabase('user/add with Idempotency-Key', (database) => {
+  const server = useTestServer({ database });
+  let key: string;
+  before(async () => {
+    ({ key } = await server.createKey({ scopes: ['write'] }));
   });
-}
+
+  function add(
+    parameters: Record<string, unknown>,
+    idempotencyKey: string | undefined,
+    apikey = key,
+  ): Promise<Reply> {
+    return call(server.url, {
+      method: 'POST',
+      headers: {
+        apikey,
+        ...(idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }),
+      },
+      body: { query: 'user', condition: 'add', parameters },
+    });
+  }
+
+  function idOf(reply: Reply): string {
+    assert.equal(reply.status, 200, reply.text);
+    assert.match(String(reply.body?.data), /^[1-9][0-9]*$/);
+    return String(reply.body?.data);
+  }
+
+  test('same key and same body → the same id again (200, not 409), one user only', async () => {
+    const parameters = userFields();
+    const idempotencyKey = randomUUID();
+    const first = idOf(await add(parameters, idempotencyKey));
+    const before = await countRows(database.url, ['users', 'audit_log']);
+    const second = await add(parameters, idempotencyKey);
+    assert.equal(idOf(second), first);
+    assert.deepEqual(Object.keys(second.body ?? {}).sort(), ['data', 'status', 'time']);
+    assert.equal(idOf(await add(parameters, idempotencyKey)), first);
+    assert.deepEqual(await countRows(database.url, ['users', 'audit_log']), before);
+    assert.deepEqual(await findUserIdsByEmail(database.url, String(parameters.email)), [
+      Number(first),
+    ]);
+  });
+
+  test('the replay also works when the password was sent as a hash', async () => {
+    const parameters = userFields({ password: BCRYPT_HASH });
+    const idempotencyKey = randomUUID();
+    const first = idOf(await add(parameters, idempotencyKey));
+    assert.equal(idOf(await add(parameters, idempotencyKey)), first);
+  });
+
+  test('without the key, the same body again is a 409', async () => {
+    const parameters = userFields();
+    const id = idOf(await add(parameters, randomUUID()));
+    const again = await add(parameters, undefined);
+    assert.equal(again.status, 409);
+    assert.equal(again.body?.existing_id, id);
+  });
+
+  test('another key with the same body is a 409, not a replay', async () => {
+    const parameters = userFields();
+    const id = idOf(await add(parameters, randomUUID()));
+    const again = await add(parameters, randomUUID());
+    assertError(again, 409, 'duplicate_email');
+    assert.equal(again.body?.existing_id, id);
+  });
+
+  test('same key with a different body → 422 idempotency_mismatch, nothing written', async () => {
+    const parameters = userFields();
+    const idempotencyKey = randomUUID();
+    idOf(await add(parameters, idempotencyKey));
+    const before = await countRows(database.url, ['users', 'user_emails', 'audit_log']);
+    for (const change of [
+      { name: 'Somebody Else' },
+      { email: `other.${randomUUID()}@example.com` },
+      { timezone: 'UTC' },
+      { phone: 1 },
+      { org_id: 3 },
+      { default_email_id: 9 },
+      { status: 0 },
+    ]) {
+      assertMismatch(await add({ ...parameters, ...change }, idempotencyKey));
+    }
+    assert.deepEqual(await countRows(database.url, ['users', 'user_emails', 'audit_log']), before);
+  });
+
+  test('same key with a different password → 422 idempotency_mismatch', async () => {
+    const parameters = userFields({ password: 'the first password' });
+    const idempotencyKey = randomUUID();
+    idOf(await add(parameters, idempotencyKey));
+    assertMismatch(await add({ ...parameters, password: 'another password' }, idempotencyKey));
+    assertMismatch(await add({ ...parameters, password: BCRYPT_HASH }, idempotencyKey));
+  });
+
+  test('same key with a different hash given as password → 422', async () => {
+    const parameters = userFields({ password: BCRYPT_HASH });
+    const idempotencyKey = randomUUID();
+    idOf(await add(parameters, idempotencyKey));
+    assertMismatch(await add({ ...parameters, password: 'plain text' }, idempotencyKey));
+    assertMismatch(
+      await add({ ...parameters, password: BCRYPT_HASH.replace('$2y$', '$2b$') }, idempotencyKey),
+    );
+  });
+
+  test('a key is remembered per API key: another API key may use the same Idempotency-Key', async () => {
+    const { key: otherApiKey } = await server.createKey({ scopes: ['write'] });
+    const idempotencyKey = randomUUID();
+    const first = idOf(await add(userFields(), idempotencyKey));
+    const other = idOf(await add(userFields(), idempotencyKey, otherApiKey));
+    assert.notEqual(other, first);
+  });
+
+  test('a rejected request does not claim its key', async () => {
+    const idempotencyKey = randomUUID();
+    assert.equal((await add(userFields({ email: 'broken' }), idempotencyKey)).status, 400);
+    idOf(await add(userFields(), idempotencyKey));
+  });
+
+  test('a key older than 24 hours is forgotten', async () => {
+    const parameters = userFields();
+    const idempotencyKey = randomUUID();
+    idOf(await add(parameters, idempotencyKey));
+    await withDatabase(database.url, (db) =>
+      db
+        .updateTable('idempotency_keys')
+        .set({ created_at: '2000-01-01 00:00:00' })
+        .where('idempotency_key', '=', idempotencyKey)
+        .execute(),
+    );
+    // No replay any more: the address is simply taken.
+    const again = await add(parameters, idempotencyKey);
+    assert.equal(again.status, 409, again.text);
+    // And the key is free for a new request.
+    idOf(await add(userFields(), idempotencyKey));
+  });
+
+  test('simultaneous retries with one key and one body all get the same id', async () => {
+    const parameters = userFields();
+    const idempotencyKey = randomUUID();
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => add(parameters, idempotencyKey)),
+    );
+    assert.deepEqual(
+      replies.map((r) => `${r.status} ${r.body?.code ?? ''}`.trim()),
+      replies.map(() => '200'),
+    );
+    assert.equal(new Set(replies.map((r) => r.body?.data)).size, 1);
+    assert.equal((await findUserIdsByEmail(database.url, String(parameters.email))).length, 1);
+  });
+
+  test('simultaneous requests with one key and different bodies: one 200, the rest 422', async () => {
+    const idempotencyKey = randomUUID();
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => add(userFields(), idempotencyKey)),
+    );
+    const statuses = replies.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [200, ...Array.from({ length: 9 }, () => 422)]);
+    const [users] = await withDatabase(database.url, async (db) => [
+      await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('idempotency_key', '=', idempotencyKey)
+        .execute(),
+    ]);
+    assert.equal(users?.length, 1);
+  });
+
+  test('an Idempotency-Key longer than 255 characters → 400', async () => {
+    const reply = await add(userFields(), 'k'.repeat(256));
+    assert.equal(reply.status, 400);
+  });
+});

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts';
+import { before, test } from 'node:test';
+import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, userBody } from '../../../test/helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../../../test/helpers/server.ts';
-import { countRows, findUserIdsByEmail } from './test-support.ts';
+import { useTestServer } from '../../../test/helpers/test-server.ts';
+import { countRows, findUserIdsByEmail } from '../../../test/support/database-rows.ts';
 
 const RACERS = 50;
 
@@ -14,79 +14,69 @@ function mixedCase(address: string, n: number): string {
     .join('');
 }
 
-for (const kind of DATABASES) {
-  describe(`user/add under concurrency on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    let key: string;
-
-    before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url, { scopes: ['write'] }));
-      server = await startServer({ databaseUrl: database.url });
-    });
-    after(async () => {
-      await server.stop();
-      await database.drop();
-    });
-
-    test(`${RACERS} simultaneous adds of one email in mixed case → one 200, the rest 409, one user`, async () => {
-      const address = 'race.condition.user@example.com';
-      const emails = Array.from({ length: RACERS }, (_, n) => mixedCase(address, n));
-      assert.ok(new Set(emails).size > RACERS / 2, 'the racers send differently cased addresses');
-
-      const replies = await Promise.all(
-        emails.map((email, n) =>
-          call(server.url, {
-            method: 'POST',
-            headers: { apikey: key },
-            body: userBody({ email, name: `Racer ${n}` }),
-          }),
-        ),
-      );
-
-      const winners = replies.filter((r) => r.status === 200);
-      const losers = replies.filter((r) => r.status === 409);
-      assert.equal(
-        winners.length,
-        1,
-        `statuses: ${replies.map((r) => r.status).join(',')}\n${replies.find((r) => r.status !== 200 && r.status !== 409)?.text ?? ''}`,
-      );
-      assert.equal(losers.length, RACERS - 1);
-      const winnerId = String(winners[0]?.body?.data);
-      for (const loser of losers) {
-        assert.equal(loser.body?.code, 'duplicate_email');
-        assert.equal(loser.body?.existing_id, winnerId);
-      }
-
-      assert.deepEqual(await findUserIdsByEmail(database.url, address), [Number(winnerId)]);
-      assert.deepEqual(
-        await countRows(database.url, ['users', 'user_emails', 'user_accounts', 'audit_log']),
-        [1, 1, 1, 1],
-      );
-    });
-
-    test('simultaneous adds of different emails all succeed', async () => {
-      const tables = ['users', 'user_emails', 'user_accounts'] as const;
-      const before = await countRows(database.url, tables);
-      const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, n) =>
-          call(server.url, {
-            method: 'POST',
-            headers: { apikey: key },
-            body: userBody({ email: `parallel.${n}@example.com` }),
-          }),
-        ),
-      );
-      assert.deepEqual(
-        replies.map((r) => r.status),
-        replies.map(() => 200),
-      );
-      assert.equal(new Set(replies.map((r) => r.body?.data)).size, 20);
-      assert.deepEqual(
-        await countRows(database.url, tables),
-        before.map((n) => n + 20),
-      );
-    });
+describeEachDatabase('user/add under concurrency', (database) => {
+  const server = useTestServer({ database });
+  let key: string;
+  before(async () => {
+    ({ key } = await server.createKey({ scopes: ['write'] }));
   });
-}
+
+  test(`${RACERS} simultaneous adds of one email in mixed case → one 200, the rest 409, one user`, async () => {
+    const address = 'race.condition.user@example.com';
+    const emails = Array.from({ length: RACERS }, (_, n) => mixedCase(address, n));
+    assert.ok(new Set(emails).size > RACERS / 2, 'the racers send differently cased addresses');
+
+    const replies = await Promise.all(
+      emails.map((email, n) =>
+        call(server.url, {
+          method: 'POST',
+          headers: { apikey: key },
+          body: userBody({ email, name: `Racer ${n}` }),
+        }),
+      ),
+    );
+
+    const winners = replies.filter((r) => r.status === 200);
+    const losers = replies.filter((r) => r.status === 409);
+    assert.equal(
+      winners.length,
+      1,
+      `statuses: ${replies.map((r) => r.status).join(',')}\n${replies.find((r) => r.status !== 200 && r.status !== 409)?.text ?? ''}`,
+    );
+    assert.equal(losers.length, RACERS - 1);
+    const winnerId = String(winners[0]?.body?.data);
+    for (const loser of losers) {
+      assert.equal(loser.body?.code, 'duplicate_email');
+      assert.equal(loser.body?.existing_id, winnerId);
+    }
+
+    assert.deepEqual(await findUserIdsByEmail(database.url, address), [Number(winnerId)]);
+    assert.deepEqual(
+      await countRows(database.url, ['users', 'user_emails', 'user_accounts', 'audit_log']),
+      [1, 1, 1, 1],
+    );
+  });
+
+  test('simultaneous adds of different emails all succeed', async () => {
+    const tables = ['users', 'user_emails', 'user_accounts'] as const;
+    const before = await countRows(database.url, tables);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        call(server.url, {
+          method: 'POST',
+          headers: { apikey: key },
+          body: userBody({ email: `parallel.${n}@example.com` }),
+        }),
+      ),
+    );
+    assert.deepEqual(
+      replies.map((r) => r.status),
+      replies.map(() => 200),
+    );
+    assert.equal(new Set(replies.map((r) => r.body?.data)).size, 20);
+    assert.deepEqual(
+      await countRows(database.url, tables),
+      before.map((n) => n + 20),
+    );
+  });
+});
