@@ -79,9 +79,11 @@ describe('makeIpAllowList', () => {
     }
   });
 
-  test('an IPv4-mapped address is matched as IPv4, never against IPv6 ranges', () => {
+  test('an IPv4-mapped address is matched as IPv4; a mapped range is its IPv4 range', () => {
     assert.equal(makeIpAllowList(['127.0.0.0/8'])('::ffff:127.0.0.1'), true);
-    assert.equal(makeIpAllowList(['::ffff:0:0/96'])('::ffff:127.0.0.1'), false);
+    // ::ffff:0:0/96 is the whole IPv4 space written as IPv6; entries are normalised to IPv4.
+    assert.equal(makeIpAllowList(['::ffff:0:0/96'])('::ffff:127.0.0.1'), true);
+    assert.equal(makeIpAllowList(['::ffff:10.0.0.0/104'])('127.0.0.1'), false);
     assert.equal(makeIpAllowList(['::1'])('127.0.0.1'), false);
   });
 

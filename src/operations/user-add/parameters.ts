@@ -52,9 +52,17 @@ export const userAddParameters = z.strictObject({
     .min(1, { error: 'must not be empty' })
     .max(255, { error: 'must be at most 255 characters' })
     .refine((v) => v.isWellFormed(), { error: UNPAIRED_SURROGATE })
-    .refine((v) => passwordKind(v) !== 'plain' || [...v].length >= MIN_PASSWORD_LENGTH, {
-      error: `must be at least ${MIN_PASSWORD_LENGTH} characters (or a bcrypt hash or MD5 hex digest)`,
-    })
+    // Only for a value no other rule refused: one problem, one message.
+    .refine(
+      (v) =>
+        v === '' ||
+        !v.isWellFormed() ||
+        passwordKind(v) !== 'plain' ||
+        [...v].length >= MIN_PASSWORD_LENGTH,
+      {
+        error: `must be at least ${MIN_PASSWORD_LENGTH} characters (or a bcrypt hash or MD5 hex digest)`,
+      },
+    )
     .meta({
       description:
         'A bcrypt hash, a 32-character lower-case hex MD5 digest or (not in osTicket mode) an argon2 hash is stored as sent; anything else is a password of at least 6 characters, stored bcrypt-hashed.',
