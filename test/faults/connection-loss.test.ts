@@ -40,7 +40,10 @@ for (const kind of DATABASES.filter((d) => d.name !== 'sqlite')) {
           const ids = await session.otherSessions({ waitingForLock: true });
           return ids.length > 0 ? ids : undefined;
         });
-        assert.ok(waiting, 'the user/add never waited for the lock; the test proves nothing');
+        assert.ok(
+          waiting,
+          `the user/add never waited for the lock; the test proves nothing: ${await Promise.race([pending.then((r) => r.text), new Promise((r) => setTimeout(() => r('(no answer yet)'), 100))])}`,
+        );
         await session.kill(await session.otherSessions());
         const reply = await pending;
         assert.equal(reply.status, 503, reply.text);

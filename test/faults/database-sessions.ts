@@ -96,12 +96,16 @@ export async function openTestSession(
   };
 }
 
-/** Polls `probe` every 50 ms until it returns a truthy value or `ms` pass. */
+/**
+ * Polls `probe` every 150 ms until it returns a truthy value or `ms` pass. Not faster: InnoDB
+ * refreshes information_schema.innodb_trx only when it was not read for 100 ms, so a 50 ms poll
+ * would read a stale snapshot forever.
+ */
 export async function waitFor<T>(probe: () => Promise<T>, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
     if (value || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }

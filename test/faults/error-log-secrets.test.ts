@@ -55,7 +55,8 @@ for (const kind of DATABASES) {
       });
       assert.equal(reply.status, 500, reply.text);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const failure = server.output.find((line) => line.includes('"request failed"'));
+      // The 500's request line carries its error (level 50, `err`).
+      const failure = server.output.find((line) => line.includes('"statusCode":500'));
       assert.ok(failure, server.output.join('\n'));
       assert.match(failure, /forced.failure/i, 'the cause is in the log');
       const log = server.output.join('\n');

@@ -23,6 +23,8 @@ test('every deskgate series the rules and docs name is one deskgate exports', as
   const exported = await makeMetrics({
     poolStats: () => ({ total: 2, idle: 1, waiting: 0 }),
     database: 'postgres',
+    // As with DESKGATE_REDIS_URL, where the Redis series exist.
+    limiterStats: () => ({ redisUp: 1, fallbacks: 0 }),
   }).render();
   const documents = [RULES, join(ROOT, 'docs', 'monitoring.md')];
   for (const file of documents) {

@@ -82,7 +82,7 @@ describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP
   test('a start short of one privilege stops with one line naming it, and works once granted', async () => {
     const grants = documentedGrants(database.name, account);
     // All but INDEX on deskgate's own tables: the migration creates them, then fails half-way.
-    await asRoot(grants.map((s) => s.replace('CREATE, INDEX, ', 'CREATE, ')));
+    await asRoot(grants.map((s) => s.replace(' INDEX,', '')));
     const refused = await runCli(['serve'], { ...env, PORT: '0' });
     assert.equal(refused.code, 1);
     assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);

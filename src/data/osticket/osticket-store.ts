@@ -49,7 +49,7 @@ export function makeOsticketStore(
     findUserById: (id) => users.findUserById(db, prefix, id),
     findUserIdByEmail: (email) => users.findUserIdByEmail(db, email),
     findPasswordHash: (userId) => users.findPasswordHash(db, userId),
-    listUsersCreatedBetween: (query) => userLookups.listUsersCreatedBetween(db, prefix, query),
+    listUsersCreatedBetween: (query) => userLookups.listUsersCreatedBetween(db, query),
     findIdempotencyRecord: (keyId, key) => idempotency.findIdempotencyRecord(own, keyId, key),
     deleteIdempotencyRecordsBefore: (cutoff) =>
       idempotency.deleteIdempotencyRecordsBefore(own, cutoff),

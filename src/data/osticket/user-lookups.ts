@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { User, UserRangeQuery } from '../../domain.ts';
 import { formatTimestamp } from '../time.ts';
 import type { OsticketDatabase } from './schema.ts';
@@ -20,20 +20,12 @@ function phoneNumber(value: string | null | undefined): number {
   return digits === '' ? 0 : Number(digits.slice(0, 15));
 }
 
-async function hasContactCache(db: Kysely<OsticketDatabase>, prefix: string): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from information_schema.tables
-    where table_schema = database() and table_name = ${`${prefix}user__cdata`}`.execute(db);
-  return Number(rows[0]?.n ?? 0) > 0;
-}
-
 /**
- * The phones of these users. The contact form's entry values are osTicket's record of them
- * (`user__cdata` is a cache it rebuilds from them); the cache answers for users that have no
- * entry value, such as ones written by an older deskgate.
+ * The phones of these users, from the contact form's entry values: osTicket's record of them
+ * (`user__cdata` is only a cache it rebuilds from them, and deskgate is not granted to read it).
  */
 async function findPhones(
   db: Kysely<OsticketDatabase>,
-  prefix: string,
   userIds: readonly number[],
 ): Promise<Map<number, number>> {
   const phones = new Map<number, number>();
@@ -55,15 +47,6 @@ async function findPhones(
     const phone = phoneNumber(row.value);
     if (row.object_id !== null && phone !== 0) phones.set(Number(row.object_id), phone);
   }
-  const missing = userIds.filter((id) => !phones.has(id));
-  if (missing.length > 0 && (await hasContactCache(db, prefix))) {
-    const cached = await db
-      .selectFrom('user__cdata')
-      .select(['user_id', 'phone'])
-      .where('user_id', 'in', missing)
-      .execute();
-    for (const row of cached) phones.set(Number(row.user_id), phoneNumber(row.phone));
-  }
   return phones;
 }
 
@@ -74,7 +57,6 @@ async function findPhones(
  */
 export async function listUsersCreatedBetween(
   db: Kysely<OsticketDatabase>,
-  prefix: string,
   { from, to, after, limit }: UserRangeQuery,
 ): Promise<User[]> {
   let query = db
@@ -110,7 +92,6 @@ export async function listUsersCreatedBetween(
   const rows = await query.orderBy('user.created').orderBy('user.id').limit(limit).execute();
   const phones = await findPhones(
     db,
-    prefix,
     rows.map((row) => Number(row.id)),
   );
   return rows.map((row) => ({
