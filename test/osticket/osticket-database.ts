@@ -1,18 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { type Connection, createConnection } from 'mysql2/promise';
+import { dirname, join } from 'node:path';
+import { type Connection, createConnection, type ResultSetHeader } from 'mysql2/promise';
 import { MYSQL_ADMIN_URL } from '../helpers/databases.ts';
 import { ROOT } from '../helpers/paths.ts';
 
 /**
  * The reference: the schema osTicket 1.18.1's installer creates and the rows of its topics and
- * forms, kept beside the repository (`../shared/osticket/`, as CI checks it out) or where
- * DESKGATE_TEST_OSTICKET_DIR points.
+ * forms, in `shared/osticket/` beside the repository (as CI checks it out) or beside one of its
+ * parents (a worktree's layout), or where DESKGATE_TEST_OSTICKET_DIR points.
  */
-export const OSTICKET_DIR = resolve(
-  process.env.DESKGATE_TEST_OSTICKET_DIR ?? join(ROOT, '..', 'shared', 'osticket'),
-);
+function findOsticketDir(): string {
+  const named = process.env.DESKGATE_TEST_OSTICKET_DIR;
+  if (named) return named;
+  for (let dir = ROOT; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'osticket');
+    if (existsSync(join(candidate, 'schema-1.18.1.sql'))) return candidate;
+    if (dirname(dir) === dir) return join(ROOT, '..', 'shared', 'osticket');
+  }
+}
+
+export const OSTICKET_DIR = findOsticketDir();
 const SCHEMA_FILE = join(OSTICKET_DIR, 'schema-1.18.1.sql');
 const SEED_FILE = join(OSTICKET_DIR, 'seed-1.18.1.sql');
 export const README_FILE = join(OSTICKET_DIR, 'README.md');
@@ -45,6 +53,8 @@ export interface OsticketDatabase {
   elsewhereKey: OsticketKey;
   /** A connection of the test's own, in the server's time zone, DATETIMEs as text. */
   query<T>(sql: string, values?: unknown[]): Promise<T[]>;
+  /** Runs an INSERT; resolves to the new row's id. */
+  insert(sql: string, values?: unknown[]): Promise<number>;
   drop(): Promise<void>;
 }
 
@@ -120,6 +130,10 @@ export async function createOsticketDatabase(
     async query<T>(sql: string, values: unknown[] = []) {
       const [rows] = await connection.query(sql, values);
       return rows as T[];
+    },
+    async insert(sql: string, values: unknown[] = []) {
+      const [result] = await connection.query<ResultSetHeader>(sql, values);
+      return result.insertId;
     },
     async drop() {
       await connection.end();

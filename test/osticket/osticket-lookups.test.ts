@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { MYSQL_ADMIN_URL } from '../helpers/databases.ts';
 import { call, type Reply, userBody } from '../helpers/http.ts';
+import { type StartedServer, startServer } from '../helpers/server.ts';
 import {
   createOsticketDatabase,
-  OSTICKET_DIR,
+  OSTICKET_SKIP,
   type OsticketDatabase,
-} from '../helpers/osticket-schema.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+} from './osticket-database.ts';
 
-const skip = !MYSQL_ADMIN_URL
-  ? 'skipped: DESKGATE_TEST_MYSQL_URL is not set (osTicket mode runs on MariaDB/MySQL)'
-  : !OSTICKET_DIR
-    ? 'skipped: no shared/osticket/ schema found (set DESKGATE_TEST_OSTICKET_DIR)'
-    : false;
+const skip = OSTICKET_SKIP;
 
 const ENV = { DESKGATE_SCHEMA: 'osticket', DESKGATE_TABLE_PREFIX: 'ost_' };
 
@@ -75,15 +69,9 @@ describe('look-ups in osTicket mode, on the real osTicket 1.18.1 schema', { skip
   let staffMade: number;
 
   before(async () => {
-    db = await createOsticketDatabase(MYSQL_ADMIN_URL as string);
-    key = randomBytes(16).toString('hex').toUpperCase();
-    readOnly = randomBytes(16).toString('hex').toUpperCase();
-    await db.query(
-      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
-       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate test', NOW(), NOW()),
-              (1, '127.0.0.1', ?, 0, 0, 'read only', NOW(), NOW())`,
-      [key, readOnly],
-    );
+    db = await createOsticketDatabase();
+    key = db.writeKey.key;
+    readOnly = db.readKey.key;
     staffMade = await createStaffMadeUser(db, 'StaffMade@Example.com');
     [server, inactiveToo] = await Promise.all([
       startServer({ databaseUrl: db.url, env: ENV }),
