@@ -6,7 +6,7 @@ import type { HelpTopicTable, OsticketDatabase } from './schema.ts';
 /** osTicket's `Topic::FLAG_ACTIVE`; archived (4) and disabled (0) topics lack it. */
 const FLAG_ACTIVE = 2;
 
-function toTopic(row: Selectable<HelpTopicTable>): Topic {
+export function toTopic(row: Selectable<HelpTopicTable>): Topic {
   return {
     id: Number(row.topic_id),
     parentId: Number(row.topic_pid),
