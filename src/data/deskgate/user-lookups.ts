@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { User, UserRangeQuery } from '../../domain.ts';
 import type { Database } from '../schema.ts';
-import { formatTimestamp } from '../time.ts';
+import { selectUsers, toUser } from './users.ts';
 
 /**
  * Users created in [from, to], after `after` in (created, id) order, at most `limit`. Timestamps
@@ -11,22 +11,7 @@ export async function listUsersCreatedBetween(
   db: Kysely<Database>,
   { from, to, after, limit }: UserRangeQuery,
 ): Promise<User[]> {
-  let query = db
-    .selectFrom('users')
-    .innerJoin('user_accounts', 'user_accounts.user_id', 'users.id')
-    .leftJoin('user_emails', 'user_emails.id', 'users.default_email_id')
-    .select([
-      'users.id',
-      'users.name',
-      'user_emails.address',
-      'user_accounts.timezone',
-      'users.phone',
-      'users.org_id',
-      'users.default_email_id',
-      'users.status',
-      'users.created_at',
-      'users.updated_at',
-    ])
+  let query = selectUsers(db)
     .where('users.created_at', '>=', from)
     .where('users.created_at', '<=', to);
   if (after) {
@@ -38,16 +23,5 @@ export async function listUsersCreatedBetween(
     );
   }
   const rows = await query.orderBy('users.created_at').orderBy('users.id').limit(limit).execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    name: row.name,
-    email: row.address ?? '',
-    timezone: row.timezone,
-    phone: Number(row.phone),
-    orgId: Number(row.org_id),
-    defaultEmailId: Number(row.default_email_id),
-    status: Number(row.status),
-    created: formatTimestamp(row.created_at),
-    updated: formatTimestamp(row.updated_at),
-  }));
+  return rows.map((row) => toUser(row));
 }

@@ -89,8 +89,9 @@ export async function findUserIdByEmail(
   return row && Number(row.user_id);
 }
 
-export async function findUserById(db: Kysely<Database>, id: number): Promise<User | undefined> {
-  const row = await db
+/** Users with their default address and account, in the columns the User object needs. */
+export function selectUsers(db: Kysely<Database>) {
+  return db
     .selectFrom('users')
     .innerJoin('user_accounts', 'user_accounts.user_id', 'users.id')
     .leftJoin('user_emails', 'user_emails.id', 'users.default_email_id')
@@ -105,21 +106,13 @@ export async function findUserById(db: Kysely<Database>, id: number): Promise<Us
       'users.status',
       'users.created_at',
       'users.updated_at',
-    ])
-    .where('users.id', '=', id)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const email =
-    row.address ??
-    (
-      await db
-        .selectFrom('user_emails')
-        .select('address')
-        .where('user_id', '=', id)
-        .orderBy('id')
-        .executeTakeFirst()
-    )?.address ??
-    '';
+    ]);
+}
+
+type UserRow = Awaited<ReturnType<ReturnType<typeof selectUsers>['execute']>>[number];
+
+/** `email` stands in for a missing default address. */
+export function toUser(row: UserRow, email = row.address ?? ''): User {
   return {
     id: Number(row.id),
     name: row.name,
@@ -132,6 +125,23 @@ export async function findUserById(db: Kysely<Database>, id: number): Promise<Us
     created: formatTimestamp(row.created_at),
     updated: formatTimestamp(row.updated_at),
   };
+}
+
+export async function findUserById(db: Kysely<Database>, id: number): Promise<User | undefined> {
+  const row = await selectUsers(db).where('users.id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const email =
+    row.address ??
+    (
+      await db
+        .selectFrom('user_emails')
+        .select('address')
+        .where('user_id', '=', id)
+        .orderBy('id')
+        .executeTakeFirst()
+    )?.address ??
+    '';
+  return toUser(row, email);
 }
 
 export async function findPasswordHash(
