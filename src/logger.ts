@@ -66,6 +66,27 @@ function ecsOptions(): LoggerOptions {
   };
 }
 
+/** How long a log line may wait in the buffer before it is written. */
+const LOG_FLUSH_INTERVAL_MS = 100;
+/** Bytes gathered before a write: about a dozen request lines. */
+const LOG_BUFFER_BYTES = 4096;
+
+/**
+ * stdout, written asynchronously in batches of LOG_BUFFER_BYTES or every LOG_FLUSH_INTERVAL_MS,
+ * whichever comes first, and flushed when the process exits (pino registers that). One write per
+ * line cost a system call and a thread-pool hand-off per request, a large share of a look-up's
+ * time; a process killed with SIGKILL loses at most the last interval's lines
+ * (docs/decisions/093-buffered-log-writes.md).
+ */
+function bufferedStdout(): DestinationStream {
+  return pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: LOG_BUFFER_BYTES,
+    periodicFlush: LOG_FLUSH_INTERVAL_MS,
+  });
+}
+
 /**
  * JSON lines on stdout (pino's shape, pid and hostname included); one line per entry, readable,
  * when stdout is a terminal (or DESKGATE_LOG_FORMAT=pretty); the Elastic Common Schema with
@@ -81,18 +102,16 @@ export function makeLogger(
 ): Logger {
   const base = { pid: process.pid, hostname: hostname() };
   if (config.logFormat === 'ecs')
-    return pino({
-      ...ecsOptions(),
-      level: config.logLevel,
-      base,
-      serializers: { err: serializeError },
-    });
+    return pino(
+      { ...ecsOptions(), level: config.logLevel, base, serializers: { err: serializeError } },
+      destination ?? bufferedStdout(),
+    );
   const pretty =
     config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
   // Database errors carry the failed statement's values; the serializer leaves them out.
   const options = { level: config.logLevel, base, serializers: { err: serializeError } };
   if (destination) return pino(options, destination);
-  if (!pretty) return pino(options);
+  if (!pretty) return pino(options, bufferedStdout());
   return pino(
     options,
     PinoPretty({

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const KEY_SHAPE = /^[0-9A-F]{32}$/;
 
@@ -14,7 +14,8 @@ export function isWellFormedApiKey(key: string): boolean {
 /**
  * SHA-256, not a slow password hash: a key has 128 random bits, so a fast hash cannot be
  * brute-forced, and lookups stay an indexed equality on the digest (no timing leak on the key).
+ * The one-shot `hash` costs a fraction of a `createHash` object: it runs on every request.
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }

@@ -20,6 +20,7 @@ import { assertTablesReadable } from './osticket/assert-tables-readable.ts';
 import { makeOsticketStore } from './osticket/osticket-store.ts';
 import type { OsticketDatabase } from './osticket/schema.ts';
 import { TablePrefixPlugin } from './osticket/table-prefix-plugin.ts';
+import { makeReader, type RunRead } from './prepared-read.ts';
 import type { Database } from './schema.ts';
 import { DatabaseUnreachableError, type Store, StoreError } from './store.ts';
 
@@ -88,9 +89,9 @@ async function openLayout<DB>(
   location: StoreLocation,
   options: { migrate: boolean },
   layout: Layout,
-  build: (db: Kysely<DB>, dialect: Dialect) => Promise<Store>,
+  build: (db: Kysely<DB>, dialect: Dialect, runRead: RunRead | undefined) => Promise<Store>,
 ): Promise<OpenedStore> {
-  const { db, dialect, poolStats } = openDatabase<DB>(
+  const { db, dialect, poolStats, runRead } = openDatabase<DB>(
     location.databaseUrl,
     location.pool ?? DEFAULT_POOL,
     // osTicket writes and reads its DATETIMEs in the server's time zone: so must deskgate.
@@ -98,7 +99,7 @@ async function openLayout<DB>(
   );
   try {
     const applied = await prepare(db, dialect, layout, options.migrate, location.databaseUrl);
-    return { store: await build(db, dialect), dialect, applied, poolStats };
+    return { store: await build(db, dialect, runRead), dialect, applied, poolStats };
   } catch (error) {
     await db.destroy();
     throw explain(error, dialect, location.databaseUrl);
@@ -121,7 +122,7 @@ export async function openStore(
       return makeOsticketStore(prefixed, dialect, prefix, { syslog });
     });
   }
-  return openLayout<Database>(location, options, 'deskgate', async (db, dialect) =>
-    makeDeskgateStore(db, dialect),
+  return openLayout<Database>(location, options, 'deskgate', async (db, dialect, runRead) =>
+    makeDeskgateStore(db, dialect, makeReader(db, runRead)),
   );
 }

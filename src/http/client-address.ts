@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { normalizeAddress } from '../auth/ip-allow-list.ts';
 
@@ -20,7 +20,18 @@ function isPlainIp(value: string): boolean {
  * (docs/decisions/051-forwarded-for-junk.md).
  */
 export function makeClientAddress(trusted: readonly string[]): (req: IncomingMessage) => string {
-  if (trusted.length === 0) return (req) => normalizeAddress(req.socket.remoteAddress ?? '');
+  if (trusted.length === 0) {
+    // A keep-alive connection carries many requests: its address is normalised once.
+    const bySocket = new WeakMap<Socket, string>();
+    return ({ socket }) => {
+      let address = bySocket.get(socket);
+      if (address === undefined) {
+        address = normalizeAddress(socket.remoteAddress ?? '');
+        bySocket.set(socket, address);
+      }
+      return address;
+    };
+  }
   const trust = proxyaddr.compile([...trusted]);
   return (req) => {
     // The socket's address first, then each forwarded one believed, up to the first untrusted.

@@ -44,11 +44,20 @@ function makeRouter(basePath: string, reference: ReferenceRoutes): (url: string)
   };
 }
 
+/** The HTTP server, with what a graceful shutdown needs beyond `close()`. */
+export interface DeskgateServer extends Server {
+  /**
+   * From now on every response closes its connection after it, those being worked on included: a
+   * keep-alive connection would otherwise hold a shutdown up until its idle timeout.
+   */
+  closeConnectionsAfterResponses(): void;
+}
+
 /**
  * The HTTP edge on node:http: it reads, authenticates, dispatches and maps errors; operations
  * do the rest. node:http hands over GET bodies like any other, with Content-Length or chunked.
  */
-export function makeServer(deps: ServerDeps): Server {
+export function makeServer(deps: ServerDeps): DeskgateServer {
   const { config, store, logger } = deps;
   // /openapi.json and /docs: the document is built here, once per process.
   const reference = makeReferenceRoutes(config.basePath, config.metrics);
@@ -159,8 +168,12 @@ export function makeServer(deps: ServerDeps): Server {
     });
   }
 
-  /** The request being worked on for each connection, so a parse error cannot cut it off. */
-  const answering = new WeakMap<Duplex, { req: IncomingMessage; res: ServerResponse }>();
+  /**
+   * The request being worked on for each connection, so that a parse error cannot cut it off and
+   * a shutdown can close the connection after it. A response always ends with 'close'.
+   */
+  const answering = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
+  let closingConnections = false;
 
   const server = createServer(
     {
@@ -173,11 +186,10 @@ export function makeServer(deps: ServerDeps): Server {
     (req, res) => {
       const socket = req.socket;
       answering.set(socket, { req, res });
-      const done = () => {
+      res.once('close', () => {
         if (answering.get(socket)?.res === res) answering.delete(socket);
-      };
-      res.once('finish', done);
-      res.once('close', done);
+      });
+      if (closingConnections) res.setHeader('Connection', 'close');
       handle(req, res).catch((error: unknown) => {
         logger.error({ err: error }, 'unhandled error in request handler');
         res.destroy();
@@ -249,5 +261,11 @@ export function makeServer(deps: ServerDeps): Server {
   }
   // Beyond it node:http closes new connections at once: idle clients cannot pile up without bound.
   if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
-  return server;
+  return Object.assign(server, {
+    closeConnectionsAfterResponses() {
+      closingConnections = true;
+      for (const { res } of answering.values())
+        if (!res.headersSent) res.setHeader('Connection', 'close');
+    },
+  });
 }

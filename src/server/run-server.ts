@@ -1,10 +1,9 @@
 import { once } from 'node:events';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Store } from '../data/store.ts';
-import { makeServer } from '../http/make-server.ts';
+import { type DeskgateServer, makeServer } from '../http/make-server.ts';
 import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import { makeMetrics } from '../metrics/metrics.ts';
@@ -33,7 +32,7 @@ export async function runServer(
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   const limits = await makeLimits(config, logger);
-  let server: Server;
+  let server: DeskgateServer;
   try {
     server = makeServer({
       config,
@@ -53,23 +52,10 @@ export async function runServer(
     throw error;
   }
   const address = server.address() as AddressInfo;
-  // Once shutdown begins, every response not yet written closes its connection after it: a
-  // keep-alive connection would otherwise hold the shutdown up until its idle timeout.
-  let closing = false;
-  const unanswered = new Set<ServerResponse>();
-  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    if (closing) {
-      res.setHeader('Connection', 'close');
-      return;
-    }
-    unanswered.add(res);
-    res.once('close', () => unanswered.delete(res));
-  });
   let stopping: Promise<void> | undefined;
   async function stop(): Promise<void> {
     const deadline = performance.now() + config.shutdownTimeoutMs;
-    closing = true;
-    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+    server.closeConnectionsAfterResponses();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const forceClose = setTimeout(() => {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type ApiKey, SCOPES, type Scope } from '../../domain.ts';
 import type { Dialect } from '../dialects/dialect.ts';
+import { preparedRead, type Reader } from '../prepared-read.ts';
 import type { ApiKeyRow, Database } from '../schema.ts';
 import type { NewApiKey } from '../store.ts';
 import { formatTimestamp, now } from '../time.ts';
@@ -64,17 +65,22 @@ export async function revokeApiKey(db: Kysely<Database>, id: number): Promise<bo
   return true;
 }
 
+const activeKeyByHash = preparedRead(
+  (db: Kysely<Database>, keyHash: string) =>
+    db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('key_hash', '=', keyHash)
+      .where('revoked_at', 'is', null),
+  ['key-hash'],
+);
+
 /** Only keys that are not revoked are found. */
 export async function findApiKeyByHash(
-  db: Kysely<Database>,
+  reader: Reader<Database>,
   keyHash: string,
 ): Promise<ApiKey | undefined> {
-  const row = await db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const [row] = await activeKeyByHash(reader, keyHash);
   return row && toApiKey(row);
 }
 

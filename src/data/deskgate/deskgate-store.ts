@@ -3,6 +3,7 @@ import { hashApiKey } from '../../auth/api-key-secret.ts';
 import * as idempotency from '../common/idempotency.ts';
 import { ownTables } from '../common/own-tables.ts';
 import type { Dialect } from '../dialects/dialect.ts';
+import type { Reader } from '../prepared-read.ts';
 import type { Database } from '../schema.ts';
 import type { Store } from '../store.ts';
 import * as apiKeys from './api-keys.ts';
@@ -12,13 +13,17 @@ import * as userLookups from './user-lookups.ts';
 import * as users from './users.ts';
 
 /** The Store over deskgate's own schema, on any of the three databases. */
-export function makeDeskgateStore(db: Kysely<Database>, dialect: Dialect): Store {
+export function makeDeskgateStore(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  reader: Reader<Database>,
+): Store {
   const own = ownTables(db);
   return {
     dialect: dialect.name,
-    findTopicById: (id) => topics.findTopicById(db, id),
+    findTopicById: (id) => topics.findTopicById(reader, id),
     listTopics: () => topics.listTopics(db),
-    listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(db, parentId),
+    listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(reader, parentId),
     insertTopics: (list) => topics.insertTopics(db, dialect, list),
     countTopics: () => topics.countTopics(db),
     createUser: (user, actor, claim) => users.createUser(db, dialect, user, actor, claim),
@@ -38,7 +43,7 @@ export function makeDeskgateStore(db: Kysely<Database>, dialect: Dialect): Store
       ),
     listApiKeys: () => apiKeys.listApiKeys(db),
     revokeApiKey: (id) => apiKeys.revokeApiKey(db, id),
-    findApiKeyBySecret: (secret) => apiKeys.findApiKeyByHash(db, hashApiKey(secret)),
+    findApiKeyBySecret: (secret) => apiKeys.findApiKeyByHash(reader, hashApiKey(secret)),
     markApiKeyUsed: (id) => apiKeys.markApiKeyUsed(db, id),
     countApiKeys: () => apiKeys.countApiKeys(db),
     ping: async () => {

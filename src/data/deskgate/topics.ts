@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { NewTopic, Topic } from '../../domain.ts';
 import type { Dialect } from '../dialects/dialect.ts';
+import { preparedRead, type Reader } from '../prepared-read.ts';
 import type { Database, TopicRow } from '../schema.ts';
 import { formatTimestamp, now } from '../time.ts';
 
@@ -18,8 +19,16 @@ export function toTopic(row: TopicRow): Topic {
   };
 }
 
-export async function findTopicById(db: Kysely<Database>, id: number): Promise<Topic | undefined> {
-  const row = await db.selectFrom('topics').selectAll().where('id', '=', id).executeTakeFirst();
+const topicById = preparedRead(
+  (db: Kysely<Database>, id: number) => db.selectFrom('topics').selectAll().where('id', '=', id),
+  [1],
+);
+
+export async function findTopicById(
+  reader: Reader<Database>,
+  id: number,
+): Promise<Topic | undefined> {
+  const [row] = await topicById(reader, id);
   return row && toTopic(row);
 }
 

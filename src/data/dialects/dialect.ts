@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { RunRead } from '../prepared-read.ts';
 import type { DialectName } from '../store.ts';
 
 /** A unique index, named so that every database's error can be matched to it. */
@@ -67,6 +68,11 @@ export interface OpenDatabase<DB> {
   dialect: Dialect;
   /** The connection pool's state, for metrics; absent where there is no pool (SQLite). */
   poolStats?: () => PoolStats;
+  /**
+   * Where prepared reads run when the database has a faster way than Kysely's executor: SQLite's
+   * read connection. Undefined: they run through `db`.
+   */
+  runRead?: RunRead;
 }
 
 const NETWORK_ERRORS = new Set([

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type SqliteDatabase } from 'kysely';
+import { Kysely } from 'kysely';
 import { BusyRetrySqliteDialect } from './busy-retry-sqlite-dialect.ts';
 import type { Dialect, OpenDatabase } from './dialect.ts';
+import { makeStatementCache, openReadConnection } from './sqlite-read-connection.ts';
 
 const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -54,33 +55,27 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 0');
+  // Reads that can be answered at once go to a connection of their own (not for :memory:, where
+  // a second connection would be another database); it closes with the database.
+  let db: Kysely<DB> | undefined;
+  const reads =
+    path === ':memory:'
+      ? undefined
+      : openReadConnection(
+          path,
+          async (query) => (await (db as Kysely<DB>).executeQuery(query)).rows,
+        );
   const dialect = new BusyRetrySqliteDialect({
     database,
-    statements: withStatementCache(database),
+    statements: {
+      prepare: makeStatementCache(database),
+      close: () => {
+        reads?.close();
+        database.close();
+      },
+    },
     busyBudgetMs,
   });
-  return { db: new Kysely<DB>({ dialect }), dialect: sqliteDialect };
-}
-
-/** Distinct SQL texts kept prepared; deskgate issues a few dozen, so this is never reached in practice. */
-const STATEMENT_CACHE_LIMIT = 500;
-
-/**
- * Kysely prepares every query afresh; preparing costs more than running deskgate's small
- * queries. A better-sqlite3 statement can be reused, so keep one per SQL text.
- */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => database.close(),
-    prepare(text) {
-      let statement = statements.get(text);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-        statement = database.prepare(text);
-        statements.set(text, statement);
-      }
-      return statement;
-    },
-  };
+  db = new Kysely<DB>({ dialect });
+  return { db, dialect: sqliteDialect, runRead: reads?.run };
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import * as idempotency from '../common/idempotency.ts';
 import { ownTables } from '../common/own-tables.ts';
 import type { Dialect } from '../dialects/dialect.ts';
+import { makeReader } from '../prepared-read.ts';
 import { type Store, UnsupportedInModeError } from '../store.ts';
 import * as apiKeys from './api-keys.ts';
 import { assertTablesReadable } from './assert-tables-readable.ts';
@@ -36,12 +37,13 @@ export function makeOsticketStore(
   options: OsticketStoreOptions = {},
 ): Store {
   const own = ownTables(db);
+  const reader = makeReader(db);
   const syslog = options.syslog === true;
   return {
     dialect: dialect.name,
-    findTopicById: (id) => topics.findTopicById(db, id),
+    findTopicById: (id) => topics.findTopicById(reader, id),
     listTopics: () => topics.listTopics(db),
-    listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(db, parentId),
+    listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(reader, parentId),
     insertTopics: managedByOsticket('help topics'),
     countTopics: () => topics.countTopics(db),
     createUser: (user, actor, claim) =>

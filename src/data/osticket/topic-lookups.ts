@@ -1,18 +1,26 @@
 import type { Kysely } from 'kysely';
 import type { Topic } from '../../domain.ts';
+import { preparedRead, type Reader } from '../prepared-read.ts';
 import type { OsticketDatabase } from './schema.ts';
 import { TOPIC_COLUMNS, toTopic } from './topics.ts';
+
+const inOrder = (db: Kysely<OsticketDatabase>) =>
+  db.selectFrom('help_topic').select(TOPIC_COLUMNS).orderBy('sort').orderBy('topic_id');
+const allInOrder = preparedRead(inOrder, []);
+const childrenInOrder = preparedRead(
+  (db: Kysely<OsticketDatabase>, parentId: number) => inOrder(db).where('topic_pid', '=', parentId),
+  [0],
+);
 
 /**
  * Topics in `sort`, then `topic_id` order; with `parentId`, only that topic's children. Read
  * from osTicket's real columns (the state is in `flags`; help_topic has no `isactive` since 1.11).
  */
 export async function listTopicsInOrder(
-  db: Kysely<OsticketDatabase>,
+  reader: Reader<OsticketDatabase>,
   parentId?: number,
 ): Promise<Topic[]> {
-  let query = db.selectFrom('help_topic').select(TOPIC_COLUMNS);
-  if (parentId !== undefined) query = query.where('topic_pid', '=', parentId);
-  const rows = await query.orderBy('sort').orderBy('topic_id').execute();
+  const rows =
+    parentId === undefined ? await allInOrder(reader) : await childrenInOrder(reader, parentId);
   return rows.map(toTopic);
 }

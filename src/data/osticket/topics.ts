@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Topic } from '../../domain.ts';
+import { preparedRead, type Reader } from '../prepared-read.ts';
 import { formatTimestamp } from '../time.ts';
 import type { HelpTopicTable, OsticketDatabase } from './schema.ts';
 
@@ -34,15 +35,17 @@ export const TOPIC_COLUMNS = [
   'updated',
 ] as const;
 
+const topicById = preparedRead(
+  (db: Kysely<OsticketDatabase>, id: number) =>
+    db.selectFrom('help_topic').select(TOPIC_COLUMNS).where('topic_id', '=', id),
+  [1],
+);
+
 export async function findTopicById(
-  db: Kysely<OsticketDatabase>,
+  reader: Reader<OsticketDatabase>,
   id: number,
 ): Promise<Topic | undefined> {
-  const row = await db
-    .selectFrom('help_topic')
-    .select(TOPIC_COLUMNS)
-    .where('topic_id', '=', id)
-    .executeTakeFirst();
+  const [row] = await topicById(reader, id);
   return row && toTopic(row);
 }
 

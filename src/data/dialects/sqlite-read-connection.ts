@@ -1,0 +1,54 @@
+import SQLite from 'better-sqlite3';
+import type { RunRead } from '../prepared-read.ts';
+
+/** Distinct SQL texts kept prepared; deskgate issues a few dozen, so this is never reached in practice. */
+const STATEMENT_CACHE_LIMIT = 500;
+
+/** better-sqlite3 statements kept by SQL text: preparing costs more than running deskgate's small queries. */
+export function makeStatementCache(database: SQLite.Database): (text: string) => SQLite.Statement {
+  const statements = new Map<string, SQLite.Statement>();
+  return (text) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+      statement = database.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
+}
+
+export interface ReadConnection {
+  run: RunRead;
+  close(): void;
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * A second connection to the same file, for prepared reads only (`query_only`). In WAL mode it
+ * reads the last committed state without waiting for the write connection, whose transactions
+ * stay open across awaits, and better-sqlite3 answers synchronously: no queue for the connection,
+ * no chain of promises. A read refused with SQLITE_BUSY (in WAL mode only while another process
+ * recovers the file) takes `queued` instead, which waits for the lock without blocking.
+ */
+export function openReadConnection(path: string, queued: RunRead): ReadConnection {
+  const database = new SQLite(path);
+  database.pragma('busy_timeout = 0');
+  database.pragma('query_only = ON');
+  const prepare = makeStatementCache(database);
+  return {
+    run: async (query) => {
+      try {
+        return prepare(query.sql).all(query.parameters) as never[];
+      } catch (error) {
+        if (isBusy(error)) return queued(query);
+        throw error;
+      }
+    },
+    close: () => database.close(),
+  };
+}
