@@ -46,7 +46,12 @@ export class DeskgateError extends Error {
   readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, message: string, options: DeskgateErrorOptions = {}) {
+    // A caller's mistake (4xx) needs no stack trace, and capturing one was a measurable share of
+    // answering a wrong key or a bad parameter; a server-side failure keeps its stack.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (ERROR_STATUS[code] < 500) Error.stackTraceLimit = 0;
     super(message, { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'DeskgateError';
     this.code = code;
     this.status = ERROR_STATUS[code];

@@ -46,12 +46,18 @@ export function makeAuthenticator(
     return allows(address);
   }
 
+  // Keys are cached by digest, so the secrets themselves are not kept around.
+
+  /** The key if it was verified within the cache's lifetime: then the database is not asked. */
+  function findCachedKey(secret: string, now: number): ApiKey | undefined {
+    if (cacheTtlMs <= 0) return undefined;
+    const hit = verified.get(hashApiKey(secret));
+    return hit && hit.until > now ? hit.key : undefined;
+  }
+
   async function findKey(secret: string, now: number): Promise<ApiKey | undefined> {
     if (cacheTtlMs <= 0) return store.findApiKeyBySecret(secret);
-    // Cached by digest, so the secrets themselves are not kept around.
     const digest = hashApiKey(secret);
-    const hit = verified.get(digest);
-    if (hit && hit.until > now) return hit.key;
     const key = await store.findApiKeyBySecret(secret);
     if (key) {
       if (verified.size >= CACHE_LIMIT) verified.clear();
@@ -71,7 +77,7 @@ export function makeAuthenticator(
       }
       if (!isWellFormedApiKey(presented)) throw invalidKey();
       const now = Date.now();
-      const key = await findKey(presented, now);
+      const key = findCachedKey(presented, now) ?? (await findKey(presented, now));
       if (!key) throw invalidKey();
       if (!isAllowed(key, clientIp)) {
         throw new DeskgateError('ip_not_allowed', MESSAGES.ipNotAllowed);

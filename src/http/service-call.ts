@@ -138,7 +138,7 @@ export async function runServiceCall(
     return { found: false };
   }
   // Writes log themselves in their transaction; a read is recorded once it has succeeded.
-  if (operation.scope !== 'write')
-    await deps.store.recordCall?.({ apiKeyId: apiKey.id, clientIp, operation: operation.name });
+  if (operation.scope !== 'write' && deps.store.recordCall)
+    await deps.store.recordCall({ apiKeyId: apiKey.id, clientIp, operation: operation.name });
   return { found: true, data };
 }
