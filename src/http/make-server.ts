@@ -169,10 +169,11 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
   }
 
   /**
-   * The request being worked on for each connection, so that a parse error cannot cut it off and
-   * a shutdown can close the connection after it. A response always ends with 'close'.
+   * The latest request of each connection, kept until the next one or the connection's end (one
+   * listener per connection, none per request), so that a parse error cannot cut off an answer
+   * still being written, and a shutdown can close the connection after it.
    */
-  const answering = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
+  const latest = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
   let closingConnections = false;
 
   const server = createServer(
@@ -184,11 +185,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
       connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
     },
     (req, res) => {
-      const socket = req.socket;
-      answering.set(socket, { req, res });
-      res.once('close', () => {
-        if (answering.get(socket)?.res === res) answering.delete(socket);
-      });
+      latest.set(req.socket, { req, res });
       if (closingConnections) res.setHeader('Connection', 'close');
       handle(req, res).catch((error: unknown) => {
         logger.error({ err: error }, 'unhandled error in request handler');
@@ -196,6 +193,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
       });
     },
   );
+  server.on('connection', (socket: Duplex) => socket.once('close', () => latest.delete(socket)));
   // Without this, Node answers a request it cannot parse with a bare 400/431 (no envelope, no
   // request id). A request timeout keeps Node's bare 408: the closed set of codes has none for it.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -207,7 +205,9 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     // request's answer, whose work may already be committed: answer it first, then the junk,
     // then close. An error in the request still being received (a timeout, a broken chunk) is
     // about that request: answered at once, as it will never be whole.
-    const pending = answering.get(socket)?.req.complete ? answering.get(socket)?.res : undefined;
+    const current = latest.get(socket);
+    const pending =
+      current?.req.complete && !current.res.writableFinished ? current.res : undefined;
     if (pending) {
       let answered = false;
       const afterwards = () => {
@@ -264,7 +264,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
   return Object.assign(server, {
     closeConnectionsAfterResponses() {
       closingConnections = true;
-      for (const { res } of answering.values())
+      for (const { res } of latest.values())
         if (!res.headersSent) res.setHeader('Connection', 'close');
     },
   });

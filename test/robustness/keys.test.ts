@@ -65,7 +65,8 @@ describeEachDatabase('API keys under attack', (database) => {
           agent,
         });
         if (reply.status === 401) {
-          assert.ok(revokedAt !== undefined, 'refused before the revocation finished');
+          // The key stops working at the revocation's commit, which may come a little before the
+          // CLI process has exited (revokedAt): the delay is then negative, within the bound.
           refusedAt = performance.now();
         } else {
           assert.equal(reply.status, 200, reply.text);
