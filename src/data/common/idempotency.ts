@@ -29,11 +29,17 @@ export async function findIdempotencyRecord(
   );
 }
 
+/** Deletes the records created before `cutoff`: all of them, or with `only`, that key's record. */
 export async function deleteIdempotencyRecordsBefore(
   db: Kysely<OwnTables>,
   cutoff: string,
+  only?: { apiKeyId: number; key: string },
 ): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).execute();
+  let query = db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff);
+  if (only) {
+    query = query.where('api_key_id', '=', only.apiKeyId).where('idempotency_key', '=', only.key);
+  }
+  await query.execute();
 }
 
 /** Called inside the creation's transaction; a concurrent claim of the same key violates IDEMPOTENCY_UNIQUE. */

@@ -27,8 +27,8 @@ export function makeDeskgateStore(db: Kysely<Database>, dialect: Dialect): Store
     findPasswordHash: (userId) => users.findPasswordHash(db, userId),
     listUsersCreatedBetween: (query) => userLookups.listUsersCreatedBetween(db, query),
     findIdempotencyRecord: (keyId, key) => idempotency.findIdempotencyRecord(own, keyId, key),
-    deleteIdempotencyRecordsBefore: (cutoff) =>
-      idempotency.deleteIdempotencyRecordsBefore(own, cutoff),
+    deleteIdempotencyRecordsBefore: (cutoff, only) =>
+      idempotency.deleteIdempotencyRecordsBefore(own, cutoff, only),
     createApiKey: (key) => apiKeys.createApiKey(db, dialect, key),
     createFirstApiKey: (key) =>
       dialect.withExclusiveLock(db, 'deskgate_first_key', async (locked) =>

@@ -51,8 +51,8 @@ export function makeOsticketStore(
     findPasswordHash: (userId) => users.findPasswordHash(db, userId),
     listUsersCreatedBetween: (query) => userLookups.listUsersCreatedBetween(db, query),
     findIdempotencyRecord: (keyId, key) => idempotency.findIdempotencyRecord(own, keyId, key),
-    deleteIdempotencyRecordsBefore: (cutoff) =>
-      idempotency.deleteIdempotencyRecordsBefore(own, cutoff),
+    deleteIdempotencyRecordsBefore: (cutoff, only) =>
+      idempotency.deleteIdempotencyRecordsBefore(own, cutoff, only),
     createApiKey: managedByOsticket('API keys'),
     createFirstApiKey: managedByOsticket('API keys'),
     listApiKeys: () => apiKeys.listApiKeys(db),
