@@ -4,8 +4,10 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type SqliteDatabase } from 'kysely';
 import { BusyRetrySqliteDialect } from './busy-retry-sqlite-dialect.ts';
 import type { Dialect, OpenDatabase } from './dialect.ts';
+import { SqliteGroupCommit } from './sqlite-group-commit.ts';
 
-const sqliteDialect: Dialect = {
+/** What every SQLite database shares; writeTransaction is per database (see sqliteDialectFor). */
+const sqliteDialect: Omit<Dialect, 'writeTransaction'> = {
   name: 'sqlite',
   supportsReturning: true,
   isUniqueViolation(error, { table }) {
@@ -39,11 +41,18 @@ const sqliteDialect: Dialect = {
   },
 };
 
+/** The dialect of one open database: its writes are group-committed on its connection. */
+function sqliteDialectFor(database: SQLite.Database): Dialect {
+  const groupCommit = new SqliteGroupCommit(database);
+  return { ...sqliteDialect, writeTransaction: (db, fn) => groupCommit.run(db, fn) };
+}
+
 /**
  * Opens a SQLite file in WAL mode. `synchronous=FULL` makes every acknowledged commit survive a
  * power loss, not only a process crash. Another process's write lock is waited for without
  * blocking the event loop, up to `busyBudgetMs` (DESKGATE_DB_QUERY_TIMEOUT), then SQLITE_BUSY
  * (503): see BusyRetrySqliteDialect and docs/decisions/040-sqlite-lock-waits-off-the-event-loop.md.
+ * Concurrent write transactions share one commit: see SqliteGroupCommit.
  */
 export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase<DB> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -59,7 +68,7 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
     statements: withStatementCache(database),
     busyBudgetMs,
   });
-  return { db: new Kysely<DB>({ dialect }), dialect: sqliteDialect };
+  return { db: new Kysely<DB>({ dialect }), dialect: sqliteDialectFor(database) };
 }
 
 /** Distinct SQL texts kept prepared; deskgate issues a few dozen, so this is never reached in practice. */
