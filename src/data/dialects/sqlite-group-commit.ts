@@ -85,7 +85,9 @@ export class SqliteGroupCommit {
   }
 
   async #runBatch(): Promise<void> {
-    const db = (this.#queue[0] as QueuedWrite).db;
+    const first = this.#queue[0];
+    if (!first) return;
+    const { db } = first;
     const batch = this.#take(db, GROUP_COMMIT_MAX_WRITES);
     const outcomes: Outcome[] = [];
     let begun = false;
