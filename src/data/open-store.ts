@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { makeReader, type RunRead } from './common/prepared-query.ts';
 import {
   DatabaseRefusedError,
   describeRefusal,
@@ -20,7 +21,6 @@ import { assertTablesReadable } from './osticket/assert-tables-readable.ts';
 import { makeOsticketStore } from './osticket/osticket-store.ts';
 import type { OsticketDatabase } from './osticket/schema.ts';
 import { TablePrefixPlugin } from './osticket/table-prefix-plugin.ts';
-import { makeReader, type RunRead } from './prepared-read.ts';
 import type { Database } from './schema.ts';
 import { DatabaseUnreachableError, type Store, StoreError } from './store.ts';
 

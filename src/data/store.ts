@@ -37,7 +37,11 @@ export interface Store {
   /** Users created in the range, in `created`, then `id` order (a stable order for paging). */
   listUsersCreatedBetween(query: UserRangeQuery): Promise<User[]>;
   findIdempotencyRecord(apiKeyId: number, key: string): Promise<IdempotencyRecord | undefined>;
-  deleteIdempotencyRecordsBefore(cutoff: string): Promise<void>;
+  /** Forgets the records created before `cutoff`: all of them, or with `only`, that key's record. */
+  deleteIdempotencyRecordsBefore(
+    cutoff: string,
+    only?: { apiKeyId: number; key: string },
+  ): Promise<void>;
 
   createApiKey(input: NewApiKey): Promise<ApiKey>;
   /**

@@ -4,8 +4,9 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { call, userBody } from '../helpers/http.ts';
+import { call, type Reply, userBody } from '../helpers/http.ts';
 import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
+import { holdWriteLock } from '../helpers/sqlite-write-lock.ts';
 
 /** A small file system of its own (tmpfs), so that the disk can really fill up; needs root. */
 function mountSmallDisk(): { dir: string; unmount(): void } | undefined {
@@ -41,6 +42,10 @@ function fillDisk(dir: string): string {
 }
 
 const disk = mountSmallDisk();
+/** Creations in one shared commit (SQLite group commit). */
+const BATCH = 8;
+/** A bcrypt hash as the password is stored as sent. */
+const BCRYPT_HASH = '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a';
 
 // Issue 14, item 17: SQLite on a full disk answers 503 and logs the real cause; acknowledged
 // users survive and writes resume when space returns.
@@ -103,5 +108,54 @@ describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs
       for (const email of acknowledged)
         assert.ok(await store.findUserIdByEmail(email), `${email} was acknowledged and is gone`);
     });
+  });
+
+  test('a batch of creations sharing one commit that finds the disk full: all 503, none written', async () => {
+    const path = join(disk?.dir as string, 'deskgate.db');
+    /** BATCH creations queued behind another process's write lock, so that they share one commit. */
+    async function addBatch(round: number): Promise<{ emails: string[]; replies: Reply[] }> {
+      const emails = Array.from({ length: BATCH }, (_, n) => `batch.${round}.${n}@example.com`);
+      const lock = await holdWriteLock(path);
+      try {
+        const pending = Promise.all(
+          emails.map((email) =>
+            call(server.url, {
+              method: 'POST',
+              headers: { apikey: key },
+              body: userBody({ email, password: BCRYPT_HASH }),
+            }),
+          ),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await lock.release();
+        return { emails, replies: await pending };
+      } finally {
+        await lock.release();
+      }
+    }
+    const acknowledged: string[] = [];
+    const filler = fillDisk(disk?.dir as string);
+    let failed: Awaited<ReturnType<typeof addBatch>> | undefined;
+    try {
+      for (let round = 0; round < 100 && !failed; round++) {
+        const batch = await addBatch(round);
+        if (batch.replies.every((r) => r.status === 200)) acknowledged.push(...batch.emails);
+        else failed = batch;
+      }
+    } finally {
+      rmSync(filler);
+    }
+    assert.ok(failed, 'the disk never filled up');
+    assert.deepEqual(
+      failed.replies.map((r) => `${r.status} ${r.body?.code}`),
+      failed.emails.map(() => '503 database_unavailable'),
+    );
+    await withStore(url, async (store) => {
+      for (const email of failed?.emails ?? [])
+        assert.equal(await store.findUserIdByEmail(email), undefined, `${email} was refused`);
+      for (const email of acknowledged)
+        assert.ok(await store.findUserIdByEmail(email), `${email} was acknowledged and is gone`);
+    });
+    assert.doesNotMatch(server.output.join('\n'), /cannot rollback/);
   });
 });

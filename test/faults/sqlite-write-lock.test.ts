@@ -1,44 +1,13 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
-import { ROOT } from '../helpers/paths.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
+import { holdWriteLock } from '../helpers/sqlite-write-lock.ts';
 
 const QUERY_TIMEOUT_MS = 1500;
 /** A behavioural bound, not a speed target: far under the 5 s a blocked loop took, far over an answer on a busy machine. */
 const PROMPT_MS = 1000;
-
-/** Another process that holds SQLite's write lock (BEGIN IMMEDIATE) until told to let go. */
-async function holdWriteLock(
-  path: string,
-): Promise<{ child: ChildProcess; release(): Promise<void> }> {
-  const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(process.argv[1]);
-    db.exec('begin immediate');
-    console.log('locked');
-    process.stdin.once('data', () => { db.exec('rollback'); db.close(); process.exit(0); });`;
-  const child = spawn(process.execPath, ['-e', script, path], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  await new Promise<void>((resolve, reject) => {
-    lines.once('line', (line) => (line === 'locked' ? resolve() : reject(new Error(line))));
-    child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
-  });
-  return {
-    child,
-    async release() {
-      child.stdin?.write('go\n');
-      if (child.exitCode === null) await once(child, 'exit');
-    },
-  };
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -126,6 +95,38 @@ for (const kind of DATABASES.filter((d) => d.name === 'sqlite')) {
         body: userBody(),
       });
       assert.equal(after.status, 200, after.text);
+    });
+
+    test('held past the timeout: every user/add waiting for it gets 503 within about the timeout, none is written', async () => {
+      const emails = Array.from({ length: 12 }, (_, n) => `behind.lock.${n}@example.com`);
+      const lock = await holdWriteLock(database.sqlitePath as string);
+      let replies: [Awaited<ReturnType<typeof call>>, number][];
+      try {
+        // Sent over a few hundred ms, so that most join the queue after the first began waiting.
+        replies = await Promise.all(
+          emails.map(async (email, n) => {
+            await new Promise((resolve) => setTimeout(resolve, n * 25));
+            return timed(() =>
+              call(server.url, {
+                method: 'POST',
+                headers: { apikey: key },
+                body: userBody({ email }),
+              }),
+            );
+          }),
+        );
+      } finally {
+        await lock.release();
+      }
+      for (const [reply, ms] of replies) {
+        assert.equal(reply.status, 503, reply.text);
+        assert.equal(reply.body?.code, 'database_unavailable');
+        // Not a turn of the timeout each behind the one before.
+        assert.ok(ms < QUERY_TIMEOUT_MS + PROMPT_MS, `gave up after ${Math.round(ms)} ms`);
+      }
+      await withStore(database.url, async (store) => {
+        for (const email of emails) assert.equal(await store.findUserIdByEmail(email), undefined);
+      });
     });
   });
 }

@@ -131,4 +131,47 @@ describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP
     const logged = await database.query('SELECT log_id FROM ost_syslog');
     assert.equal(logged.length, 3, 'one topic call and two users: the syslog grant works');
   });
+
+  test('osTicket dropping and rebuilding user__cdata under a running deskgate stops no creation', async () => {
+    assert.ok(server, 'the first test started the server');
+    const running = server;
+    async function add(email: string): Promise<number> {
+      const reply = await call(running.url, {
+        method: 'POST',
+        headers: { apikey: database.writeKey.key },
+        body: userBody({ email, phone: 5551234 }),
+      });
+      assert.equal(reply.status, 200, `${email}: ${reply.text}`);
+      return Number(reply.body?.data);
+    }
+    const cacheRow = (id: number) =>
+      database.query('SELECT phone FROM ost_user__cdata WHERE user_id = ?', [id]);
+    const rebuild = async (ddl: string) => {
+      await database.query('DROP TABLE IF EXISTS ost_user__cdata');
+      await database.query(ddl);
+    };
+    // Rebuilt without a column deskgate had seen (its insert is refused, it looks again).
+    await rebuild(contactTableDdl().replace(/\s*`notes` mediumtext DEFAULT NULL,/, ''));
+    assert.deepEqual(await cacheRow(await add('rebuilt.narrower@example.com')), [
+      { phone: '5551234' },
+    ]);
+    // Rebuilt with a column deskgate had not seen (a new contact-form field).
+    await rebuild(contactTableDdl());
+    assert.deepEqual(await cacheRow(await add('rebuilt.wider@example.com')), [
+      { phone: '5551234' },
+    ]);
+    // Dropped: every other row is written; osTicket builds the table from them later.
+    await database.query('DROP TABLE ost_user__cdata');
+    const whileDropped = await add('while.dropped@example.com');
+    assert.equal(
+      (await database.query('SELECT id FROM ost_user WHERE id = ?', [whileDropped])).length,
+      1,
+    );
+    // Created again: the cache row is written again.
+    await database.query(contactTableDdl());
+    assert.deepEqual(await cacheRow(whileDropped), []);
+    assert.deepEqual(await cacheRow(await add('created.again@example.com')), [
+      { phone: '5551234' },
+    ]);
+  });
 });

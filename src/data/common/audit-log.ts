@@ -1,6 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../domain.ts';
 import type { OwnTables } from '../schema.ts';
+import { type Param, prepareQuery } from './prepared-query.ts';
+
+const insertEntry = prepareQuery(
+  (db: Kysely<OwnTables>, param: Param<Actor & { targetId: string; at: string }>) =>
+    db.insertInto('audit_log').values({
+      at: param('at'),
+      api_key_id: param('apiKeyId'),
+      client_ip: param('clientIp'),
+      operation: param('operation'),
+      target_id: param('targetId'),
+    }),
+);
 
 /** Records a successful write; called inside the write's transaction so neither exists without the other. */
 export async function insertAuditEntry(
@@ -9,14 +21,5 @@ export async function insertAuditEntry(
   targetId: string,
   at: string,
 ): Promise<void> {
-  await trx
-    .insertInto('audit_log')
-    .values({
-      at,
-      api_key_id: actor.apiKeyId,
-      client_ip: actor.clientIp,
-      operation: actor.operation,
-      target_id: targetId,
-    })
-    .execute();
+  await insertEntry(trx, { ...actor, targetId, at });
 }

@@ -21,15 +21,16 @@ export interface UserCreation<DB> {
 }
 
 /**
- * One transaction for a new user in any layout: its rows, the audit entry and the idempotency
- * record. Unique violations come back as DuplicateEmailError or IdempotencyConflictError.
+ * One write transaction for a new user in any layout: its rows, the audit entry and the
+ * idempotency record (on SQLite, shared with concurrent creations: Dialect.writeTransaction).
+ * Unique violations come back as DuplicateEmailError or IdempotencyConflictError.
  */
 export async function recordUserCreation<DB extends OwnTables>(
   creation: UserCreation<DB>,
 ): Promise<number> {
   const { db, dialect, actor, idempotency } = creation;
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await dialect.writeTransaction(db, async (trx) => {
       const at = now();
       const userId = await creation.insertRows(trx, at);
       await insertAuditEntry(ownTables(trx), actor, String(userId), at);

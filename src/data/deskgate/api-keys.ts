@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type ApiKey, SCOPES, type Scope } from '../../domain.ts';
+import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { preparedRead, type Reader } from '../prepared-read.ts';
 import type { ApiKeyRow, Database } from '../schema.ts';
 import type { NewApiKey } from '../store.ts';
 import { formatTimestamp, now } from '../time.ts';
@@ -65,14 +65,12 @@ export async function revokeApiKey(db: Kysely<Database>, id: number): Promise<bo
   return true;
 }
 
-const activeKeyByHash = preparedRead(
-  (db: Kysely<Database>, keyHash: string) =>
-    db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('key_hash', '=', keyHash)
-      .where('revoked_at', 'is', null),
-  ['key-hash'],
+const activeKeyByHash = prepareRead((db: Kysely<Database>, param: Param<{ keyHash: string }>) =>
+  db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('key_hash', '=', param('keyHash'))
+    .where('revoked_at', 'is', null),
 );
 
 /** Only keys that are not revoked are found. */
@@ -80,7 +78,7 @@ export async function findApiKeyByHash(
   reader: Reader<Database>,
   keyHash: string,
 ): Promise<ApiKey | undefined> {
-  const [row] = await activeKeyByHash(reader, keyHash);
+  const [row] = await activeKeyByHash(reader, { keyHash });
   return row && toApiKey(row);
 }
 

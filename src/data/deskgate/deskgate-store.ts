@@ -2,8 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import { hashApiKey } from '../../auth/api-key-secret.ts';
 import * as idempotency from '../common/idempotency.ts';
 import { ownTables } from '../common/own-tables.ts';
+import type { Reader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import type { Reader } from '../prepared-read.ts';
 import type { Database } from '../schema.ts';
 import type { Store } from '../store.ts';
 import * as apiKeys from './api-keys.ts';
@@ -32,8 +32,8 @@ export function makeDeskgateStore(
     findPasswordHash: (userId) => users.findPasswordHash(db, userId),
     listUsersCreatedBetween: (query) => userLookups.listUsersCreatedBetween(db, query),
     findIdempotencyRecord: (keyId, key) => idempotency.findIdempotencyRecord(own, keyId, key),
-    deleteIdempotencyRecordsBefore: (cutoff) =>
-      idempotency.deleteIdempotencyRecordsBefore(own, cutoff),
+    deleteIdempotencyRecordsBefore: (cutoff, only) =>
+      idempotency.deleteIdempotencyRecordsBefore(own, cutoff, only),
     createApiKey: (key) => apiKeys.createApiKey(db, dialect, key),
     createFirstApiKey: (key) =>
       dialect.withExclusiveLock(db, 'deskgate_first_key', async (locked) =>

@@ -1,15 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Topic } from '../../domain.ts';
-import { preparedRead, type Reader } from '../prepared-read.ts';
+import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { Database } from '../schema.ts';
 import { toTopic } from './topics.ts';
 
 const inOrder = (db: Kysely<Database>) =>
   db.selectFrom('topics').selectAll().orderBy('sort').orderBy('id');
-const allInOrder = preparedRead(inOrder, []);
-const childrenInOrder = preparedRead(
-  (db: Kysely<Database>, parentId: number) => inOrder(db).where('parent_id', '=', parentId),
-  [0],
+const allInOrder = prepareRead(inOrder);
+const childrenInOrder = prepareRead((db: Kysely<Database>, param: Param<{ parentId: number }>) =>
+  inOrder(db).where('parent_id', '=', param('parentId')),
 );
 
 /** Topics in `sort`, then `id` order; with `parentId`, only that topic's children. */
@@ -18,6 +17,8 @@ export async function listTopicsInOrder(
   parentId?: number,
 ): Promise<Topic[]> {
   const rows =
-    parentId === undefined ? await allInOrder(reader) : await childrenInOrder(reader, parentId);
+    parentId === undefined
+      ? await allInOrder(reader, {})
+      : await childrenInOrder(reader, { parentId });
   return rows.map(toTopic);
 }

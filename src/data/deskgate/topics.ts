@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { NewTopic, Topic } from '../../domain.ts';
+import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { preparedRead, type Reader } from '../prepared-read.ts';
 import type { Database, TopicRow } from '../schema.ts';
 import { formatTimestamp, now } from '../time.ts';
 
@@ -19,16 +19,15 @@ export function toTopic(row: TopicRow): Topic {
   };
 }
 
-const topicById = preparedRead(
-  (db: Kysely<Database>, id: number) => db.selectFrom('topics').selectAll().where('id', '=', id),
-  [1],
+const topicById = prepareRead((db: Kysely<Database>, param: Param<{ id: number }>) =>
+  db.selectFrom('topics').selectAll().where('id', '=', param('id')),
 );
 
 export async function findTopicById(
   reader: Reader<Database>,
   id: number,
 ): Promise<Topic | undefined> {
-  const [row] = await topicById(reader, id);
+  const [row] = await topicById(reader, { id });
   return row && toTopic(row);
 }
 

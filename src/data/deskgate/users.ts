@@ -1,10 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Actor, IdempotencyClaim, NewUser, User } from '../../domain.ts';
+import { type Param, prepareQuery } from '../common/prepared-query.ts';
 import { recordUserCreation } from '../common/record-user-creation.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import type { Database } from '../schema.ts';
 import { formatTimestamp } from '../time.ts';
-import { insertReturningId } from './insert-returning-id.ts';
+import { prepareInsertReturningId } from './insert-returning-id.ts';
 
 /** The unique index holds the lower-cased address, so uniqueness ignores case. */
 export function emailKey(address: string): string {
@@ -16,46 +17,60 @@ export const EMAIL_UNIQUE: UniqueIndex = {
   index: 'user_emails_address_key_unique',
 };
 
+type UserValues = NewUser & { at: string };
+
+const insertUser = prepareInsertReturningId((db, param: Param<UserValues>) =>
+  db.insertInto('users').values({
+    org_id: param('orgId'),
+    default_email_id: param('defaultEmailId'),
+    status: param('status'),
+    name: param('name'),
+    phone: param('phone'),
+    created_at: param('at'),
+    updated_at: param('at'),
+  }),
+);
+
+const insertEmail = prepareInsertReturningId(
+  (db, param: Param<{ userId: number; address: string; addressKey: string }>) =>
+    db.insertInto('user_emails').values({
+      user_id: param('userId'),
+      address: param('address'),
+      address_key: param('addressKey'),
+    }),
+);
+
+const setDefaultEmail = prepareQuery(
+  (db: Kysely<Database>, param: Param<{ userId: number; emailId: number }>) =>
+    db
+      .updateTable('users')
+      .set({ default_email_id: param('emailId') })
+      .where('id', '=', param('userId')),
+);
+
+const insertAccount = prepareQuery(
+  (db: Kysely<Database>, param: Param<UserValues & { userId: number }>) =>
+    db.insertInto('user_accounts').values({
+      user_id: param('userId'),
+      timezone: param('timezone'),
+      password_hash: param('passwordHash'),
+      registered_at: param('at'),
+    }),
+);
+
 async function insertUserRows(
   trx: Transaction<Database>,
-  dialect: Dialect,
   user: NewUser,
   at: string,
 ): Promise<number> {
-  const userId = await insertReturningId(
-    trx.insertInto('users').values({
-      org_id: user.orgId,
-      default_email_id: user.defaultEmailId,
-      status: user.status,
-      name: user.name,
-      phone: user.phone,
-      created_at: at,
-      updated_at: at,
-    }),
-    dialect,
-  );
-  const emailId = await insertReturningId(
-    trx
-      .insertInto('user_emails')
-      .values({ user_id: userId, address: user.email, address_key: emailKey(user.email) }),
-    dialect,
-  );
-  if (user.defaultEmailId === 0) {
-    await trx
-      .updateTable('users')
-      .set({ default_email_id: emailId })
-      .where('id', '=', userId)
-      .execute();
-  }
-  await trx
-    .insertInto('user_accounts')
-    .values({
-      user_id: userId,
-      timezone: user.timezone,
-      password_hash: user.passwordHash,
-      registered_at: at,
-    })
-    .execute();
+  const userId = await insertUser(trx, { ...user, at });
+  const emailId = await insertEmail(trx, {
+    userId,
+    address: user.email,
+    addressKey: emailKey(user.email),
+  });
+  if (user.defaultEmailId === 0) await setDefaultEmail(trx, { userId, emailId });
+  await insertAccount(trx, { ...user, at, userId });
   return userId;
 }
 
@@ -73,19 +88,20 @@ export function createUser(
     email: user.email,
     actor,
     idempotency,
-    insertRows: (trx, at) => insertUserRows(trx, dialect, user, at),
+    insertRows: (trx, at) => insertUserRows(trx, user, at),
   });
 }
+
+const selectUserIdByEmail = prepareQuery(
+  (db: Kysely<Database>, param: Param<{ addressKey: string }>) =>
+    db.selectFrom('user_emails').select('user_id').where('address_key', '=', param('addressKey')),
+);
 
 export async function findUserIdByEmail(
   db: Kysely<Database>,
   email: string,
 ): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('user_emails')
-    .select('user_id')
-    .where('address_key', '=', emailKey(email))
-    .executeTakeFirst();
+  const [row] = (await selectUserIdByEmail(db, { addressKey: emailKey(email) })).rows;
   return row && Number(row.user_id);
 }
 

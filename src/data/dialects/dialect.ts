@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { RunRead } from '../prepared-read.ts';
+import type { Kysely, Transaction } from 'kysely';
+import type { RunRead } from '../common/prepared-query.ts';
 import type { DialectName } from '../store.ts';
 
 /** A unique index, named so that every database's error can be matched to it. */
@@ -30,6 +30,14 @@ export interface Dialect {
     name: string,
     fn: (db: Kysely<DB>) => Promise<T>,
   ): Promise<T>;
+  /**
+   * Runs `fn` as a write transaction and settles once that has committed (or failed). PostgreSQL
+   * and MySQL: one transaction per call (they have pools, and the server groups commits itself).
+   * SQLite: calls waiting for the one connection share one transaction and one fsync, each in a
+   * savepoint of its own (SqliteGroupCommit): `fn` failing fails that call alone, the shared
+   * transaction failing fails every call in it.
+   */
+  writeTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   /** Whether INSERT … RETURNING works (SQLite, PostgreSQL; not MySQL). */
   readonly supportsReturning: boolean;
   /** Brings an id sequence past ids inserted explicitly (PostgreSQL's serial does not follow them). */

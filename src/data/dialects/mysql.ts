@@ -54,6 +54,9 @@ const mysqlDialect: Dialect = {
     if (typeof errno === 'number' && UNAVAILABLE_ERRNOS.has(errno)) return true;
     return LOST_CONNECTION.test(errorMessage(error));
   },
+  writeTransaction(db, fn) {
+    return db.transaction().execute(fn);
+  },
   async withExclusiveLock(db, name, fn) {
     // GET_LOCK belongs to the session, so everything runs on one connection; the server
     // releases it if that connection dies.

@@ -39,6 +39,9 @@ const postgresDialect: Dialect = {
     if (/^(57014|55P03|53|40001|40P01)/.test(errorCode(error) ?? '')) return true;
     return LOST_CONNECTION.test(errorMessage(error));
   },
+  writeTransaction(db, fn) {
+    return db.transaction().execute(fn);
+  },
   async withExclusiveLock(db, name, fn) {
     // A transaction-scoped advisory lock: released by the commit, or by the server if the
     // connection dies, so a crashed instance never leaves it held.

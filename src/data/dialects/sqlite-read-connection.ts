@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import type { RunRead } from '../prepared-read.ts';
+import type { RunRead } from '../common/prepared-query.ts';
 
 /** Distinct SQL texts kept prepared; deskgate issues a few dozen, so this is never reached in practice. */
 const STATEMENT_CACHE_LIMIT = 500;

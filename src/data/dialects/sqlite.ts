@@ -4,9 +4,11 @@ import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { BusyRetrySqliteDialect } from './busy-retry-sqlite-dialect.ts';
 import type { Dialect, OpenDatabase } from './dialect.ts';
+import { SqliteGroupCommit } from './sqlite-group-commit.ts';
 import { makeStatementCache, openReadConnection } from './sqlite-read-connection.ts';
 
-const sqliteDialect: Dialect = {
+/** What every SQLite database shares; writeTransaction is per database (see sqliteDialectFor). */
+const sqliteDialect: Omit<Dialect, 'writeTransaction'> = {
   name: 'sqlite',
   supportsReturning: true,
   isUniqueViolation(error, { table }) {
@@ -40,11 +42,18 @@ const sqliteDialect: Dialect = {
   },
 };
 
+/** The dialect of one open database: its writes are group-committed on its connection. */
+function sqliteDialectFor(database: SQLite.Database): Dialect {
+  const groupCommit = new SqliteGroupCommit(database);
+  return { ...sqliteDialect, writeTransaction: (db, fn) => groupCommit.run(db, fn) };
+}
+
 /**
  * Opens a SQLite file in WAL mode. `synchronous=FULL` makes every acknowledged commit survive a
  * power loss, not only a process crash. Another process's write lock is waited for without
  * blocking the event loop, up to `busyBudgetMs` (DESKGATE_DB_QUERY_TIMEOUT), then SQLITE_BUSY
  * (503): see BusyRetrySqliteDialect and docs/decisions/040-sqlite-lock-waits-off-the-event-loop.md.
+ * Concurrent write transactions share one commit: see SqliteGroupCommit.
  */
 export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase<DB> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -77,5 +86,5 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
     busyBudgetMs,
   });
   db = new Kysely<DB>({ dialect });
-  return { db, dialect: sqliteDialect, runRead: reads?.run };
+  return { db, dialect: sqliteDialectFor(database), runRead: reads?.run };
 }

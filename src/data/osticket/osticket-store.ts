@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import * as idempotency from '../common/idempotency.ts';
 import { ownTables } from '../common/own-tables.ts';
+import { makeReader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { makeReader } from '../prepared-read.ts';
 import { type Store, UnsupportedInModeError } from '../store.ts';
 import * as apiKeys from './api-keys.ts';
 import { assertTablesReadable } from './assert-tables-readable.ts';
@@ -53,8 +53,8 @@ export function makeOsticketStore(
     findPasswordHash: (userId) => users.findPasswordHash(db, userId),
     listUsersCreatedBetween: (query) => userLookups.listUsersCreatedBetween(db, query),
     findIdempotencyRecord: (keyId, key) => idempotency.findIdempotencyRecord(own, keyId, key),
-    deleteIdempotencyRecordsBefore: (cutoff) =>
-      idempotency.deleteIdempotencyRecordsBefore(own, cutoff),
+    deleteIdempotencyRecordsBefore: (cutoff, only) =>
+      idempotency.deleteIdempotencyRecordsBefore(own, cutoff, only),
     createApiKey: managedByOsticket('API keys'),
     createFirstApiKey: managedByOsticket('API keys'),
     listApiKeys: () => apiKeys.listApiKeys(db),

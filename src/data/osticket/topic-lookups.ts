@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Topic } from '../../domain.ts';
-import { preparedRead, type Reader } from '../prepared-read.ts';
+import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { OsticketDatabase } from './schema.ts';
 import { TOPIC_COLUMNS, toTopic } from './topics.ts';
 
 const inOrder = (db: Kysely<OsticketDatabase>) =>
   db.selectFrom('help_topic').select(TOPIC_COLUMNS).orderBy('sort').orderBy('topic_id');
-const allInOrder = preparedRead(inOrder, []);
-const childrenInOrder = preparedRead(
-  (db: Kysely<OsticketDatabase>, parentId: number) => inOrder(db).where('topic_pid', '=', parentId),
-  [0],
+const allInOrder = prepareRead(inOrder);
+const childrenInOrder = prepareRead(
+  (db: Kysely<OsticketDatabase>, param: Param<{ parentId: number }>) =>
+    inOrder(db).where('topic_pid', '=', param('parentId')),
 );
 
 /**
@@ -21,6 +21,8 @@ export async function listTopicsInOrder(
   parentId?: number,
 ): Promise<Topic[]> {
   const rows =
-    parentId === undefined ? await allInOrder(reader) : await childrenInOrder(reader, parentId);
+    parentId === undefined
+      ? await allInOrder(reader, {})
+      : await childrenInOrder(reader, { parentId });
   return rows.map(toTopic);
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Topic } from '../../domain.ts';
-import { preparedRead, type Reader } from '../prepared-read.ts';
+import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import { formatTimestamp } from '../time.ts';
 import type { HelpTopicTable, OsticketDatabase } from './schema.ts';
 
@@ -35,17 +35,15 @@ export const TOPIC_COLUMNS = [
   'updated',
 ] as const;
 
-const topicById = preparedRead(
-  (db: Kysely<OsticketDatabase>, id: number) =>
-    db.selectFrom('help_topic').select(TOPIC_COLUMNS).where('topic_id', '=', id),
-  [1],
+const topicById = prepareRead((db: Kysely<OsticketDatabase>, param: Param<{ id: number }>) =>
+  db.selectFrom('help_topic').select(TOPIC_COLUMNS).where('topic_id', '=', param('id')),
 );
 
 export async function findTopicById(
   reader: Reader<OsticketDatabase>,
   id: number,
 ): Promise<Topic | undefined> {
-  const [row] = await topicById(reader, id);
+  const [row] = await topicById(reader, { id });
   return row && toTopic(row);
 }
 

@@ -4,7 +4,7 @@ import { recordUserCreation } from '../common/record-user-creation.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
-import { type ContactField, findContactForm } from './contact-form.ts';
+import { type ContactField, type ContactForm, findContactForm } from './contact-form.ts';
 import type { OsticketDatabase } from './schema.ts';
 import { toSearchable, userSearchContent } from './search-text.ts';
 import { insertSyslogEntry } from './syslog.ts';
@@ -37,6 +37,76 @@ async function describeUserTables(
     from information_schema.columns
     where table_schema = database() and table_name in (${sql.join(tables)})`.execute(db);
   return rows.map((r) => ({ table: r.t.slice(prefix.length), column: r.c, charset: r.cs }));
+}
+
+/**
+ * describeUserTables' answer per database (a store has one `db`). Charsets do not change while
+ * deskgate runs, so they are read once. `user__cdata` comes and goes: osTicket creates it lazily
+ * and drops it when the contact form changes (rebuilding it later from the form answers). So an
+ * absent table is looked for again on every creation, and a present one is described again when
+ * it no longer fits: a field the cache lacks, or an insert refused because the table or a column
+ * has gone (insertContactCache).
+ */
+const describedTables = new WeakMap<Kysely<OsticketDatabase>, ColumnInfo[]>();
+
+async function userTablesOf(
+  db: Kysely<OsticketDatabase>,
+  trx: Kysely<OsticketDatabase>,
+  prefix: string,
+  { fresh = false } = {},
+): Promise<ColumnInfo[]> {
+  const cached = describedTables.get(db);
+  if (cached && !fresh && cdataColumnsOf(cached).has('user_id')) return cached;
+  const columns = await describeUserTables(trx, prefix);
+  describedTables.set(db, columns);
+  return columns;
+}
+
+function cdataColumnsOf(columns: readonly ColumnInfo[]): Set<string> {
+  return new Set(columns.filter((c) => c.table === 'user__cdata').map((c) => c.column));
+}
+
+/** MySQL's "Table … doesn't exist" and "Unknown column": `user__cdata` changed under the cache. */
+const ER_BAD_FIELD_ERROR = 1054;
+const ER_NO_SUCH_TABLE = 1146;
+
+function isContactTableChanged(error: unknown): boolean {
+  const errno = (error as { errno?: unknown } | null)?.errno;
+  return errno === ER_NO_SUCH_TABLE || errno === ER_BAD_FIELD_ERROR;
+}
+
+/**
+ * Writes osTicket's `user__cdata` cache row when the table exists: an answer's search keys,
+ * the digits or '' when empty, in the columns the table has. If osTicket dropped or rebuilt the
+ * table since it was described, it is described again and the row written (or skipped) then.
+ */
+async function insertContactCache(
+  db: Kysely<OsticketDatabase>,
+  trx: Kysely<OsticketDatabase>,
+  prefix: string,
+  described: ColumnInfo[],
+  row: { userId: number; form: ContactForm; answer: (field: ContactField) => string | null },
+): Promise<void> {
+  let columns = cdataColumnsOf(described);
+  // A field the cached columns lack: osTicket may have rebuilt the table for a new field.
+  if (columns.has('user_id') && row.form.answeredFields.some((f) => !columns.has(f.column)))
+    columns = cdataColumnsOf(await userTablesOf(db, trx, prefix, { fresh: true }));
+  for (let attempt = 1; columns.has('user_id'); attempt++) {
+    const cached: Record<string, string> = {};
+    for (const field of row.form.answeredFields)
+      if (columns.has(field.column)) cached[field.column] = row.answer(field) ?? '';
+    try {
+      await trx
+        .insertInto('user__cdata')
+        .values({ user_id: row.userId, ...cached })
+        .execute();
+      return;
+    } catch (error) {
+      // A refused statement leaves MySQL's transaction as it was: describe the table, try again.
+      if (attempt > 1 || !isContactTableChanged(error)) throw error;
+      columns = cdataColumnsOf(await userTablesOf(db, trx, prefix, { fresh: true }));
+    }
+  }
 }
 
 /** Whether `value` holds a character outside the Basic Multilingual Plane (4 bytes in UTF-8). */
@@ -117,7 +187,7 @@ export async function createUser(
       actor,
       idempotency,
       insertRows: async (trx) => {
-        const columns = await describeUserTables(trx, prefix);
+        const columns = await userTablesOf(db, trx, prefix);
         assertStorable(columns, user);
         await assertOrganization(trx, user.orgId);
         const form = await findContactForm(trx);
@@ -187,19 +257,7 @@ export async function createUser(
             )
             .execute();
         }
-        const cdataColumns = new Set(
-          columns.filter((c) => c.table === 'user__cdata').map((c) => c.column),
-        );
-        if (cdataColumns.has('user_id')) {
-          // osTicket caches each answer's search keys: the digits, or '' for an empty answer.
-          const cached: Record<string, string> = {};
-          for (const field of form.answeredFields)
-            if (cdataColumns.has(field.column)) cached[field.column] = answer(field) ?? '';
-          await trx
-            .insertInto('user__cdata')
-            .values({ user_id: userId, ...cached })
-            .execute();
-        }
+        await insertContactCache(db, trx, prefix, columns, { userId, form, answer });
         // REPLACE, as osTicket's indexer does: a stale row for this id (an id the server reused)
         // is overwritten. It needs INSERT and DELETE only; ON DUPLICATE KEY UPDATE would need
         // SELECT on the index, which holds every ticket's text.

@@ -4,7 +4,7 @@ import { before, test } from 'node:test';
 import { assertError } from '../../../test/helpers/assertions.ts';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userFields } from '../../../test/helpers/http.ts';
-import { useTestServer } from '../../../test/helpers/test-server.ts';
+import { startTestServer, useTestServer } from '../../../test/helpers/test-server.ts';
 import {
   countRows,
   findUserIdsByEmail,
@@ -28,8 +28,9 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     parameters: Record<string, unknown>,
     idempotencyKey: string | undefined,
     apikey = key,
+    url = server.url,
   ): Promise<Reply> {
-    return call(server.url, {
+    return call(url, {
       method: 'POST',
       headers: {
         apikey,
@@ -150,6 +151,42 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     assert.equal(again.status, 409, again.text);
     // And the key is free for a new request.
     idOf(await add(userFields(), idempotencyKey));
+  });
+
+  test('expired keys are swept away at most once a minute by one server, not on every add', async (t) => {
+    const expire = (keys: string[]) =>
+      withDatabase(database.url, (db) =>
+        db
+          .updateTable('idempotency_keys')
+          .set({ created_at: '2000-01-01 00:00:00' })
+          .where('idempotency_key', 'in', keys)
+          .execute(),
+      );
+    const stored = (keys: string[]) =>
+      withDatabase(database.url, async (db) =>
+        (
+          await db
+            .selectFrom('idempotency_keys')
+            .select('idempotency_key')
+            .where('idempotency_key', 'in', keys)
+            .orderBy('idempotency_key')
+            .execute()
+        ).map((row) => row.idempotency_key),
+      );
+    const [early, late] = ['sweep-a', 'sweep-b'].map((prefix) => `${prefix}-${randomUUID()}`);
+    idOf(await add(userFields(), early));
+    idOf(await add(userFields(), late));
+    await expire([early as string]);
+    // A server of its own: its first idempotent add sweeps.
+    const fresh = await startTestServer(t, { database, scopes: ['write'] });
+    const addOnFresh = (idempotencyKey: string) =>
+      add(userFields(), idempotencyKey, fresh.key, fresh.url);
+    idOf(await addOnFresh(randomUUID()));
+    assert.deepEqual(await stored([early as string, late as string]), [late]);
+    // Expired after that sweep: left for the next one, a minute later.
+    await expire([late as string]);
+    idOf(await addOnFresh(randomUUID()));
+    assert.deepEqual(await stored([late as string]), [late]);
   });
 
   test('simultaneous retries with one key and one body all get the same id', async () => {

@@ -4,6 +4,7 @@ import {
   DuplicateEmailError,
   IdempotencyConflictError,
   RejectedValueError,
+  type Store,
 } from '../../data/store.ts';
 import { formatTimestamp } from '../../data/time.ts';
 import type { IdempotencyClaim } from '../../domain.ts';
@@ -28,6 +29,21 @@ function invalidParameter(field: string, message: string): DeskgateError {
 
 /** How long an Idempotency-Key is remembered. */
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How often a process deletes the expired idempotency records: a sweep on every add cost a
+ * DELETE per creation. It only keeps the table small; an expired record is never replayed, and
+ * the replay check deletes an expired record of its own key at once, freeing the key.
+ */
+const SWEEP_INTERVAL_MS = 60_000;
+const lastSweeps = new WeakMap<Store, number>();
+
+/** Deletes the expired idempotency records, at most once per SWEEP_INTERVAL_MS for one store. */
+async function sweepExpiredRecords(store: Store): Promise<void> {
+  const now = Date.now();
+  if (now - (lastSweeps.get(store) ?? Number.NEGATIVE_INFINITY) < SWEEP_INTERVAL_MS) return;
+  lastSweeps.set(store, now);
+  await store.deleteIdempotencyRecordsBefore(cutoff());
+}
 
 /**
  * Identifies the request body for Idempotency-Key. The password is left out so that no fast
@@ -46,7 +62,13 @@ async function replay(
   { store }: OperationContext,
 ): Promise<string | undefined> {
   const record = await store.findIdempotencyRecord(claim.apiKeyId, claim.key);
-  if (!record || record.created < cutoff()) return undefined;
+  if (!record) return undefined;
+  const limit = cutoff();
+  if (record.created < limit) {
+    // Expired: forgotten, and the key is free again (the periodic sweep may not have run yet).
+    await store.deleteIdempotencyRecordsBefore(limit, claim);
+    return undefined;
+  }
   const storedHash = await store.findPasswordHash(record.userId);
   const same =
     record.fingerprint === claim.fingerprint &&
@@ -138,7 +160,7 @@ export const userAdd = defineOperation({
     if (claim) {
       const earlier = await replay(claim, parameters, context);
       if (earlier !== undefined) return earlier;
-      await store.deleteIdempotencyRecordsBefore(cutoff());
+      await sweepExpiredRecords(store);
     }
     // Fast answer for the common duplicate, before paying for bcrypt; the unique index still decides races.
     const existing = await store.findUserIdByEmail(parameters.email);
