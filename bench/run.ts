@@ -271,20 +271,27 @@ for (const [name, adminUrl] of [
 
 async function fetchTopicLength(port: number): Promise<number> {
   const { request } = await import('node:http');
+  const body = topicBody(1);
   return new Promise((resolve, reject) => {
     const req = request(
       `http://127.0.0.1:${port}/upload/svc_wbs/`,
-      { method: 'GET', headers: { apikey: key } },
+      // node:http sends a GET body only with an explicit length (without one, deskgate got none
+      // and the reference was sized on a 400's envelope).
+      { method: 'GET', headers: { apikey: key, 'content-length': Buffer.byteLength(body) } },
       (res) => {
         let length = 0;
         res.on('data', (c: Buffer) => {
           length += c.length;
         });
-        res.on('end', () => resolve(length));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(length)
+            : reject(new Error(`the topic look-up for sizing answered ${res.statusCode}`)),
+        );
       },
     );
     req.on('error', reject);
-    req.end(topicBody(1));
+    req.end(body);
   });
 }
 
