@@ -5,7 +5,11 @@ import { Kysely } from 'kysely';
 import { BusyRetrySqliteDialect } from './busy-retry-sqlite-dialect.ts';
 import type { Dialect, OpenDatabase } from './dialect.ts';
 import { SqliteGroupCommit } from './sqlite-group-commit.ts';
-import { makeStatementCache, openReadConnection } from './sqlite-read-connection.ts';
+import {
+  makeStatementCache,
+  openReadConnection,
+  type ReadConnection,
+} from './sqlite-read-connection.ts';
 
 /** What every SQLite database shares; writeTransaction is per database (see sqliteDialectFor). */
 const sqliteDialect: Omit<Dialect, 'writeTransaction'> = {
@@ -64,16 +68,8 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 0');
-  // Reads that can be answered at once go to a connection of their own (not for :memory:, where
-  // a second connection would be another database); it closes with the database.
-  let db: Kysely<DB> | undefined;
-  const reads =
-    path === ':memory:'
-      ? undefined
-      : openReadConnection(
-          path,
-          async (query) => (await (db as Kysely<DB>).executeQuery(query)).rows,
-        );
+  // Closed with the database: the read connection below, opened once the database exists.
+  let reads: ReadConnection | undefined;
   const dialect = new BusyRetrySqliteDialect({
     database,
     statements: {
@@ -85,6 +81,11 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
     },
     busyBudgetMs,
   });
-  db = new Kysely<DB>({ dialect });
+  const db = new Kysely<DB>({ dialect });
+  // Reads that can be answered at once go to a connection of their own; not for :memory:, where
+  // a second connection would be another database. What it cannot answer at once goes through db.
+  if (path !== ':memory:') {
+    reads = openReadConnection(path, async (query) => (await db.executeQuery(query)).rows);
+  }
   return { db, dialect: sqliteDialectFor(database), runRead: reads?.run };
 }
