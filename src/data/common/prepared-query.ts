@@ -29,9 +29,14 @@ export interface Reader<DB> {
   readonly run: RunRead;
 }
 
-/** A Reader that runs through `db`'s executor (its pool, its plugins), or through `run` where the database has a faster way. */
+/** Reads run through `db`'s executor: its pool (or SQLite's queued connection) and its plugins. */
+export function readThrough<DB>(db: Kysely<DB>): RunRead {
+  return async (query) => (await db.executeQuery(query)).rows;
+}
+
+/** A Reader that runs through `db`'s executor, or through `run` where the database has a faster way. */
 export function makeReader<DB>(db: Kysely<DB>, run?: RunRead): Reader<DB> {
-  return { db, run: run ?? (async (query) => (await db.executeQuery(query)).rows) };
+  return { db, run: run ?? readThrough(db) };
 }
 
 /**

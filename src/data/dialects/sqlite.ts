@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
+import { readThrough } from '../common/prepared-query.ts';
 import { BusyRetrySqliteDialect } from './busy-retry-sqlite-dialect.ts';
 import type { Dialect, OpenDatabase } from './dialect.ts';
 import { SqliteGroupCommit } from './sqlite-group-commit.ts';
@@ -85,7 +86,7 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
   // Reads that can be answered at once go to a connection of their own; not for :memory:, where
   // a second connection would be another database. What it cannot answer at once goes through db.
   if (path !== ':memory:') {
-    reads = openReadConnection(path, async (query) => (await db.executeQuery(query)).rows);
+    reads = openReadConnection(path, readThrough(db));
   }
   return { db, dialect: sqliteDialectFor(database), runRead: reads?.run };
 }
