@@ -68,8 +68,8 @@ function ecsOptions(): LoggerOptions {
 
 /** How long a log line may wait in the buffer before it is written. */
 const LOG_FLUSH_INTERVAL_MS = 100;
-/** Bytes gathered before a write: about a dozen request lines. */
-const LOG_BUFFER_BYTES = 4096;
+/** Bytes gathered before a write: about a hundred request lines. */
+const LOG_BUFFER_BYTES = 32 * 1024;
 
 /**
  * stdout, written asynchronously in batches of LOG_BUFFER_BYTES or every LOG_FLUSH_INTERVAL_MS,
@@ -83,6 +83,8 @@ function bufferedStdout(): DestinationStream {
     dest: 1,
     sync: false,
     minLength: LOG_BUFFER_BYTES,
+    // sonic-boom refuses a minLength at or above maxWrite (16 KiB by default).
+    maxWrite: 2 * LOG_BUFFER_BYTES,
     periodicFlush: LOG_FLUSH_INTERVAL_MS,
   });
 }

@@ -14,7 +14,12 @@ import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-r
 import { hasUndrainableBody } from './read-body.ts';
 import { pickRequestId } from './request-id.ts';
 import { sendError, sendNoContent, sendSuccess, toDeskgateError } from './respond.ts';
-import { type CallRecord, runServiceCall, type ServiceCallDeps } from './service-call.ts';
+import {
+  type CallRecord,
+  runServiceCall,
+  type ServiceCallDeps,
+  type ServiceOutcome,
+} from './service-call.ts';
 
 export interface ServerDeps {
   config: Readonly<Config>;
@@ -85,9 +90,11 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     const target = route(req.url ?? '/');
     /** What a 5xx was thrown with; logged with its stack on the request line. */
     let failure: unknown;
+    /** Settles once an answer sent with the loop's turn is written (end-with-turn.ts). */
+    let written: Promise<void> | undefined;
     try {
       switch (target) {
-        case 'service':
+        case 'service': {
           // Shed load before any work: a flood beyond capacity gets a fast 503, not a queue.
           if (config.maxInFlight > 0 && inFlight >= config.maxInFlight) {
             throw new DeskgateError('overloaded', MESSAGES.overloaded, {
@@ -96,18 +103,22 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           }
           inFlight++;
           deps.metrics?.serviceCallStarted();
+          let outcome: ServiceOutcome;
           try {
-            const outcome = await runServiceCall(req, res, clientIp, requestId, record, callDeps);
-            if (outcome.found) sendSuccess(res, startedAt, outcome.data);
-            else if (config.notFoundStatus === 204) sendNoContent(res, 'not_found');
-            else sendError(res, startedAt, new DeskgateError('not_found', MESSAGES.notFound));
+            outcome = await runServiceCall(req, res, clientIp, requestId, record, callDeps);
           } finally {
             inFlight--;
             deps.metrics?.serviceCallEnded();
           }
+          // Nothing after an answer may throw: the catch below would answer a second time.
+          if (outcome.found) written = sendSuccess(res, startedAt, outcome.data);
+          else if (config.notFoundStatus === 204) written = sendNoContent(res, 'not_found');
+          else
+            written = sendError(res, startedAt, new DeskgateError('not_found', MESSAGES.notFound));
           break;
+        }
         case 'healthz':
-          sendSuccess(res, startedAt, 'alive');
+          written = sendSuccess(res, startedAt, 'alive');
           break;
         case 'readyz':
           try {
@@ -118,7 +129,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
               headers: { 'Retry-After': '5' },
             });
           }
-          sendSuccess(res, startedAt, 'ready');
+          written = sendSuccess(res, startedAt, 'ready');
           break;
         case 'metrics':
           // Without the key check of the service address: keep /metrics private at the proxy or
@@ -151,9 +162,11 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
         res.destroy();
       } else {
         if (hasUndrainableBody(req, config.bodyLimit)) res.setHeader('Connection', 'close');
-        sendError(res, startedAt, error);
+        written = sendError(res, startedAt, error);
       }
     }
+    // The request line and the duration metric include the wait for the turn's writes.
+    if (written) await written;
     const seconds = (performance.now() - startedAt) / 1000;
     deps.metrics?.observeRequest(record.operation ?? target, res.statusCode, seconds);
     logRequest(logger, {
