@@ -34,10 +34,11 @@ const ROLLBACK_TO = CompiledQuery.raw('rollback to batched_write');
  *   acknowledged before it is durable, and a failed write's follow-up reads (who holds this
  *   address?) see the rows its batch committed.
  *
- * A batch starts on the event loop's check phase after the first write is queued, so requests
- * read in the same I/O phase (those that arrived during the previous fsync) join it; writes
- * queued while it waits for another process's write lock join it when that lock is granted, or
- * fail with it (503) when the wait runs past the query timeout.
+ * A batch starts on the event loop's check phase one turn after the first write is queued, so
+ * requests read in the I/O phases between (those that arrived during the previous fsync, and
+ * those sent in reply to its answers) join it; writes queued while it waits for another
+ * process's write lock join it when that lock is granted, or fail with it (503) when the wait
+ * runs past the query timeout.
  */
 export class SqliteGroupCommit {
   readonly #database: SQLite.Database;
@@ -66,12 +67,17 @@ export class SqliteGroupCommit {
   #schedule(): void {
     if (this.#busy || this.#queue.length === 0) return;
     this.#busy = true;
-    setImmediate(() => {
+    const run = () => {
       void this.#runBatch().finally(() => {
         this.#busy = false;
         this.#schedule();
       });
-    });
+    };
+    // Two hops: a batch ends in the check phase, where its answers wait for the next turn's
+    // (src/http/end-with-turn.ts). Starting the next batch one turn later lets those answers go
+    // out first and the requests their clients send back join it; one hop made every other
+    // batch a small one (about 15% fewer creations per second).
+    setImmediate(() => setImmediate(run));
   }
 
   /** Up to `count` queued writes made through `db` (a batch runs in one Kysely's transaction). */
