@@ -13,7 +13,13 @@ import { logRequest } from './log-request.ts';
 import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-routes.ts';
 import { hasUndrainableBody } from './read-body.ts';
 import { pickRequestId } from './request-id.ts';
-import { sendError, sendNoContent, sendSuccess, toDeskgateError } from './respond.ts';
+import {
+  elapsedSeconds,
+  sendError,
+  sendNoContent,
+  sendSuccess,
+  toDeskgateError,
+} from './respond.ts';
 import {
   type CallRecord,
   runServiceCall,
@@ -167,7 +173,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     }
     // The request line and the duration metric include the wait for the turn's writes.
     if (written) await written;
-    const seconds = (performance.now() - startedAt) / 1000;
+    const seconds = elapsedSeconds(startedAt);
     deps.metrics?.observeRequest(record.operation ?? target, res.statusCode, seconds);
     logRequest(logger, {
       requestId,

@@ -8,7 +8,8 @@ export function elapsedSeconds(startedAt: number): number {
   return (performance.now() - startedAt) / 1000;
 }
 
-function setHeaders(res: ServerResponse, status: number, headers: Record<string, string>): void {
+/** The status line and headers of an answer not sent yet. */
+function setHead(res: ServerResponse, status: number, headers: Record<string, string>): void {
   res.statusCode = status;
   for (const name in headers) res.setHeader(name, headers[name] as string);
 }
@@ -24,7 +25,7 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): Promise<void> {
   const payload = JSON.stringify(body);
-  setHeaders(res, status, headers);
+  setHead(res, status, headers);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(payload));
   return endWithTurn(res, payload);
@@ -57,7 +58,7 @@ export function sendError(
 
 /** HTTP forbids a body on 204, so the error code travels in a header. */
 export function sendNoContent(res: ServerResponse, code: string): Promise<void> {
-  setHeaders(res, 204, { 'X-Error-Code': code });
+  setHead(res, 204, { 'X-Error-Code': code });
   return endWithTurn(res);
 }
 
