@@ -169,6 +169,33 @@ describe('request log lines', () => {
     assert.ok(!log.includes(wrongKey), 'the wrong key is in the log');
   });
 
+  test('JSON: every line reaches stdout whole, in batches and at shutdown', async () => {
+    const server = await startLoggingServer(database.url, { DESKGATE_LOG_FORMAT: 'json' });
+    // About 80 KiB of lines: full batches, then a part batch that the periodic flush or the
+    // shutdown writes.
+    const requests = 320;
+    try {
+      for (let sent = 0; sent < requests; sent += 16) {
+        await Promise.all(
+          Array.from({ length: 16 }, async (_, i) => {
+            const reply = await fetch(`${server.origin}/healthz`, {
+              headers: { 'X-Request-Id': `batch-${sent + i}` },
+            });
+            assert.equal(reply.status, 200);
+            await reply.text();
+          }),
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+    const logged = server.lines
+      .filter((line) => line.includes('"msg":"request"'))
+      .map((line) => JSON.parse(line) as { req: { id: string } });
+    const ids = new Set(logged.map((entry) => entry.req.id));
+    for (let i = 0; i < requests; i++) assert.ok(ids.has(`batch-${i}`), `batch-${i} not logged`);
+  });
+
   test('pretty: one line per request', async () => {
     const server = await startLoggingServer(database.url, { DESKGATE_LOG_FORMAT: 'pretty' });
     try {
