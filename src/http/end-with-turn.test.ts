@@ -18,7 +18,9 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-function get(port: number): Promise<{ text: string; connection: string | undefined }> {
+function get(
+  port: number,
+): Promise<{ text: string; contentType: string | undefined; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request({ port, host: '127.0.0.1', agent: false }, (res) => {
       let text = '';
@@ -26,7 +28,13 @@ function get(port: number): Promise<{ text: string; connection: string | undefin
       res.on('data', (chunk: string) => {
         text += chunk;
       });
-      res.on('end', () => resolve({ text, connection: res.headers.connection }));
+      res.on('end', () =>
+        resolve({
+          text,
+          contentType: res.headers['content-type'],
+          connection: res.headers.connection,
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -42,9 +50,7 @@ describe('endWithTurn', () => {
   test('writes the answer after the turn, and its headers can still be changed until then', async () => {
     const seen: { sentAtOnce: boolean; endedWhenSettled: boolean }[] = [];
     const { server, port } = await listen((_req, res) => {
-      res.statusCode = 200;
-      res.setHeader('Content-Type', 'text/plain');
-      const written = endWithTurn(res, 'hello');
+      const written = endWithTurn(res, 200, ['Content-Type', 'text/plain'], 'hello');
       const sentAtOnce = res.headersSent;
       // What a shutdown does to an answer that is made but not written yet.
       res.setHeader('Connection', 'close');
@@ -52,7 +58,7 @@ describe('endWithTurn', () => {
     });
     servers.push(server);
     const reply = await get(port);
-    assert.deepEqual(reply, { text: 'hello', connection: 'close' });
+    assert.deepEqual(reply, { text: 'hello', contentType: 'text/plain', connection: 'close' });
     assert.deepEqual(seen, [{ sentAtOnce: false, endedWhenSettled: true }]);
   });
 
@@ -64,8 +70,8 @@ describe('endWithTurn', () => {
       if (waiting.length < 2) return;
       const [gone, staying] = waiting as [ServerResponse, ServerResponse];
       gone.socket?.destroy();
-      const first = endWithTurn(gone, 'never read');
-      const second = endWithTurn(staying, 'still answered');
+      const first = endWithTurn(gone, 200, [], 'never read');
+      const second = endWithTurn(staying, 200, [], 'still answered');
       shared = first === second;
     });
     servers.push(server);

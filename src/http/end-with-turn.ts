@@ -1,7 +1,15 @@
 import type { ServerResponse } from 'node:http';
+import type { HeaderList } from './header-list.ts';
+
+interface Answer {
+  res: ServerResponse;
+  status: number;
+  headers: HeaderList;
+  body: string | undefined;
+}
 
 interface Turn {
-  responses: { res: ServerResponse; body: string | undefined }[];
+  answers: Answer[];
   written: Promise<void>;
   resolve: () => void;
 }
@@ -10,12 +18,13 @@ let current: Turn | undefined;
 
 function writeTurn(turn: Turn): void {
   current = undefined;
-  for (const { res, body } of turn.responses) {
+  for (const { res, status, headers, body } of turn.answers) {
     if (res.writableEnded) continue;
     try {
+      res.writeHead(status, headers);
       res.end(body);
     } catch {
-      // Its headers were checked when they were set: nothing but a dead socket is left to fail.
+      // deskgate makes every header it sends: nothing but a dead socket is left to fail.
       res.destroy();
     }
   }
@@ -23,20 +32,27 @@ function writeTurn(turn: Turn): void {
 }
 
 /**
- * Ends `res` with `body` once the event loop has run the I/O callbacks that are ready now (its
- * check phase, right after the poll phase), together with every other answer made in the same
- * turn. Written one at a time, each answer wakes its client's process on its own, and on
- * loopback or a VM that wake-up cost more CPU than building the answer (docs/decisions/094). An
- * answer waits at most for the rest of the turn. Status and headers must already be set on
- * `res`: until then it is not sent, so headers can still be added (a shutdown's
- * `Connection: close`). The promise settles once the turn's answers are written.
+ * Answers `res` with `status`, `headers` and `body` once the event loop has run the I/O
+ * callbacks that are ready now (its check phase, right after the poll phase), together with
+ * every other answer made in the same turn. Written one at a time, each answer wakes its client's
+ * process on its own, and on loopback or a VM that wake-up cost more CPU than building the answer
+ * (docs/decisions/094). An answer waits at most for the rest of the turn. Until then nothing is
+ * sent, so a header set on `res` meanwhile (a shutdown's `Connection: close`) goes out with the
+ * answer. The promise settles once the turn's answers are written.
  */
-export function endWithTurn(res: ServerResponse, body?: string): Promise<void> {
+export function endWithTurn(
+  res: ServerResponse,
+  status: number,
+  headers: HeaderList,
+  body?: string,
+): Promise<void> {
+  // The log line and the metrics read it, even from an answer whose client has gone.
+  res.statusCode = status;
   if (!current) {
     const { promise, resolve } = Promise.withResolvers<void>();
-    current = { responses: [], written: promise, resolve };
+    current = { answers: [], written: promise, resolve };
     setImmediate(writeTurn, current);
   }
-  current.responses.push({ res, body });
+  current.answers.push({ res, status, headers, body });
   return current.written;
 }

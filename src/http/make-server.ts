@@ -9,6 +9,7 @@ import type { Logger } from '../logger.ts';
 import { MESSAGES } from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { makeClientAddress } from './client-address.ts';
+import type { HeaderList } from './header-list.ts';
 import { logRequest } from './log-request.ts';
 import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-routes.ts';
 import { hasUndrainableBody } from './read-body.ts';
@@ -90,7 +91,8 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const startedAt = performance.now();
     const requestId = pickRequestId(req.headers['x-request-id']);
-    res.setHeader('X-Request-Id', requestId);
+    /** The headers of a JSON answer, whichever it is; the others set X-Request-Id themselves. */
+    const head: HeaderList = ['X-Request-Id', requestId];
     const clientIp = clientAddress(req);
     const record: CallRecord = {};
     const target = route(req.url ?? '/');
@@ -111,20 +113,25 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           deps.metrics?.serviceCallStarted();
           let outcome: ServiceOutcome;
           try {
-            outcome = await runServiceCall(req, res, clientIp, requestId, record, callDeps);
+            outcome = await runServiceCall(req, head, clientIp, requestId, record, callDeps);
           } finally {
             inFlight--;
             deps.metrics?.serviceCallEnded();
           }
           // Nothing after an answer may throw: the catch below would answer a second time.
-          if (outcome.found) written = sendSuccess(res, startedAt, outcome.data);
-          else if (config.notFoundStatus === 204) written = sendNoContent(res, 'not_found');
+          if (outcome.found) written = sendSuccess(res, head, startedAt, outcome.data);
+          else if (config.notFoundStatus === 204) written = sendNoContent(res, head, 'not_found');
           else
-            written = sendError(res, startedAt, new DeskgateError('not_found', MESSAGES.notFound));
+            written = sendError(
+              res,
+              head,
+              startedAt,
+              new DeskgateError('not_found', MESSAGES.notFound),
+            );
           break;
         }
         case 'healthz':
-          written = sendSuccess(res, startedAt, 'alive');
+          written = sendSuccess(res, head, startedAt, 'alive');
           break;
         case 'readyz':
           try {
@@ -135,7 +142,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
               headers: { 'Retry-After': '5' },
             });
           }
-          written = sendSuccess(res, startedAt, 'ready');
+          written = sendSuccess(res, head, startedAt, 'ready');
           break;
         case 'metrics':
           // Without the key check of the service address: keep /metrics private at the proxy or
@@ -148,11 +155,15 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           {
             // Rendered before the head is written: a failed collection still gets its 500.
             const text = await deps.metrics.render();
-            res.writeHead(200, { 'Content-Type': deps.metrics.contentType });
+            res.writeHead(200, {
+              'X-Request-Id': requestId,
+              'Content-Type': deps.metrics.contentType,
+            });
             res.end(text);
           }
           break;
         case 'reference':
+          res.setHeader('X-Request-Id', requestId);
           reference.send(req.url ?? '/', res);
           break;
         case 'none':
@@ -168,7 +179,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
         res.destroy();
       } else {
         if (hasUndrainableBody(req, config.bodyLimit)) res.setHeader('Connection', 'close');
-        written = sendError(res, startedAt, error);
+        written = sendError(res, head, startedAt, error);
       }
     }
     // The request line and the duration metric include the wait for the turn's writes.

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
@@ -16,6 +16,7 @@ import {
 import type { Metrics } from '../metrics/metrics.ts';
 import type { HttpMethod, Operation } from '../operations/operation.ts';
 import { findOperation, OPERATION_NAMES } from '../operations/registry.ts';
+import { addHeaders, type HeaderList } from './header-list.ts';
 import { parseJsonObject, readBody } from './read-body.ts';
 
 export interface ServiceCallDeps {
@@ -88,11 +89,12 @@ export type ServiceOutcome = { found: true; data: unknown } | { found: false };
 /**
  * One call to the service address: authenticate (before touching the body), read and parse
  * the body, pick the operation, check method and scope, then let the operation validate its
- * `sort` and parameters and run. Throws a DeskgateError for the caller.
+ * `sort` and parameters and run. Adds the rate-limit headers to `head`, the answer's headers.
+ * Throws a DeskgateError for the caller.
  */
 export async function runServiceCall(
   req: IncomingMessage,
-  res: ServerResponse,
+  head: HeaderList,
   clientIp: string,
   requestId: string,
   record: CallRecord,
@@ -101,8 +103,7 @@ export async function runServiceCall(
   const apiKey = await authenticate(req, clientIp, deps);
   record.keyId = apiKey.id;
   // Every request with a valid key counts, whatever becomes of it, so the limit bounds load.
-  for (const [name, value] of Object.entries(await deps.perKey.consume(apiKey.id)))
-    res.setHeader(name, value);
+  addHeaders(head, await deps.perKey.consume(apiKey.id));
   if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
     throw new DeskgateError('unsupported_media_type', MESSAGES.multipart);
   }
@@ -111,7 +112,7 @@ export async function runServiceCall(
     text = await readBody(req, deps.config.bodyLimit);
   } catch (error) {
     if (error instanceof DeskgateError && error.code === 'payload_too_large')
-      res.setHeader('Connection', 'close');
+      head.push('Connection', 'close');
     throw error;
   }
   const body = parseJsonObject(text);
