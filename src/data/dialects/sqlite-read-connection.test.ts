@@ -4,8 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { openSqlite } from './sqlite.ts';
 import { openReadConnection } from './sqlite-read-connection.ts';
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const count = CompiledQuery.raw('select count(*) as n from t', []);
 
 describe('SQLite read connection', () => {
   const dir = mkdtempSync(join(tmpdir(), 'deskgate-read-connection-'));
@@ -27,6 +31,8 @@ describe('SQLite read connection', () => {
       assert.deepEqual(await reads.run(select), [{ x: 1 }]);
       assert.equal(queued.length, 0);
 
+      // Without WAL, the turn's snapshot holds a SHARED lock until the turn ends.
+      await nextTurn();
       holder.exec('begin exclusive');
       assert.deepEqual(await reads.run(select), [{ x: 'from the queue' }]);
       assert.deepEqual(queued, [select]);
@@ -39,6 +45,45 @@ describe('SQLite read connection', () => {
     } finally {
       reads.close();
       holder.close();
+    }
+  });
+
+  test("the reads of one turn share a snapshot; another connection's commit is seen from the next turn", async () => {
+    const path = join(dir, 'turns.db');
+    const other = new SQLite(path);
+    other.pragma('journal_mode = WAL');
+    other.exec('create table t (x integer); insert into t values (1)');
+    const reads = openReadConnection(path, async () => {
+      throw new Error('not queued');
+    });
+    try {
+      assert.deepEqual(await reads.run(count), [{ n: 1 }]);
+      other.exec('insert into t values (2)');
+      assert.deepEqual(await reads.run(count), [{ n: 1 }]);
+      await nextTurn();
+      assert.deepEqual(await reads.run(count), [{ n: 2 }]);
+      // A snapshot left open would hold every checkpoint back; the turn's end lets it finish.
+      await nextTurn();
+      const [checkpoint] = other.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      assert.equal(checkpoint?.busy, 0);
+    } finally {
+      reads.close();
+      other.close();
+    }
+  });
+
+  test('a write of this process is seen by the reads after it, in the same turn', async () => {
+    const path = join(dir, 'own-writes.db');
+    const { db, runRead } = openSqlite<{ t: { x: number } }>(path, 1_000);
+    assert.ok(runRead);
+    try {
+      await sql`create table t (x integer)`.execute(db);
+      await db.insertInto('t').values({ x: 1 }).execute();
+      assert.deepEqual(await runRead(count), [{ n: 1 }]);
+      await db.insertInto('t').values({ x: 2 }).execute();
+      assert.deepEqual(await runRead(count), [{ n: 2 }]);
+    } finally {
+      await db.destroy();
     }
   });
 });

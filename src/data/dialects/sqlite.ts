@@ -71,10 +71,15 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
   database.pragma('busy_timeout = 0');
   // Closed with the database: the read connection below, opened once the database exists.
   let reads: ReadConnection | undefined;
+  const prepareWrite = makeStatementCache(database);
   const dialect = new BusyRetrySqliteDialect({
     database,
     statements: {
-      prepare: makeStatementCache(database),
+      prepare: (text) => {
+        // Reads after this statement must see what it writes (sqlite-read-connection.ts).
+        reads?.endSnapshot();
+        return prepareWrite(text);
+      },
       close: () => {
         reads?.close();
         database.close();
