@@ -52,14 +52,19 @@ export function openReadConnection(path: string, queued: RunRead): ReadConnectio
   const prepare = makeStatementCache(database);
   const begin = database.prepare('BEGIN');
   const commit = database.prepare('COMMIT');
+  // Kept here: better-sqlite3's `inTransaction` asks the native side, a visible cost per read.
+  let inSnapshot = false;
   const endSnapshot = () => {
+    if (!inSnapshot) return;
+    inSnapshot = false;
     if (database.open && database.inTransaction) commit.run();
   };
   return {
     run: async (query) => {
       try {
-        if (!database.inTransaction) {
+        if (!inSnapshot) {
           begin.run();
+          inSnapshot = true;
           setImmediate(endSnapshot);
         }
         return prepare(query.sql).all(query.parameters) as never[];
