@@ -17,8 +17,8 @@ export type PreparedQuery<DB, Values, Row> = (
   values: Values,
 ) => Promise<QueryResult<Row>>;
 
-/** Runs a compiled read-only statement and resolves to its rows. */
-export type RunRead = <Row>(query: CompiledQuery<Row>) => Promise<Row[]>;
+/** Runs a compiled read-only statement and resolves to its rows, which may be shared: read-only. */
+export type RunRead = <Row>(query: CompiledQuery<Row>) => Promise<readonly Row[]>;
 
 /**
  * Where a store's prepared reads run: `db` compiles them (with its plugins, e.g. osTicket's table
@@ -87,7 +87,7 @@ export function prepareQuery<DB, Values extends object, Row>(
  */
 export function prepareRead<DB, Values extends object, Row>(
   build: (db: Kysely<DB>, param: Param<Values>) => Compilable<Row>,
-): (reader: Reader<DB>, values: Values) => Promise<Row[]> {
+): (reader: Reader<DB>, values: Values) => Promise<readonly Row[]> {
   const compile = compiler(build);
   return (reader, values) => reader.run(compile(reader.db, values));
 }
