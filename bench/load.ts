@@ -174,6 +174,29 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
+/**
+ * Runs of one scenario taken apart in time, as one result: requests, rate and CPU per request
+ * over all of them, the median of their p50s, the worst of their p99s and maxima.
+ */
+export function poolRuns(runs: LoadResult[]): LoadResult {
+  const total = runs.reduce((sum, r) => sum + r.total, 0);
+  const seconds = runs.reduce((sum, r) => sum + r.total / Math.max(1e-9, r.requestsPerSecond), 0);
+  const p50s = runs.map((r) => r.p50).sort((a, b) => a - b);
+  return {
+    requestsPerSecond: total / Math.max(1e-9, seconds),
+    p50: p50s[Math.floor(p50s.length / 2)] ?? Number.NaN,
+    p99: Math.max(...runs.map((r) => r.p99)),
+    max: Math.max(...runs.map((r) => r.max)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    total,
+    cpuMicrosPerRequest:
+      runs.reduce((sum, r) => sum + r.cpuMicrosPerRequest * r.total, 0) / Math.max(1, total),
+    generatorCoreShare:
+      runs.reduce((sum, r) => sum + r.generatorCoreShare * (r.total / r.requestsPerSecond), 0) /
+      Math.max(1e-9, seconds),
+  };
+}
+
 /** Whether wrk is installed (Debian: `apt-get install wrk`). */
 export function hasWrk(): boolean {
   try {

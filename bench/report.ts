@@ -6,7 +6,14 @@ export interface BenchResults {
   date: string;
   mode: string;
   machine: { cpu: string; cores: number; memoryGiB: number; node: string; pinned: boolean };
-  settings: { warmup: number; seconds: number; connections: number; longRequests: number };
+  settings: {
+    warmup: number;
+    seconds: number;
+    /** Interleaved rounds the reference and the look-ups compared with it are measured in. */
+    rounds?: number;
+    connections: number;
+    longRequests: number;
+  };
   single: Record<string, LoadResult>;
   halfRate: LoadResult & { rate: number };
   reference: LoadResult;
@@ -79,7 +86,11 @@ function bars(r: BenchResults): { bar: string; value: string; met: boolean }[] {
 export function renderMarkdown(r: BenchResults): string {
   const lines = [
     `Run ${r.date} (${r.mode}) on ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}; ` +
-      `${r.settings.connections} keep-alive connections, ${r.settings.warmup} s warm-up then ${r.settings.seconds} s per scenario; ` +
+      `${r.settings.connections} keep-alive connections, ${r.settings.warmup} s warm-up then ${r.settings.seconds} s per scenario` +
+      ((r.settings.rounds ?? 1) > 1
+        ? ` (the reference, the hit, the miss and the 401 in ${r.settings.rounds} interleaved rounds of ${r.settings.seconds / (r.settings.rounds ?? 1)} s, each pooling its rounds: p99 and max are the worst round's)`
+        : '') +
+      '; ' +
       (r.machine.pinned
         ? 'server pinned to core 0, load generator (wrk) to core 1.'
         : 'not pinned (no taskset).') +

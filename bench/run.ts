@@ -5,15 +5,29 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashSync } from '@node-rs/bcrypt';
 import { freshDatabase } from './databases.ts';
-import { hasWrk, type LoadOptions, type LoadResult, processTree, runLoad } from './load.ts';
+import {
+  hasWrk,
+  type LoadOptions,
+  type LoadResult,
+  poolRuns,
+  processTree,
+  runLoad,
+} from './load.ts';
 import { canPin, rssBytes, type Started, startListening } from './processes.ts';
 import { type BenchResults, writeReport } from './report.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const settings = quick
-  ? { warmup: 1, seconds: 2, connections: 16, longRequests: 20_000, ceilingSeconds: 2 }
-  : { warmup: 5, seconds: 15, connections: 16, longRequests: 1_000_000, ceilingSeconds: 15 };
+  ? { warmup: 1, seconds: 2, rounds: 1, connections: 16, longRequests: 20_000, ceilingSeconds: 2 }
+  : {
+      warmup: 5,
+      seconds: 15,
+      rounds: 3,
+      connections: 16,
+      longRequests: 1_000_000,
+      ceilingSeconds: 15,
+    };
 
 const SERVER_CORES = '0';
 const GENERATOR_CORE = '1';
@@ -134,6 +148,7 @@ async function measure(
   server: Started,
   scenario: Scenario,
   overrides: Partial<LoadOptions> = {},
+  timing: { seconds: number; warmup: number } = settings,
 ): Promise<LoadResult> {
   const options = {
     ...scenario,
@@ -143,8 +158,8 @@ async function measure(
     cores: canPin ? GENERATOR_CORE : undefined,
     ...overrides,
   };
-  await runLoad({ ...options, body: numbered(options.body), seconds: settings.warmup });
-  return runLoad({ ...options, body: numbered(options.body), seconds: settings.seconds });
+  await runLoad({ ...options, body: numbered(options.body), seconds: timing.warmup });
+  return runLoad({ ...options, body: numbered(options.body), seconds: timing.seconds });
 }
 
 function log(label: string, name: string, r: LoadResult): void {
@@ -159,11 +174,39 @@ console.error(
   `deskgate bench (${quick ? 'quick' : 'full'}): wrk, ${settings.connections} connections, ${settings.seconds}s per scenario after ${settings.warmup}s warm-up${canPin ? `; server on core ${SERVER_CORES}, wrk on core ${GENERATOR_CORE}` : '; no taskset: processes not pinned'}`,
 );
 
-// (a) deskgate on SQLite, one process.
+// (a) deskgate on SQLite, one process, and (b) the reference server, with a body as long as
+// deskgate's topic response. The scenarios whose CPU is compared with the reference's run in
+// rounds, interleaved with it, and each pools its rounds: the speed of a shared machine drifts
+// within minutes, and the drift then falls on both sides of each ratio.
 const deskgate = await startListening(serverArgs, baseEnv, SERVER_CORES);
+const reference = await startListening(
+  [join(ROOT, 'bench/reference-server.ts'), String(await fetchTopicLength(deskgate.port))],
+  baseEnv,
+  SERVER_CORES,
+);
+const compared = [scenarios[0], scenarios[1], scenarios[4]] as Scenario[];
+const referenceRuns: LoadResult[] = [];
+const comparedRuns = new Map<string, LoadResult[]>(compared.map((s) => [s.name, []]));
+for (let round = 0; round < settings.rounds; round++) {
+  const timing = {
+    seconds: settings.seconds / settings.rounds,
+    warmup: round === 0 ? settings.warmup : 1,
+  };
+  const run = await measure(reference, { ...hit, name: 'reference' }, {}, timing);
+  referenceRuns.push(run);
+  log('reference', `constant JSON, round ${round + 1}`, run);
+  for (const scenario of compared) {
+    const result = await measure(deskgate, scenario, {}, timing);
+    comparedRuns.get(scenario.name)?.push(result);
+    log('deskgate', `${scenario.name}, round ${round + 1}`, result);
+  }
+}
+await reference.stop();
+const referenceHit = poolRuns(referenceRuns);
 const single: Record<string, LoadResult> = {};
 for (const scenario of scenarios) {
-  single[scenario.name] = await measure(deskgate, scenario);
+  const runs = comparedRuns.get(scenario.name);
+  single[scenario.name] = runs ? poolRuns(runs) : await measure(deskgate, scenario);
   log('deskgate', scenario.name, single[scenario.name] as LoadResult);
 }
 const maxRate = single[hit.name]?.requestsPerSecond ?? 0;
@@ -204,19 +247,6 @@ const long = await runLoad({
 });
 const rssAfter = rssBytes(deskgate.child.pid);
 await deskgate.stop();
-
-// (b) the reference server, with a body as long as deskgate's topic response.
-const probe = await startListening(serverArgs, baseEnv, SERVER_CORES);
-const topicResponse = await fetchTopicLength(probe.port);
-await probe.stop();
-const reference = await startListening(
-  [join(ROOT, 'bench/reference-server.ts'), String(topicResponse)],
-  baseEnv,
-  SERVER_CORES,
-);
-const referenceHit = await measure(reference, { ...hit, name: 'reference' });
-log('reference', 'constant JSON', referenceHit);
-await reference.stop();
 
 // (c) the database's own ceiling for the user-creation transaction.
 const ceilingDb = join(work, 'ceiling.db');
