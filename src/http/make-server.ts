@@ -85,8 +85,9 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     metrics: deps.metrics,
   };
 
-  /** Service calls being worked on now, for DESKGATE_MAX_IN_FLIGHT. */
+  /** Service calls being worked on now, for DESKGATE_MAX_IN_FLIGHT and the in-flight gauge. */
   let inFlight = 0;
+  deps.metrics?.readInFlightFrom(() => inFlight);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const startedAt = performance.now();
@@ -110,13 +111,11 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
             });
           }
           inFlight++;
-          deps.metrics?.serviceCallStarted();
           let outcome: ServiceOutcome;
           try {
             outcome = await runServiceCall(req, head, clientIp, requestId, record, callDeps);
           } finally {
             inFlight--;
-            deps.metrics?.serviceCallEnded();
           }
           // Nothing after an answer may throw: the catch below would answer a second time.
           if (outcome.found) written = sendSuccess(res, head, startedAt, outcome.data);

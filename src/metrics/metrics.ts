@@ -22,9 +22,12 @@ if (cluster.isWorker) new AggregatorRegistry();
 export interface Metrics {
   observeRequest(operation: string, status: number, seconds: number): void;
   authFailure(reason: string): void;
-  /** A request to the service address starts or ends being worked on (the in-flight gauge). */
-  serviceCallStarted(): void;
-  serviceCallEnded(): void;
+  /**
+   * Where the in-flight gauge reads the requests to the service address being worked on now: the
+   * server counts them anyway (DESKGATE_MAX_IN_FLIGHT), and a scrape reads the count, which costs
+   * nothing per request.
+   */
+  readInFlightFrom(count: () => number): void;
   /** The whole process group's metrics: this process's, or every worker's under DESKGATE_WORKERS. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -67,11 +70,15 @@ export function makeMetrics(options: MetricsOptions): Metrics {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
-  const inFlight = new Gauge({
+  let inFlight = () => 0;
+  new Gauge({
     name: 'deskgate_http_requests_in_flight',
     help: 'Requests to the service address being worked on now (what DESKGATE_MAX_IN_FLIGHT caps per process).',
     registers: [registry],
     aggregator: 'sum',
+    collect() {
+      this.set(inFlight());
+    },
   });
   new Gauge({
     name: 'deskgate_build_info',
@@ -118,8 +125,9 @@ export function makeMetrics(options: MetricsOptions): Metrics {
     authFailure(reason) {
       authFailures.inc({ reason });
     },
-    serviceCallStarted: () => inFlight.inc(),
-    serviceCallEnded: () => inFlight.dec(),
+    readInFlightFrom(count) {
+      inFlight = count;
+    },
     render: cluster.isWorker ? askPrimaryForMetrics : () => registry.metrics(),
     contentType: registry.contentType,
   };
