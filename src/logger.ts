@@ -98,6 +98,8 @@ function bufferedStdout(): DestinationStream {
   return {
     write: (line: string) => buffers.write(Buffer.from(line)),
     flush: (callback?: (error?: Error) => unknown) => stdout.flush(callback),
+    // pino's fatal() writes its line synchronously through this when the stream has it.
+    flushSync: () => stdout.flushSync(),
   } as DestinationStream;
 }
 
