@@ -11,6 +11,17 @@ import { openReadConnection } from './sqlite-read-connection.ts';
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const count = CompiledQuery.raw('select count(*) as n from t', []);
 
+/** A WAL file with one row in `t`, a connection that writes to it, and a read connection. */
+function openBesideAnotherConnection(path: string) {
+  const other = new SQLite(path);
+  other.pragma('journal_mode = WAL');
+  other.exec('create table t (x integer); insert into t values (1)');
+  const reads = openReadConnection(path, async () => {
+    throw new Error('not queued');
+  });
+  return { other, reads };
+}
+
 describe('SQLite read connection', () => {
   const dir = mkdtempSync(join(tmpdir(), 'deskgate-read-connection-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,13 +60,7 @@ describe('SQLite read connection', () => {
   });
 
   test("another connection's commit is seen from the next turn, and checkpoints are not held back", async () => {
-    const path = join(dir, 'turns.db');
-    const other = new SQLite(path);
-    other.pragma('journal_mode = WAL');
-    other.exec('create table t (x integer); insert into t values (1)');
-    const reads = openReadConnection(path, async () => {
-      throw new Error('not queued');
-    });
+    const { other, reads } = openBesideAnotherConnection(join(dir, 'turns.db'));
     try {
       assert.deepEqual(await reads.run(count), [{ n: 1 }]);
       other.exec('insert into t values (2)');
@@ -89,13 +94,7 @@ describe('SQLite read connection', () => {
   });
 
   test('a snapshot is not shared once it is a millisecond old, even within one turn', async () => {
-    const path = join(dir, 'age.db');
-    const other = new SQLite(path);
-    other.pragma('journal_mode = WAL');
-    other.exec('create table t (x integer); insert into t values (1)');
-    const reads = openReadConnection(path, async () => {
-      throw new Error('not queued');
-    });
+    const { other, reads } = openBesideAnotherConnection(join(dir, 'age.db'));
     try {
       assert.deepEqual(await reads.run(count), [{ n: 1 }]);
       other.exec('insert into t values (2)');
