@@ -162,6 +162,11 @@ async function measure(
   return runLoad({ ...options, body: numbered(options.body), seconds: timing.seconds });
 }
 
+/** One of `settings.rounds` interleaved rounds: its share of the time, the full warm-up first. */
+function roundTiming(round: number): { seconds: number; warmup: number } {
+  return { seconds: settings.seconds / settings.rounds, warmup: round === 0 ? settings.warmup : 1 };
+}
+
 function log(label: string, name: string, r: LoadResult): void {
   console.error(
     `  ${label.padEnd(10)} ${name}: ${Math.round(r.requestsPerSecond)} req/s, ${r.cpuMicrosPerRequest.toFixed(1)} µs CPU/req, p99 ${r.p99.toFixed(2)} ms, wrk ${(r.generatorCoreShare * 100).toFixed(0)}% of a core, ${r.errors} errors`,
@@ -188,10 +193,7 @@ const compared = [scenarios[0], scenarios[1], scenarios[4]] as Scenario[];
 const referenceRuns: LoadResult[] = [];
 const comparedRuns = new Map<string, LoadResult[]>(compared.map((s) => [s.name, []]));
 for (let round = 0; round < settings.rounds; round++) {
-  const timing = {
-    seconds: settings.seconds / settings.rounds,
-    warmup: round === 0 ? settings.warmup : 1,
-  };
+  const timing = roundTiming(round);
   const run = await measure(reference, { ...hit, name: 'reference' }, {}, timing);
   referenceRuns.push(run);
   log('reference', `constant JSON, round ${round + 1}`, run);
@@ -269,10 +271,7 @@ const shared = await startListening(serverArgs, baseEnv, '0,1');
 const workersRuns: LoadResult[] = [];
 const sharedRuns: LoadResult[] = [];
 for (let round = 0; round < settings.rounds; round++) {
-  const timing = {
-    seconds: settings.seconds / settings.rounds,
-    warmup: round === 0 ? settings.warmup : 1,
-  };
+  const timing = roundTiming(round);
   sharedRuns.push(await measure(shared, hit, { cores: undefined }, timing));
   workersRuns.push(await measure(workers, hit, { cores: undefined }, timing));
 }

@@ -62,10 +62,10 @@ export function openReadConnection(path: string, queued: RunRead): ReadConnectio
   const prepare = makeStatementCache(database);
   const begin = database.prepare('BEGIN');
   const commit = database.prepare('COMMIT');
+  const rollback = database.prepare('ROLLBACK');
   const dataVersion = database.prepare('PRAGMA data_version').pluck();
   const results = new ReadResultCache();
   let version: unknown;
-  const rollback = database.prepare('ROLLBACK');
   // Kept here: better-sqlite3's `inTransaction` asks the native side, a visible cost per read.
   let inSnapshot = false;
   let snapshotAt = 0;
