@@ -1,21 +1,22 @@
 import { createServer } from 'node:http';
 
 /**
- * The ceiling for any Node server here: bare node:http answering every request with a constant
- * JSON body as long as deskgate's topic response. It reads (and drops) the request body, as a
- * real server must.
+ * The ceiling for any Node server here: bare node:http answering every request with the bytes of
+ * deskgate's topic answer: its headers (X-Request-Id, the rate-limit headers, Content-Type and
+ * Content-Length, given as a JSON list of names and values) and a constant body as long as its
+ * body. It reads (and drops) the request body, as a real server must.
  */
-const size = Number(process.argv[2] ?? 280);
+const { headers, length } = JSON.parse(process.argv[2] ?? '{}') as {
+  headers: string[];
+  length: number;
+};
 const prefix = '{"status":"Success","time":0.0001,"data":"';
-const body = `${prefix}${'x'.repeat(Math.max(0, size - prefix.length - 2))}"}`;
+const body = `${prefix}${'x'.repeat(Math.max(0, length - prefix.length - 2))}"}`;
 
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    res.writeHead(200, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-    });
+    res.writeHead(200, headers);
     res.end(body);
   });
 });

@@ -29,6 +29,8 @@ const settings = quick
       ceilingSeconds: 15,
     };
 
+/** The mean wait of each connection between its requests in the half-rate runs, in ms. */
+const THINK_MS = 2;
 const SERVER_CORES = '0';
 const GENERATOR_CORE = '1';
 
@@ -179,32 +181,51 @@ console.error(
   `deskgate bench (${quick ? 'quick' : 'full'}): wrk, ${settings.connections} connections, ${settings.seconds}s per scenario after ${settings.warmup}s warm-up${canPin ? `; server on core ${SERVER_CORES}, wrk on core ${GENERATOR_CORE}` : '; no taskset: processes not pinned'}`,
 );
 
-// (a) deskgate on SQLite, one process, and (b) the reference server, with a body as long as
-// deskgate's topic response. The scenarios whose CPU is compared with the reference's run in
-// rounds, interleaved with it, and each pools its rounds: the speed of a shared machine drifts
-// within minutes, and the drift then falls on both sides of each ratio.
+// (a) deskgate on SQLite, one process, and (b) the reference server, answering with the bytes of
+// deskgate's topic answer, and again with its body and only the two headers a bare server sends
+// (the ratios against it are shown beside the bars, which use the first). The scenarios whose CPU
+// is compared with the reference's run in rounds, interleaved with it, and each pools its rounds:
+// the speed of a shared machine drifts within minutes, and the drift then falls on both sides of
+// each ratio.
 const deskgate = await startListening(serverArgs, baseEnv, SERVER_CORES);
-const reference = await startListening(
-  [join(ROOT, 'bench/reference-server.ts'), String(await fetchTopicLength(deskgate.port))],
-  baseEnv,
-  SERVER_CORES,
-);
+const answer = await fetchTopicAnswer(deskgate.port);
+const startReference = (headers: string[]) =>
+  startListening(
+    [join(ROOT, 'bench/reference-server.ts'), JSON.stringify({ ...answer, headers })],
+    baseEnv,
+    SERVER_CORES,
+  );
+const reference = await startReference(answer.headers);
+const twoHeaders = await startReference([
+  'Content-Type',
+  'application/json; charset=utf-8',
+  'Content-Length',
+  String(answer.length),
+]);
 const compared = [scenarios[0], scenarios[1], scenarios[4]] as Scenario[];
 const referenceRuns: LoadResult[] = [];
+const twoHeaderRuns: LoadResult[] = [];
 const comparedRuns = new Map<string, LoadResult[]>(compared.map((s) => [s.name, []]));
 for (let round = 0; round < settings.rounds; round++) {
   const timing = roundTiming(round);
   const run = await measure(reference, { ...hit, name: 'reference' }, {}, timing);
   referenceRuns.push(run);
-  log('reference', `constant JSON, round ${round + 1}`, run);
+  log('reference', `same bytes, round ${round + 1}`, run);
+  const bare = await measure(twoHeaders, { ...hit, name: 'reference' }, {}, timing);
+  twoHeaderRuns.push(bare);
+  log('reference', `two headers, round ${round + 1}`, bare);
   for (const scenario of compared) {
     const result = await measure(deskgate, scenario, {}, timing);
     comparedRuns.get(scenario.name)?.push(result);
     log('deskgate', `${scenario.name}, round ${round + 1}`, result);
   }
 }
-await reference.stop();
+await twoHeaders.stop();
 const referenceHit = poolRuns(referenceRuns);
+const referenceTwoHeaders = poolRuns(twoHeaderRuns);
+const referenceHalfRate = await atHalfRate(reference, referenceHit.requestsPerSecond);
+log('reference', `at ~half rate (${referenceHalfRate.connections} conns)`, referenceHalfRate);
+await reference.stop();
 const single: Record<string, LoadResult> = {};
 for (const scenario of scenarios) {
   const runs = comparedRuns.get(scenario.name);
@@ -212,42 +233,27 @@ for (const scenario of scenarios) {
   log('deskgate', scenario.name, single[scenario.name] as LoadResult);
 }
 const maxRate = single[hit.name]?.requestsPerSecond ?? 0;
-// Half the maximum rate, for latency: each connection waits THINK_MS between requests, and the
-// number of connections sets the rate (wrk has no fixed-rate mode; wrk2 is not packaged). One
-// calibration run corrects the count for the time each request itself takes.
-const THINK_MS = 2;
-const targetRate = maxRate / 2;
-const guess = Math.max(1, Math.round((targetRate * THINK_MS) / 1000));
-const calibration = await runLoad({
-  ...hit,
-  url: `http://127.0.0.1:${deskgate.port}/upload/svc_wbs/`,
-  connections: guess,
-  thinkMs: THINK_MS,
-  seconds: settings.warmup + 1,
-  serverPids: [deskgate.child.pid ?? 0],
-  cores: canPin ? GENERATOR_CORE : undefined,
-});
-const halfRateConnections = Math.max(
-  1,
-  Math.round((guess * targetRate) / Math.max(1, calibration.requestsPerSecond)),
-);
-const halfRate = await measure(deskgate, hit, {
-  connections: halfRateConnections,
-  thinkMs: THINK_MS,
-});
-log('deskgate', `topic lookup at ~half rate (${halfRateConnections} conns)`, halfRate);
+const halfRate = await atHalfRate(deskgate, maxRate);
+log('deskgate', `topic lookup at ~half rate (${halfRate.connections} conns)`, halfRate);
 
-// RSS across a long run of lookups (wrk runs for a time, so the time is set from the max rate).
+// RSS across a long run of lookups. wrk runs for a time, so the time is set from the max rate, a
+// quarter more than it needs (a long run's rate is lower), and runs are added until the count is
+// reached (a busy machine slows it further).
 const rssBefore = rssBytes(deskgate.child.pid);
-const long = await runLoad({
-  ...hit,
-  url: `http://127.0.0.1:${deskgate.port}/upload/svc_wbs/`,
-  connections: settings.connections,
-  // A quarter more than the time the max rate needs: the rate of a long run is lower.
-  seconds: Math.max(2, Math.ceil((1.25 * settings.longRequests) / Math.max(1, maxRate))),
-  serverPids: [deskgate.child.pid ?? 0],
-  cores: canPin ? GENERATOR_CORE : undefined,
-});
+const longRuns: LoadResult[] = [];
+for (let done = 0; done < settings.longRequests; ) {
+  const run = await runLoad({
+    ...hit,
+    url: `http://127.0.0.1:${deskgate.port}/upload/svc_wbs/`,
+    connections: settings.connections,
+    seconds: Math.max(2, Math.ceil((1.25 * (settings.longRequests - done)) / Math.max(1, maxRate))),
+    serverPids: [deskgate.child.pid ?? 0],
+    cores: canPin ? GENERATOR_CORE : undefined,
+  });
+  longRuns.push(run);
+  done += run.total;
+}
+const long = poolRuns(longRuns);
 const rssAfter = rssBytes(deskgate.child.pid);
 await deskgate.stop();
 
@@ -314,9 +320,48 @@ for (const [name, adminUrl] of [
   }
 }
 
-async function fetchTopicLength(port: number): Promise<number> {
+/**
+ * Topic look-ups at about half of `maxRate`, for latency. wrk has no fixed-rate mode (wrk2 is not
+ * packaged), so each connection waits between its requests and the number of connections sets
+ * the rate; two calibration runs correct the count for the time each request itself takes. The
+ * waits are random (0 to 2 × THINK_MS whole milliseconds, wrk's unit): with one fixed wait the
+ * connections stay in step, and every request of a round arrives at once, so the p99 measured
+ * that burst's length (about half the wait at half of any server's maximum rate) rather than
+ * the server's latency.
+ */
+async function atHalfRate(
+  server: Started,
+  maxRate: number,
+): Promise<LoadResult & { rate: number; connections: number }> {
+  const targetRate = maxRate / 2;
+  let connections = Math.max(1, Math.round((targetRate * THINK_MS) / 1000));
+  // Twice: the rate does not grow quite in proportion to the connections (the latency grows too).
+  for (let step = 0; step < 2; step++) {
+    const calibration = await runLoad({
+      ...hit,
+      url: `http://127.0.0.1:${server.port}/upload/svc_wbs/`,
+      connections,
+      thinkMs: THINK_MS,
+      seconds: step === 0 ? settings.warmup + 1 : 2,
+      serverPids: [server.child.pid ?? 0],
+      cores: canPin ? GENERATOR_CORE : undefined,
+    });
+    connections = Math.max(
+      1,
+      Math.round((connections * targetRate) / Math.max(1, calibration.requestsPerSecond)),
+    );
+  }
+  const result = await measure(server, hit, { connections, thinkMs: THINK_MS });
+  return { ...result, rate: Math.round(targetRate), connections };
+}
+/**
+ * deskgate's answer to a topic look-up, for the reference to copy: its headers as a list of names
+ * and values (but Date, Connection and Keep-Alive, which node:http adds) and its body's length.
+ */
+async function fetchTopicAnswer(port: number): Promise<{ headers: string[]; length: number }> {
   const { request } = await import('node:http');
   const body = topicBody(1);
+  const added = new Set(['date', 'connection', 'keep-alive']);
   return new Promise((resolve, reject) => {
     const req = request(
       `http://127.0.0.1:${port}/upload/svc_wbs/`,
@@ -328,11 +373,16 @@ async function fetchTopicLength(port: number): Promise<number> {
         res.on('data', (c: Buffer) => {
           length += c.length;
         });
-        res.on('end', () =>
-          res.statusCode === 200
-            ? resolve(length)
-            : reject(new Error(`the topic look-up for sizing answered ${res.statusCode}`)),
-        );
+        res.on('end', () => {
+          if (res.statusCode !== 200) {
+            reject(new Error(`the topic look-up to copy answered ${res.statusCode}`));
+            return;
+          }
+          const headers = res.rawHeaders.filter(
+            (_, i, all) => !added.has((all[i - (i % 2)] as string).toLowerCase()),
+          );
+          resolve({ headers, length });
+        });
       },
     );
     req.on('error', reject);
@@ -352,8 +402,10 @@ const results: BenchResults = {
   },
   settings,
   single,
-  halfRate: { rate: Math.round(maxRate / 2), ...halfRate },
+  halfRate,
+  referenceHalfRate,
   reference: referenceHit,
+  referenceTwoHeaders,
   driverCeiling: ceiling.perSecond,
   twoWorkers,
   oneProcessShared,
