@@ -47,7 +47,7 @@ export interface LoadResult {
  * constant body is formatted once (`wrk.body`), and there is no `response()` hook (with one, wrk
  * copies every answer's headers and body into Lua, which cost it a third more CPU and took
  * the second core from DESKGATE_WORKERS=2). Statuses are checked by wrk's own count of answers
- * at or above 400 and by `probeStatus` before the run.
+ * at or above 400 and by `sendOnce` before the run.
  */
 function script(options: LoadOptions): string {
   const headers = Object.entries({ 'content-type': 'application/json', ...options.headers })
@@ -77,11 +77,26 @@ end
 `;
 }
 
+/** Far above the numbers a wrk run gives its unique bodies (1, 2, 3, …). */
+const PROBE_NUMBER = 9_000_000_000;
+
+/** What one request sent by `sendOnce` was answered with. */
+export interface SingleAnswer {
+  status: number;
+  /** Header names and values in turn, as they came. */
+  rawHeaders: string[];
+  /** The body's length in bytes. */
+  length: number;
+}
+
 /**
- * Sends the scenario's request once and returns the status: wrk only counts answers at or above
- * 400, so this is what tells a 200 from a 204. A unique body gets a number no wrk run uses.
+ * Sends the scenario's request once, outside wrk: before each run, to check the exact status (wrk
+ * only counts answers at or above 400, so this is what tells a 200 from a 204), and to copy
+ * deskgate's answer for the reference. A unique body gets a number no wrk run uses.
  */
-export function probeStatus(options: LoadOptions): Promise<number> {
+export function sendOnce(
+  options: Pick<LoadOptions, 'url' | 'method' | 'headers' | 'body'>,
+): Promise<SingleAnswer> {
   const body =
     typeof options.body === 'string'
       ? options.body
@@ -99,17 +114,19 @@ export function probeStatus(options: LoadOptions): Promise<number> {
         },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        let length = 0;
+        res.on('data', (chunk: Buffer) => {
+          length += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, length }),
+        );
       },
     );
     req.on('error', reject);
     req.end(body);
   });
 }
-
-/** Far above the numbers a wrk run gives its unique bodies (1, 2, 3, …). */
-const PROBE_NUMBER = 9_000_000_000;
 
 /** Clock ticks of CPU (user + system) a process has used, from /proc (Linux). */
 function cpuTicks(pid: number): number {
@@ -153,9 +170,9 @@ export function processTree(pid: number): number[] {
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const scriptPath = join(mkdtempSync(join(tmpdir(), 'deskgate-wrk-')), 'load.lua');
   writeFileSync(scriptPath, script(options));
-  const probed = await probeStatus(options);
-  if (probed !== options.expectStatus)
-    throw new Error(`expected ${options.expectStatus} from ${options.url}, got ${probed}`);
+  const { status } = await sendOnce(options);
+  if (status !== options.expectStatus)
+    throw new Error(`expected ${options.expectStatus} from ${options.url}, got ${status}`);
   const args = [
     // One thread: pinned to one core, a second one only takes turns with the first; on cores
     // shared with the server (DESKGATE_WORKERS=2), it competes with the workers. One thread

@@ -12,6 +12,7 @@ import {
   poolRuns,
   processTree,
   runLoad,
+  sendOnce,
 } from './load.ts';
 import { canPin, rssBytes, type Started, startListening } from './processes.ts';
 import { type BenchResults, writeReport } from './report.ts';
@@ -146,13 +147,13 @@ function numbered(body: LoadOptions['body']): LoadOptions['body'] {
   return typeof body === 'string' ? body : { ...body, offset: runs * 10_000_000_000 };
 }
 
-async function measure(
+/** The load a scenario puts on `server`, all but its duration. */
+function loadOptions(
   server: Started,
   scenario: Scenario,
   overrides: Partial<LoadOptions> = {},
-  timing: { seconds: number; warmup: number } = settings,
-): Promise<LoadResult> {
-  const options = {
+): Omit<LoadOptions, 'seconds'> {
+  return {
     ...scenario,
     url: `http://127.0.0.1:${server.port}/upload/svc_wbs/`,
     connections: settings.connections,
@@ -160,6 +161,15 @@ async function measure(
     cores: canPin ? GENERATOR_CORE : undefined,
     ...overrides,
   };
+}
+
+async function measure(
+  server: Started,
+  scenario: Scenario,
+  overrides: Partial<LoadOptions> = {},
+  timing: { seconds: number; warmup: number } = settings,
+): Promise<LoadResult> {
+  const options = loadOptions(server, scenario, overrides);
   await runLoad({ ...options, body: numbered(options.body), seconds: timing.warmup });
   return runLoad({ ...options, body: numbered(options.body), seconds: timing.seconds });
 }
@@ -188,7 +198,7 @@ console.error(
 // the speed of a shared machine drifts within minutes, and the drift then falls on both sides of
 // each ratio.
 const deskgate = await startListening(serverArgs, baseEnv, SERVER_CORES);
-const answer = await fetchTopicAnswer(deskgate.port);
+const answer = await fetchTopicAnswer(deskgate);
 const startReference = (headers: string[]) =>
   startListening(
     [join(ROOT, 'bench/reference-server.ts'), JSON.stringify({ ...answer, headers })],
@@ -243,12 +253,8 @@ const rssBefore = rssBytes(deskgate.child.pid);
 const longRuns: LoadResult[] = [];
 for (let done = 0; done < settings.longRequests; ) {
   const run = await runLoad({
-    ...hit,
-    url: `http://127.0.0.1:${deskgate.port}/upload/svc_wbs/`,
-    connections: settings.connections,
+    ...loadOptions(deskgate, hit),
     seconds: Math.max(2, Math.ceil((1.25 * (settings.longRequests - done)) / Math.max(1, maxRate))),
-    serverPids: [deskgate.child.pid ?? 0],
-    cores: canPin ? GENERATOR_CORE : undefined,
   });
   longRuns.push(run);
   done += run.total;
@@ -338,13 +344,8 @@ async function atHalfRate(
   // Twice: the rate does not grow quite in proportion to the connections (the latency grows too).
   for (let step = 0; step < 2; step++) {
     const calibration = await runLoad({
-      ...hit,
-      url: `http://127.0.0.1:${server.port}/upload/svc_wbs/`,
-      connections,
-      thinkMs: THINK_MS,
+      ...loadOptions(server, hit, { connections, thinkMs: THINK_MS }),
       seconds: step === 0 ? settings.warmup + 1 : 2,
-      serverPids: [server.child.pid ?? 0],
-      cores: canPin ? GENERATOR_CORE : undefined,
     });
     connections = Math.max(
       1,
@@ -358,36 +359,14 @@ async function atHalfRate(
  * deskgate's answer to a topic look-up, for the reference to copy: its headers as a list of names
  * and values (but Date, Connection and Keep-Alive, which node:http adds) and its body's length.
  */
-async function fetchTopicAnswer(port: number): Promise<{ headers: string[]; length: number }> {
-  const { request } = await import('node:http');
-  const body = topicBody(1);
+async function fetchTopicAnswer(server: Started): Promise<{ headers: string[]; length: number }> {
+  const { status, rawHeaders, length } = await sendOnce(loadOptions(server, hit));
+  if (status !== 200) throw new Error(`the topic look-up to copy answered ${status}`);
   const added = new Set(['date', 'connection', 'keep-alive']);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `http://127.0.0.1:${port}/upload/svc_wbs/`,
-      // node:http sends a GET body only with an explicit length (without one, deskgate got none
-      // and the reference was sized on a 400's envelope).
-      { method: 'GET', headers: { apikey: key, 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let length = 0;
-        res.on('data', (c: Buffer) => {
-          length += c.length;
-        });
-        res.on('end', () => {
-          if (res.statusCode !== 200) {
-            reject(new Error(`the topic look-up to copy answered ${res.statusCode}`));
-            return;
-          }
-          const headers = res.rawHeaders.filter(
-            (_, i, all) => !added.has((all[i - (i % 2)] as string).toLowerCase()),
-          );
-          resolve({ headers, length });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  const headers = rawHeaders.filter(
+    (_, i, all) => !added.has((all[i - (i % 2)] as string).toLowerCase()),
+  );
+  return { headers, length };
 }
 
 const results: BenchResults = {
