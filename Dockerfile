@@ -30,4 +30,6 @@ EXPOSE 8080
 # Node images have no curl: Node itself asks /healthz.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}${process.env.DESKGATE_BASE_PATH ?? ''}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "bin/deskgate.js", "serve"]
+# A young generation of 16 MiB, not the default that grows with the machine's memory (up to 64 MiB):
+# docs/decisions/096-young-generation-size.md.
+CMD ["node", "--max-semi-space-size=16", "bin/deskgate.js", "serve"]

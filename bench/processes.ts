@@ -3,6 +3,20 @@ import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * The arguments `npm start` gives node, with the script made absolute: the bench runs the server
+ * as the project runs it, V8 settings included (docs/decisions/096-young-generation-size.md).
+ */
+export function startScriptArgs(root: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [command, ...args] = scripts.start.split(/\s+/);
+  if (command !== 'node')
+    throw new Error(`package.json's start script does not run node: ${scripts.start}`);
+  return args.map((arg) => (arg.endsWith('.js') ? join(root, arg) : arg));
+}
+
 /** Whether `taskset` can pin processes to cores here (it needs two cores to be worth it). */
 export const canPin = (() => {
   try {

@@ -14,7 +14,7 @@ import {
   runLoad,
   sendOnce,
 } from './load.ts';
-import { canPin, rssBytes, type Started, startListening } from './processes.ts';
+import { canPin, rssBytes, type Started, startListening, startScriptArgs } from './processes.ts';
 import { type BenchResults, writeReport } from './report.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -185,10 +185,10 @@ function log(label: string, name: string, r: LoadResult): void {
   );
 }
 
-const serverArgs = [join(ROOT, 'bin/deskgate.js'), 'serve'];
+const serverArgs = startScriptArgs(ROOT);
 
 console.error(
-  `deskgate bench (${quick ? 'quick' : 'full'}): wrk, ${settings.connections} connections, ${settings.seconds}s per scenario after ${settings.warmup}s warm-up${canPin ? `; server on core ${SERVER_CORES}, wrk on core ${GENERATOR_CORE}` : '; no taskset: processes not pinned'}`,
+  `deskgate bench (${quick ? 'quick' : 'full'}): node ${serverArgs.filter((arg) => arg.startsWith('--')).join(' ')} (as npm start), wrk, ${settings.connections} connections, ${settings.seconds}s per scenario after ${settings.warmup}s warm-up${canPin ? `; server on core ${SERVER_CORES}, wrk on core ${GENERATOR_CORE}` : '; no taskset: processes not pinned'}`,
 );
 
 // (a) deskgate on SQLite, one process, and (b) the reference server, answering with the bytes of

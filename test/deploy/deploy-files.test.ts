@@ -85,6 +85,34 @@ describe('Dockerfile', () => {
   });
 });
 
+/** The words between `node` and the script in a command that starts the service: node's own flags. */
+function nodeFlags(command: readonly string[]): string[] {
+  const script = command.findIndex((word) => word.endsWith('bin/deskgate.js'));
+  assert.ok(script > 0 && /(^|\/)node$/.test(command[0] ?? ''), `not a node command: ${command}`);
+  return command.slice(1, script);
+}
+
+describe('the commands that start the service', () => {
+  const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
+  const startFlags = nodeFlags(start.split(/\s+/));
+
+  test('give node a fixed young generation (docs/decisions/096-young-generation-size.md)', () => {
+    assert.deepEqual(startFlags, ['--max-semi-space-size=16']);
+  });
+
+  test('give node the same flags in the container, the systemd unit and `npm start`', () => {
+    const [cmd] = runtimeInstructions('CMD');
+    assert.deepEqual(nodeFlags(JSON.parse(cmd ?? '[]') as string[]), startFlags);
+    const execStart = read('deploy/deskgate.service')
+      .split('\n')
+      .find((line) => line.startsWith('ExecStart='));
+    assert.deepEqual(
+      nodeFlags(execStart?.slice('ExecStart='.length).split(/\s+/) ?? []),
+      startFlags,
+    );
+  });
+});
+
 describe('compose.yaml', () => {
   test('passes dclint (the Compose schema and its best-practice rules) without a problem', async () => {
     const output = await lint(bin('dclint'), ['compose.yaml']);
