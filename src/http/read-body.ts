@@ -38,8 +38,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
     };
     const onEnd = () => {
       cleanup();
+      // A small body comes in one chunk, decoded as it is (concatenating would copy it).
+      const [first] = chunks;
+      const bytes = first && chunks.length === 1 ? first : Buffer.concat(chunks, size);
       try {
-        resolve(utf8.decode(Buffer.concat(chunks, size)));
+        resolve(utf8.decode(bytes));
       } catch {
         reject(new DeskgateError('invalid_json', 'The request body is not valid UTF-8.'));
       }

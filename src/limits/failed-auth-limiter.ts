@@ -23,11 +23,12 @@ export function makeFailedAuthLimiter(
   windowSeconds: number,
 ): FailedAuthLimiter {
   const counter = backend.counter('auth-fail', windowSeconds);
+  const headersFor = rateLimitHeaders('failed-auth', limit, windowSeconds);
   return {
     async countFailure(address, refusal) {
       const { count, msBeforeReset } = await counter.add(address);
       if (count <= limit) return refusal;
-      const headers = rateLimitHeaders('failed-auth', limit, windowSeconds, 0, msBeforeReset);
+      const headers = headersFor(0, msBeforeReset);
       return new DeskgateError(
         'too_many_requests',
         'Too many failed authentication attempts; try again later.',

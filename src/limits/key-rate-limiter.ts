@@ -16,16 +16,11 @@ const WINDOW_SECONDS = 60;
 export function makeKeyRateLimiter(backend: LimiterBackend, perMinute: number): KeyRateLimiter {
   if (perMinute <= 0) return { consume: async () => ({}) };
   const counter = backend.counter('key-rate', WINDOW_SECONDS);
+  const headersFor = rateLimitHeaders('per-key', perMinute, WINDOW_SECONDS);
   return {
     async consume(keyId) {
       const { count, msBeforeReset } = await counter.add(String(keyId));
-      const headers = rateLimitHeaders(
-        'per-key',
-        perMinute,
-        WINDOW_SECONDS,
-        perMinute - count,
-        msBeforeReset,
-      );
+      const headers = headersFor(perMinute - count, msBeforeReset);
       if (count <= perMinute) return headers;
       throw new DeskgateError(
         'too_many_requests',

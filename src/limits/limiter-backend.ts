@@ -41,7 +41,7 @@ function memoryCounter(name: string, windowSeconds: number): Counter {
     points: Number.MAX_SAFE_INTEGER,
     duration: windowSeconds,
   });
-  return { add: async (key) => toState(await limiter.penalty(key, 1)) };
+  return { add: (key) => limiter.penalty(key, 1).then(toState) };
 }
 
 export function makeMemoryBackend(): LimiterBackend {

@@ -25,10 +25,16 @@ for (const [name, operation] of Object.entries(OPERATIONS)) {
   }
 }
 
-const byName = new Map<string, Operation>(Object.entries(OPERATIONS));
+/** Operations by query, then condition: two look-ups of the body's own strings, no joined key. */
+const byQuery = new Map<string, Map<string, Operation>>();
+for (const operation of Object.values<Operation>(OPERATIONS)) {
+  const conditions = byQuery.get(operation.query) ?? new Map<string, Operation>();
+  conditions.set(operation.condition, operation);
+  byQuery.set(operation.query, conditions);
+}
 
 export function findOperation(query: string, condition: string): Operation | undefined {
-  return byName.get(`${query}/${condition}`);
+  return byQuery.get(query)?.get(condition);
 }
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
