@@ -19,15 +19,12 @@ export const OPERATIONS = {
 
 export type OperationName = keyof typeof OPERATIONS;
 
-for (const [name, operation] of Object.entries(OPERATIONS)) {
+/** Operations by query, then condition: two look-ups of the body's own strings, no joined key. */
+const byQuery = new Map<string, Map<string, Operation>>();
+for (const [name, operation] of Object.entries<Operation>(OPERATIONS)) {
   if (name !== operation.name) {
     throw new Error(`operation registered as ${name} is ${operation.name}`);
   }
-}
-
-/** Operations by query, then condition: two look-ups of the body's own strings, no joined key. */
-const byQuery = new Map<string, Map<string, Operation>>();
-for (const operation of Object.values<Operation>(OPERATIONS)) {
   const conditions = byQuery.get(operation.query) ?? new Map<string, Operation>();
   conditions.set(operation.condition, operation);
   byQuery.set(operation.query, conditions);
