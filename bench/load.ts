@@ -26,6 +26,8 @@ export interface LoadOptions {
   serverPids: number[];
   /** Cores wrk runs on (taskset), e.g. "1". */
   cores?: string;
+  /** Also return wrk's latency histogram, so that runs pooled by `poolRuns` give a true p99. */
+  histogram?: boolean;
 }
 
 export interface LoadResult {
@@ -40,6 +42,8 @@ export interface LoadResult {
   cpuMicrosPerRequest: number;
   /** Share of one core the load generator used: near 1 means it, not the server, was the limit. */
   generatorCoreShare: number;
+  /** With `histogram`: each latency wrk saw, in microseconds, and how many requests had it. */
+  latencies?: [number, number][];
 }
 
 /**
@@ -70,9 +74,11 @@ ${unique}
 ${options.thinkMs ? `function delay() return math.random(0, ${2 * options.thinkMs}) end` : ''}
 function done(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('{"requests":%d,"micros":%d,"errors":%d,"atLeast400":%d,"p50":%d,"p99":%d,"max":%d}\\n',
+  local histogram = {}
+  ${options.histogram ? 'for i = 1, #latency do histogram[i] = string.format("[%d,%d]", latency(i)) end' : ''}
+  io.write(string.format('{"requests":%d,"micros":%d,"errors":%d,"atLeast400":%d,"p50":%d,"p99":%d,"max":%d,"latencies":[%s]}\\n',
     summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
-    latency:percentile(50), latency:percentile(99), latency.max))
+    latency:percentile(50), latency:percentile(99), latency.max, table.concat(histogram, ",")))
 end
 `;
 }
@@ -212,6 +218,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p50: number;
     p99: number;
     max: number;
+    latencies: [number, number][];
   };
   const seconds = stats.micros / 1e6;
   const unexpected =
@@ -225,21 +232,39 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     total: stats.requests,
     cpuMicrosPerRequest: ((serverTicks / TICKS_PER_SECOND) * 1e6) / Math.max(1, stats.requests),
     generatorCoreShare: generatorTicks / TICKS_PER_SECOND / seconds,
+    ...(options.histogram ? { latencies: stats.latencies } : {}),
   };
+}
+
+/** The latency, in ms, that a share `q` of the requests of every run stayed within. */
+function pooledPercentile(histograms: [number, number][][], q: number): number {
+  const merged = histograms.flat().sort((a, b) => a[0] - b[0]);
+  const total = merged.reduce((sum, [, count]) => sum + count, 0);
+  let seen = 0;
+  for (const [micros, count] of merged) {
+    seen += count;
+    if (seen >= q * total) return micros / 1000;
+  }
+  return Number.NaN;
 }
 
 /**
  * Runs of one scenario taken apart in time, as one result: requests, rate and CPU per request
- * over all of them, the median of their p50s, the worst of their p99s and maxima.
+ * over all of them; p50 and p99 over all their requests when every run has its histogram, else the
+ * median of their p50s and the worst of their p99s; the worst maximum.
  */
 export function poolRuns(runs: LoadResult[]): LoadResult {
   const total = runs.reduce((sum, r) => sum + r.total, 0);
   const seconds = runs.reduce((sum, r) => sum + r.total / Math.max(1e-9, r.requestsPerSecond), 0);
   const p50s = runs.map((r) => r.p50).sort((a, b) => a - b);
+  const histograms = runs.flatMap((r) => (r.latencies ? [r.latencies] : []));
+  const pooled = histograms.length === runs.length;
   return {
     requestsPerSecond: total / Math.max(1e-9, seconds),
-    p50: p50s[Math.floor(p50s.length / 2)] ?? Number.NaN,
-    p99: Math.max(...runs.map((r) => r.p99)),
+    p50: pooled
+      ? pooledPercentile(histograms, 0.5)
+      : (p50s[Math.floor(p50s.length / 2)] ?? Number.NaN),
+    p99: pooled ? pooledPercentile(histograms, 0.99) : Math.max(...runs.map((r) => r.p99)),
     max: Math.max(...runs.map((r) => r.max)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     total,

@@ -233,9 +233,6 @@ for (let round = 0; round < settings.rounds; round++) {
 await twoHeaders.stop();
 const referenceHit = poolRuns(referenceRuns);
 const referenceTwoHeaders = poolRuns(twoHeaderRuns);
-const referenceHalfRate = await atHalfRate(reference, referenceHit.requestsPerSecond);
-log('reference', `at ~half rate (${referenceHalfRate.connections} conns)`, referenceHalfRate);
-await reference.stop();
 const single: Record<string, LoadResult> = {};
 for (const scenario of scenarios) {
   const runs = comparedRuns.get(scenario.name);
@@ -243,8 +240,11 @@ for (const scenario of scenarios) {
   log('deskgate', scenario.name, single[scenario.name] as LoadResult);
 }
 const maxRate = single[hit.name]?.requestsPerSecond ?? 0;
-const halfRate = await atHalfRate(deskgate, maxRate);
-log('deskgate', `topic lookup at ~half rate (${halfRate.connections} conns)`, halfRate);
+const [halfRate, referenceHalfRate] = await atHalfRate([
+  { label: 'deskgate', server: deskgate, maxRate },
+  { label: 'reference', server: reference, maxRate: referenceHit.requestsPerSecond },
+]);
+await reference.stop();
 
 // RSS across a long run of lookups. wrk runs for a time, so the time is set from the max rate, a
 // quarter more than it needs (a long run's rate is lower), and runs are added until the count is
@@ -327,19 +327,44 @@ for (const [name, adminUrl] of [
 }
 
 /**
- * Topic look-ups at about half of `maxRate`, for latency. wrk has no fixed-rate mode (wrk2 is not
- * packaged), so each connection waits between its requests and the number of connections sets
- * the rate; two calibration runs correct the count for the time each request itself takes. The
- * waits are random (0 to 2 × THINK_MS whole milliseconds, wrk's unit): with one fixed wait the
- * connections stay in step, and every request of a round arrives at once, so the p99 measured
- * that burst's length (about half the wait at half of any server's maximum rate) rather than
- * the server's latency.
+ * Topic look-ups at about half of each server's `maxRate`, for latency. wrk has no fixed-rate mode
+ * (wrk2 is not packaged), so each connection waits between its requests and the number of
+ * connections sets the rate; two calibration runs correct the count for the time each request
+ * itself takes. The waits are random (0 to 2 × THINK_MS whole milliseconds, wrk's unit): with one
+ * fixed wait the connections stay in step, and every request of a round arrives at once, so the
+ * p99 measured that burst's length (about half the wait at half of any server's maximum rate)
+ * rather than the server's latency. The servers take turns in rounds, as the CPU comparisons do,
+ * and each server's rounds are pooled into one latency histogram: a machine's tail latency drifts
+ * within minutes, and measured minutes apart the drift fell on one server only.
  */
-async function atHalfRate(
-  server: Started,
-  maxRate: number,
-): Promise<LoadResult & { rate: number; connections: number }> {
-  const targetRate = maxRate / 2;
+type HalfRate = LoadResult & { rate: number; connections: number };
+
+async function atHalfRate<Servers extends { label: string; server: Started; maxRate: number }[]>(
+  servers: [...Servers],
+): Promise<{ [Index in keyof Servers]: HalfRate }> {
+  const loads = [];
+  for (const { label, server, maxRate } of servers) {
+    const connections = await calibrate(server, maxRate / 2);
+    loads.push({ label, server, rate: maxRate / 2, connections, runs: [] as LoadResult[] });
+  }
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const { label, server, connections, runs } of loads) {
+      const overrides = { connections, thinkMs: THINK_MS, histogram: true };
+      const run = await measure(server, hit, overrides, roundTiming(round));
+      runs.push(run);
+      log(label, `topic lookup at ~half rate (${connections} conns), round ${round + 1}`, run);
+    }
+  }
+  const results = loads.map(({ label, rate, connections, runs }) => {
+    const pooled = poolRuns(runs);
+    log(label, `topic lookup at ~half rate, ${settings.rounds} rounds pooled`, pooled);
+    return { ...pooled, rate: Math.round(rate), connections };
+  });
+  return results as { [Index in keyof Servers]: HalfRate };
+}
+
+/** The number of connections, each waiting THINK_MS on average between requests, that make `targetRate`. */
+async function calibrate(server: Started, targetRate: number): Promise<number> {
   let connections = Math.max(1, Math.round((targetRate * THINK_MS) / 1000));
   // Twice: the rate does not grow quite in proportion to the connections (the latency grows too).
   for (let step = 0; step < 2; step++) {
@@ -352,9 +377,9 @@ async function atHalfRate(
       Math.round((connections * targetRate) / Math.max(1, calibration.requestsPerSecond)),
     );
   }
-  const result = await measure(server, hit, { connections, thinkMs: THINK_MS });
-  return { ...result, rate: Math.round(targetRate), connections };
+  return connections;
 }
+
 /**
  * deskgate's answer to a topic look-up, for the reference to copy: its headers as a list of names
  * and values (but Date, Connection and Keep-Alive, which node:http adds) and its body's length.
