@@ -326,6 +326,9 @@ for (const [name, adminUrl] of [
   }
 }
 
+/** A server's half-rate look-ups, pooled over its rounds, with the load that made them. */
+type HalfRate = LoadResult & { rate: number; connections: number };
+
 /**
  * Topic look-ups at about half of each server's `maxRate`, for latency. wrk has no fixed-rate mode
  * (wrk2 is not packaged), so each connection waits between its requests and the number of
@@ -337,8 +340,6 @@ for (const [name, adminUrl] of [
  * and each server's rounds are pooled into one latency histogram: a machine's tail latency drifts
  * within minutes, and measured minutes apart the drift fell on one server only.
  */
-type HalfRate = LoadResult & { rate: number; connections: number };
-
 async function atHalfRate<Servers extends { label: string; server: Started; maxRate: number }[]>(
   servers: [...Servers],
 ): Promise<{ [Index in keyof Servers]: HalfRate }> {
