@@ -87,3 +87,32 @@ export function rssBytes(pid: number | undefined): number {
     return Number.NaN;
   }
 }
+
+/** A server's V8 heap in bytes, as its /metrics reports it (prom-client's default metrics). */
+export interface HeapFigures {
+  /** Committed by all of V8's heap spaces. */
+  committed: number;
+  /** Committed by the young generation (the `new` space). */
+  young: number;
+  /** Taken by objects, live or not yet collected. */
+  used: number;
+}
+
+/**
+ * Reads the heap figures from deskgate's /metrics, so that a change in the resident set can be
+ * told apart from a change in what V8 keeps committed. Undefined when /metrics does not answer.
+ */
+export async function heapFigures(port: number): Promise<HeapFigures | undefined> {
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => undefined);
+  if (!response?.ok) return undefined;
+  const text = await response.text();
+  const value = (series: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
+  };
+  return {
+    committed: value('nodejs_heap_size_total_bytes'),
+    young: value('nodejs_heap_space_size_total_bytes{space="new"}'),
+    used: value('nodejs_heap_size_used_bytes'),
+  };
+}

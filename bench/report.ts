@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult } from './load.ts';
+import type { HeapFigures } from './processes.ts';
 
 export interface BenchResults {
   date: string;
@@ -27,7 +28,16 @@ export interface BenchResults {
   oneProcessShared?: LoadResult;
   /** The first scenarios again on PostgreSQL and MariaDB, when the run was given them. */
   otherDatabases: Record<string, Record<string, LoadResult>>;
-  memory: { requests: number; rssBefore: number; rssAfter: number; growth: number; errors: number };
+  memory: {
+    requests: number;
+    rssBefore: number;
+    rssAfter: number;
+    growth: number;
+    /** The server's V8 heap before and after, from its /metrics; older runs lack them. */
+    heapBefore?: HeapFigures | undefined;
+    heapAfter?: HeapFigures | undefined;
+    errors: number;
+  };
 }
 
 const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -42,6 +52,14 @@ function row(name: string, r: LoadResult): string {
 /** How much of the reference's efficiency a scenario keeps: reference CPU/request ÷ its own. */
 function cpuRatio(x: LoadResult, reference: LoadResult): number {
   return reference.cpuMicrosPerRequest / x.cpuMicrosPerRequest;
+}
+
+const mib = (bytes: number) => f0(bytes / 2 ** 20);
+
+/** How V8's heap moved over the same requests, so a resident set's growth can be placed. */
+function heapChange(before: HeapFigures | undefined, after: HeapFigures | undefined): string {
+  if (!before || !after) return '';
+  return `; V8 heap committed ${mib(before.committed)} → ${mib(after.committed)} MiB, of which young generation ${mib(before.young)} → ${mib(after.young)}, in use ${mib(before.used)} → ${mib(after.used)}`;
 }
 
 function bars(r: BenchResults): { bar: string; value: string; met: boolean }[] {
@@ -94,7 +112,7 @@ function bars(r: BenchResults): { bar: string; value: string; met: boolean }[] {
     },
     {
       bar: `RSS flat (< 5% growth) across ${f0(r.memory.requests)} requests`,
-      value: `${(r.memory.growth * 100).toFixed(1)}% (${f0(r.memory.rssBefore / 2 ** 20)} → ${f0(r.memory.rssAfter / 2 ** 20)} MiB)`,
+      value: `${(r.memory.growth * 100).toFixed(1)}% (${f0(r.memory.rssBefore / 2 ** 20)} → ${f0(r.memory.rssAfter / 2 ** 20)} MiB${heapChange(r.memory.heapBefore, r.memory.heapAfter)})`,
       met: r.memory.growth < 0.05,
     },
     { bar: 'zero errors', value: String(errors), met: errors === 0 },

@@ -14,7 +14,14 @@ import {
   runLoad,
   sendOnce,
 } from './load.ts';
-import { canPin, rssBytes, type Started, startListening, startScriptArgs } from './processes.ts';
+import {
+  canPin,
+  heapFigures,
+  rssBytes,
+  type Started,
+  startListening,
+  startScriptArgs,
+} from './processes.ts';
 import { type BenchResults, writeReport } from './report.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -249,6 +256,7 @@ await reference.stop();
 // RSS across a long run of lookups. wrk runs for a time, so the time is set from the max rate, a
 // quarter more than it needs (a long run's rate is lower), and runs are added until the count is
 // reached (a busy machine slows it further).
+const heapBefore = await heapFigures(deskgate.port);
 const rssBefore = rssBytes(deskgate.child.pid);
 const longRuns: LoadResult[] = [];
 for (let done = 0; done < settings.longRequests; ) {
@@ -261,6 +269,7 @@ for (let done = 0; done < settings.longRequests; ) {
 }
 const long = poolRuns(longRuns);
 const rssAfter = rssBytes(deskgate.child.pid);
+const heapAfter = await heapFigures(deskgate.port);
 await deskgate.stop();
 
 // (c) the database's own ceiling for the user-creation transaction.
@@ -420,6 +429,8 @@ const results: BenchResults = {
     rssBefore,
     rssAfter,
     growth: (rssAfter - rssBefore) / rssBefore,
+    heapBefore,
+    heapAfter,
     errors: long.errors,
   },
 };
