@@ -98,16 +98,24 @@ export interface HeapFigures {
   used: number;
 }
 
+/** How long the bench waits for a server's /metrics before it goes on without the figures. */
+const METRICS_TIMEOUT_MS = 5_000;
+
 /**
  * Reads the heap figures from deskgate's /metrics, so that a change in the resident set can be
- * told apart from a change in what V8 keeps committed. Undefined when /metrics does not answer.
+ * told apart from a change in what V8 keeps committed. Undefined when /metrics does not answer,
+ * or not within METRICS_TIMEOUT_MS.
  */
 export async function heapFigures(port: number): Promise<HeapFigures | undefined> {
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => undefined);
-  if (!response?.ok) return undefined;
-  const text = await response.text();
+  const lines = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    signal: AbortSignal.timeout(METRICS_TIMEOUT_MS),
+  })
+    .then((response) => (response.ok ? response.text() : undefined))
+    .then((text) => text?.split('\n'))
+    .catch(() => undefined);
+  if (!lines) return undefined;
   const value = (series: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    const line = lines.find((l) => l.startsWith(`${series} `));
     return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
   };
   return {
