@@ -112,7 +112,7 @@ function bars(r: BenchResults): { bar: string; value: string; met: boolean }[] {
     },
     {
       bar: `RSS flat (< 5% growth) across ${f0(r.memory.requests)} requests`,
-      value: `${(r.memory.growth * 100).toFixed(1)}% (${f0(r.memory.rssBefore / 2 ** 20)} → ${f0(r.memory.rssAfter / 2 ** 20)} MiB${heapChange(r.memory.heapBefore, r.memory.heapAfter)})`,
+      value: `${(r.memory.growth * 100).toFixed(1)}% (${mib(r.memory.rssBefore)} → ${mib(r.memory.rssAfter)} MiB${heapChange(r.memory.heapBefore, r.memory.heapAfter)})`,
       met: r.memory.growth < 0.05,
     },
     { bar: 'zero errors', value: String(errors), met: errors === 0 },
