@@ -13,7 +13,6 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +20,7 @@ import { type Connection, createConnection, type ResultSetHeader } from 'mysql2/
 import { OSTICKET_DIR } from '../osticket/osticket-database.ts';
 import { MYSQL_ADMIN_URL } from './databases.ts';
 import { OsticketBrowser } from './osticket-browser.ts';
+import { freePort } from './private-mariadb.ts';
 
 const run = promisify(execFile);
 
@@ -84,17 +84,6 @@ export interface RealOsticket {
   routeMailTo(port: number): Promise<void>;
   /** Stops nginx, drops the database and its user, removes the files. Safe to call twice. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function isAlive(pid: number): boolean {

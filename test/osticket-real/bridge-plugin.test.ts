@@ -150,6 +150,15 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
     `entries[${index}].format`,
   ];
 
+  /** After the reply (and the close, whose note is HTML on both sides): both bodies. */
+  const AFTER_REPLY = [
+    ...textBody(0),
+    'entries[0].recipients',
+    ...textBody(1),
+    'search[0].content',
+    'search[1].content',
+  ];
+
   /** Column-level differences between two snapshots, as "table[i].column". */
   const differences = (a: Record<string, Row | Row[]>, b: Record<string, Row | Row[]>) => {
     const found: string[] = [];
@@ -167,6 +176,17 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
       });
     }
     return found;
+  };
+
+  /** The two tickets' rows differ in exactly `expected` (see textBody). */
+  const assertRowsLikePanel = async (expected: string[]) => {
+    const bridgeRows = await ticketRows(bridgeTicket);
+    const panelRows = await ticketRows(panelTicket);
+    assert.deepEqual(
+      differences(bridgeRows, panelRows),
+      expected,
+      JSON.stringify({ bridgeRows, panelRows }),
+    );
   };
 
   const counts = async () =>
@@ -355,15 +375,7 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
     );
     panelTicket = latest?.ticket_id as number;
     assert.notEqual(panelTicket, bridgeTicket, page.text.slice(0, 300));
-    const found = differences(await ticketRows(bridgeTicket), await ticketRows(panelTicket));
-    assert.deepEqual(
-      found,
-      [...textBody(0), 'entries[0].recipients', 'search[0].content'],
-      JSON.stringify({
-        bridge: await ticketRows(bridgeTicket),
-        panel: await ticketRows(panelTicket),
-      }),
-    );
+    await assertRowsLikePanel([...textBody(0), 'entries[0].recipients', 'search[0].content']);
   });
 
   test('a reply is posted as the agent, mailed to the user, with the rows of the panel’s reply', async () => {
@@ -400,21 +412,7 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
       'reply-to': 'all',
       response: 'We are on it &lt;b&gt;now&lt;/b&gt;.',
     });
-    const found = differences(await ticketRows(bridgeTicket), await ticketRows(panelTicket));
-    assert.deepEqual(
-      found,
-      [
-        ...textBody(0),
-        'entries[0].recipients',
-        ...textBody(1),
-        'search[0].content',
-        'search[1].content',
-      ],
-      JSON.stringify({
-        bridge: await ticketRows(bridgeTicket),
-        panel: await ticketRows(panelTicket),
-      }),
-    );
+    await assertRowsLikePanel(AFTER_REPLY);
   });
 
   test('refusals write nothing: wrong key, key not allowed, inactive agent, agent without permission', async () => {
@@ -477,21 +475,7 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
       comments: 'Fixed &amp; done.',
     });
     assert.equal(closed.status, 201, closed.text.slice(0, 300));
-    const found = differences(await ticketRows(bridgeTicket), await ticketRows(panelTicket));
-    assert.deepEqual(
-      found,
-      [
-        ...textBody(0),
-        'entries[0].recipients',
-        ...textBody(1),
-        'search[0].content',
-        'search[1].content',
-      ],
-      JSON.stringify({
-        bridge: await ticketRows(bridgeTicket),
-        panel: await ticketRows(panelTicket),
-      }),
-    );
+    await assertRowsLikePanel(AFTER_REPLY);
   });
 
   test('cron twice changes nothing in the tickets', async () => {

@@ -16,6 +16,13 @@ describe('the real osTicket 1.18.1 harness', { skip }, () => {
   let osticket: RealOsticket;
   let sink: SmtpSink;
 
+  const openByApi = (email: string, subject: string, key = osticket.apiKey.key) =>
+    fetch(`${osticket.baseUrl}api/tickets.json`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, name: 'Harness Person', subject, message: 'It smokes.' }),
+    });
+
   before(async () => {
     sink = await startSmtpSink();
     osticket = await startRealOsticket();
@@ -41,16 +48,7 @@ describe('the real osTicket 1.18.1 harness', { skip }, () => {
   });
 
   test("osTicket's API creates a ticket: 201 with its number", async () => {
-    const response = await fetch(`${osticket.baseUrl}api/tickets.json`, {
-      method: 'POST',
-      headers: { 'x-api-key': osticket.apiKey.key, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: 'harness@example.net',
-        name: 'Harness Person',
-        subject: 'Printer on fire',
-        message: 'It smokes.',
-      }),
-    });
+    const response = await openByApi('harness@example.net', 'Printer on fire');
     const number = await response.text();
     assert.equal(response.status, 201, number);
     const [row] = await osticket.query<{ subject: string }>(
@@ -62,11 +60,7 @@ describe('the real osTicket 1.18.1 harness', { skip }, () => {
 
   test('a wrong API key is refused with 401 and nothing written', async () => {
     const [before] = await osticket.query<{ n: number }>('SELECT COUNT(*) AS n FROM ost_ticket');
-    const response = await fetch(`${osticket.baseUrl}api/tickets.json`, {
-      method: 'POST',
-      headers: { 'x-api-key': 'F'.repeat(32), 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'x@example.net', name: 'X', subject: 'S', message: 'M' }),
-    });
+    const response = await openByApi('x@example.net', 'S', 'F'.repeat(32));
     assert.equal(response.status, 401);
     const [afterward] = await osticket.query<{ n: number }>('SELECT COUNT(*) AS n FROM ost_ticket');
     assert.equal(afterward?.n, before?.n);
@@ -102,16 +96,7 @@ describe('the real osTicket 1.18.1 harness', { skip }, () => {
 
   test("mail routed to the SMTP sink arrives there (osTicket's own alert for a new ticket)", async () => {
     await osticket.routeMailTo(sink.port);
-    const response = await fetch(`${osticket.baseUrl}api/tickets.json`, {
-      method: 'POST',
-      headers: { 'x-api-key': osticket.apiKey.key, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: 'mailed@example.net',
-        name: 'Mailed Person',
-        subject: 'Mail me',
-        message: 'Please answer.',
-      }),
-    });
+    const response = await openByApi('mailed@example.net', 'Mail me');
     assert.equal(response.status, 201);
     const mails = await sink.waitFor(1);
     assert.ok(
