@@ -22,6 +22,8 @@ describe('loadConfig', () => {
     assert.equal(config.databaseUrl, 'sqlite:./data/deskgate.db');
     assert.equal(config.basePath, '');
     assert.equal(config.bodyLimit, 16 * 1024);
+    assert.equal(config.maxList, 10_000);
+    assert.deepEqual(config.servicePaths, ['/upload/svc_wbs/']);
     assert.deepEqual(config.trustProxy, []);
     assert.equal(config.publicTopicsOnly, false);
     assert.equal(config.inactiveTopics, false);
@@ -56,6 +58,8 @@ describe('loadConfig', () => {
       DESKGATE_DATABASE_URL: 'mysql://root@db/helpdesk',
       DESKGATE_BASE_PATH: '/helpdesk/api',
       DESKGATE_BODY_LIMIT: '1024',
+      DESKGATE_MAX_LIST: '50',
+      DESKGATE_PATHS: ' /upload/svc_wbs/ , /ost_wbs',
       DESKGATE_TRUST_PROXY: ' loopback , 10.0.0.0/8 ,',
       DESKGATE_PUBLIC_TOPICS_ONLY: '1',
       DESKGATE_INACTIVE_TOPICS: 'true',
@@ -95,6 +99,8 @@ describe('loadConfig', () => {
         databaseUrl: 'mysql://root@db/helpdesk',
         basePath: '/helpdesk/api',
         bodyLimit: 1024,
+        maxList: 50,
+        servicePaths: ['/upload/svc_wbs/', '/ost_wbs/'],
         trustProxy: ['loopback', '10.0.0.0/8'],
         publicTopicsOnly: true,
         inactiveTopics: true,
@@ -167,6 +173,14 @@ describe('loadConfig', () => {
     ['DESKGATE_BASE_PATH', 'helpdesk/'],
     ['DESKGATE_BASE_PATH', '/helpdesk/'],
     ['DESKGATE_BASE_PATH', '/help desk'],
+    ['DESKGATE_PATHS', 'ost_wbs'],
+    ['DESKGATE_PATHS', '/upload/svc_wbs/,'],
+    ['DESKGATE_PATHS', '/ost wbs/'],
+    ['DESKGATE_PATHS', '/ost_wbs//'],
+    ['DESKGATE_PATHS', '/ost_wbs/,/ost_wbs'],
+    ['DESKGATE_PATHS', '/readyz'],
+    ['DESKGATE_PATHS', '/docs/api/'],
+    ['DESKGATE_MAX_LIST', '0'],
     ['DESKGATE_LOG_LEVEL', 'chatty'],
     ['DESKGATE_LOG_FORMAT', 'xml'],
     ['DESKGATE_SCHEMA', 'phpbb'],
@@ -204,6 +218,14 @@ describe('loadConfig', () => {
       configError({ DESKGATE_TRUST_PROXY: '10.0.0.0/99' }),
       /use addresses, CIDR ranges, loopback, linklocal or uniquelocal/,
     );
+  });
+
+  test('a bad DESKGATE_PATHS entry is named, with the form paths take', () => {
+    assert.match(
+      configError({ DESKGATE_PATHS: '/upload/svc_wbs/,ost_wbs' }),
+      /"ost_wbs" is not a path; list paths like \/upload\/svc_wbs\/,\/ost_wbs\//,
+    );
+    assert.match(configError({ DESKGATE_PATHS: '/metrics/' }), /one of deskgate's own addresses/);
   });
 
   test('osTicket mode needs a MySQL URL', () => {

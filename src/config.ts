@@ -37,6 +37,37 @@ const proxyList = z.string().transform((value, ctx) => {
   return entries;
 });
 
+/** Addresses deskgate itself serves beside the interface: an interface path must not take one. */
+const RESERVED_PATHS = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs'];
+
+/**
+ * DESKGATE_PATHS: a comma list of paths such as `/upload/svc_wbs/,/ost_wbs/`, each written with
+ * its trailing slash (either is accepted in the variable; both forms are served).
+ */
+const servicePaths = z.string().transform((value, ctx) => {
+  const fail = (message: string) => {
+    ctx.issues.push({ code: 'custom', input: value, message });
+    return z.NEVER;
+  };
+  const entries = value.split(',').map((s) => s.trim());
+  const paths: string[] = [];
+  for (const entry of entries) {
+    if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(entry)) {
+      return fail(
+        `${JSON.stringify(entry)} is not a path; list paths like /upload/svc_wbs/,/ost_wbs/ (letters, digits, . _ ~ - between slashes), comma-separated`,
+      );
+    }
+    const path = entry.endsWith('/') ? entry : `${entry}/`;
+    const bare = path.slice(0, -1);
+    if (RESERVED_PATHS.some((reserved) => bare === reserved || bare.startsWith(`${reserved}/`))) {
+      return fail(`${entry} is one of deskgate's own addresses (${RESERVED_PATHS.join(', ')})`);
+    }
+    if (paths.includes(path)) return fail(`${entry} is listed twice`);
+    paths.push(path);
+  }
+  return paths;
+});
+
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: integer(0, 65535).default(8080),
@@ -50,6 +81,7 @@ const envSchema = z.object({
     .string()
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'must look like /helpdesk (no trailing slash)' })
     .default(''),
+  DESKGATE_PATHS: servicePaths.default(['/upload/svc_wbs/']),
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
   DESKGATE_MAX_LIST: integer(1, 1_000_000).default(10_000),
   DESKGATE_TRUST_PROXY: proxyList.default([]),
@@ -105,6 +137,12 @@ export interface Config {
   databaseUrl: string;
   /** Path prefix for deployments behind a reverse proxy, e.g. `/helpdesk`. */
   basePath: string;
+  /**
+   * The paths the interface answers at, below `basePath`, each with its trailing slash (the
+   * form without it is served too). `DESKGATE_PATHS`, default `/upload/svc_wbs/`; the original's
+   * own documentation put it at `/ost_wbs/`. The first is the one documents and logs name.
+   */
+  servicePaths: readonly [string, ...string[]];
   /** Largest request body in bytes; beyond it → 413. Default 16 KiB. */
   bodyLimit: number;
   /**
@@ -224,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port: e.PORT,
     databaseUrl: e.DESKGATE_DATABASE_URL,
     basePath: e.DESKGATE_BASE_PATH,
+    servicePaths: e.DESKGATE_PATHS as [string, ...string[]],
     bodyLimit: e.DESKGATE_BODY_LIMIT,
     maxList: e.DESKGATE_MAX_LIST,
     trustProxy: e.DESKGATE_TRUST_PROXY,

@@ -41,10 +41,16 @@ export interface ServerDeps {
 
 type Route = 'service' | 'healthz' | 'readyz' | 'metrics' | 'reference' | 'none';
 
-function makeRouter(basePath: string, reference: ReferenceRoutes): (url: string) => Route {
+function makeRouter(
+  basePath: string,
+  servicePaths: readonly string[],
+  reference: ReferenceRoutes,
+): (url: string) => Route {
   const routes = new Map<string, Route>([
-    [`${basePath}/upload/svc_wbs`, 'service'],
-    [`${basePath}/upload/svc_wbs/`, 'service'],
+    ...servicePaths.flatMap((path): [string, Route][] => [
+      [`${basePath}${path.slice(0, -1)}`, 'service'],
+      [`${basePath}${path}`, 'service'],
+    ]),
     [`${basePath}/healthz`, 'healthz'],
     [`${basePath}/readyz`, 'readyz'],
     [`${basePath}/metrics`, 'metrics'],
@@ -72,8 +78,8 @@ export interface DeskgateServer extends Server {
 export function makeServer(deps: ServerDeps): DeskgateServer {
   const { config, store, logger } = deps;
   // /openapi.json and /docs: the document is built here, once per process.
-  const reference = makeReferenceRoutes(config.basePath, config.metrics);
-  const route = makeRouter(config.basePath, reference);
+  const reference = makeReferenceRoutes(config.basePath, config.metrics, config.servicePaths[0]);
+  const route = makeRouter(config.basePath, config.servicePaths, reference);
   const clientAddress = makeClientAddress(config.trustProxy);
   const callDeps: ServiceCallDeps = {
     config,
@@ -168,7 +174,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
         case 'none':
           throw new DeskgateError(
             'not_found',
-            `Nothing here; the service address is ${config.basePath}/upload/svc_wbs/.`,
+            `Nothing here; the service address is ${config.servicePaths.map((path) => `${config.basePath}${path}`).join(' or ')}.`,
           );
       }
     } catch (thrown) {
