@@ -31,6 +31,10 @@ describe('loadConfig', () => {
     assert.equal(config.migrate, true);
     assert.equal(config.schema, 'deskgate');
     assert.equal(config.tablePrefix, 'ost_');
+    assert.equal(config.osticketKeyAddress, 'enforce');
+    assert.equal(config.osticketUsersRead, 'ticket-keys');
+    assert.equal(config.topicsAll, 'all');
+    assert.equal(config.endDate, 'whole-day');
     assert.deepEqual(config.pool, { max: 10, connectTimeoutMs: 5_000, queryTimeoutMs: 10_000 });
     assert.equal(config.keyCacheTtlMs, 2_000);
     assert.equal(config.rateLimitPerMinute, 1_200);
@@ -76,6 +80,10 @@ describe('loadConfig', () => {
       DESKGATE_REDIS_PREFIX: 'desk:gate_1',
       DESKGATE_REDIS_TIMEOUT: '900',
       DESKGATE_OSTICKET_SYSLOG: 'true',
+      DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore',
+      DESKGATE_OSTICKET_USERS_READ: 'all-keys',
+      DESKGATE_TOPICS_ALL: 'top-level',
+      DESKGATE_END_DATE: 'midnight',
       DESKGATE_FIRST_KEY_FILE: '/var/lib/deskgate/first-key.txt',
       DESKGATE_METRICS: '0',
       DESKGATE_LOG_LEVEL: 'silent',
@@ -109,6 +117,10 @@ describe('loadConfig', () => {
         schema: 'osticket',
         tablePrefix: 'help_',
         osticketSyslog: true,
+        osticketKeyAddress: 'ignore',
+        osticketUsersRead: 'all-keys',
+        topicsAll: 'top-level',
+        endDate: 'midnight',
         pool: { max: 3, connectTimeoutMs: 100, queryTimeoutMs: 200 },
         keyCacheTtlMs: 0,
         rateLimitPerMinute: 0,
@@ -181,6 +193,10 @@ describe('loadConfig', () => {
     ['DESKGATE_PATHS', '/readyz'],
     ['DESKGATE_PATHS', '/docs/api/'],
     ['DESKGATE_MAX_LIST', '0'],
+    ['DESKGATE_OSTICKET_KEY_ADDRESS', 'off'],
+    ['DESKGATE_OSTICKET_USERS_READ', 'any'],
+    ['DESKGATE_TOPICS_ALL', 'children'],
+    ['DESKGATE_END_DATE', 'exclusive'],
     ['DESKGATE_LOG_LEVEL', 'chatty'],
     ['DESKGATE_LOG_FORMAT', 'xml'],
     ['DESKGATE_SCHEMA', 'phpbb'],

@@ -91,6 +91,10 @@ const envSchema = z.object({
   DESKGATE_MIGRATE: boolean.default(true),
   DESKGATE_SCHEMA: z.enum(['deskgate', 'osticket']).default('deskgate'),
   DESKGATE_OSTICKET_SYSLOG: boolean.default(false),
+  DESKGATE_OSTICKET_KEY_ADDRESS: z.enum(['enforce', 'ignore']).default('enforce'),
+  DESKGATE_OSTICKET_USERS_READ: z.enum(['ticket-keys', 'all-keys']).default('ticket-keys'),
+  DESKGATE_TOPICS_ALL: z.enum(['all', 'top-level']).default('all'),
+  DESKGATE_END_DATE: z.enum(['whole-day', 'midnight']).default('whole-day'),
   DESKGATE_TABLE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_]{0,32}$/, { error: 'must be letters, digits and _ (e.g. ost_)' })
@@ -167,6 +171,29 @@ export interface Config {
   tablePrefix: string;
   /** osTicket mode: also record each successful call in osTicket's `syslog` (System Logs). */
   osticketSyslog: boolean;
+  /**
+   * osTicket mode: `enforce` (default) refuses a key used from another address than its
+   * `ost_api_key.ipaddr` (403 `ip_not_allowed`), as osTicket's own API does; `ignore` accepts it
+   * from anywhere, as the PHP service shipped (APIKEY_RESTRICT=false). `DESKGATE_OSTICKET_KEY_ADDRESS`.
+   */
+  osticketKeyAddress: 'enforce' | 'ignore';
+  /**
+   * osTicket mode: which keys may use user/specific and user/all. `ticket-keys` (default): those
+   * with `can_create_tickets`; `all-keys`: every active key, as the PHP service allowed.
+   * `DESKGATE_OSTICKET_USERS_READ`.
+   */
+  osticketUsersRead: 'ticket-keys' | 'all-keys';
+  /**
+   * What topics/all answers without `parameters.parent`: `all` (default) every topic, children
+   * included; `top-level` only top-level topics, as the PHP service did. `DESKGATE_TOPICS_ALL`.
+   */
+  topicsAll: 'all' | 'top-level';
+  /**
+   * What a bare `end_date` (YYYY-MM-DD) of user/all means: `whole-day` (default) up to its last
+   * second; `midnight` its first second only, as the PHP service compared (`created <= 'D'`).
+   * `DESKGATE_END_DATE`.
+   */
+  endDate: 'whole-day' | 'midnight';
   /** Connection pool for PostgreSQL and MySQL. */
   pool: PoolOptions;
   /**
@@ -273,6 +300,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     schema: e.DESKGATE_SCHEMA,
     tablePrefix: e.DESKGATE_TABLE_PREFIX,
     osticketSyslog: e.DESKGATE_OSTICKET_SYSLOG,
+    osticketKeyAddress: e.DESKGATE_OSTICKET_KEY_ADDRESS,
+    osticketUsersRead: e.DESKGATE_OSTICKET_USERS_READ,
+    topicsAll: e.DESKGATE_TOPICS_ALL,
+    endDate: e.DESKGATE_END_DATE,
     pool: {
       max: e.DESKGATE_DB_POOL_MAX,
       connectTimeoutMs: e.DESKGATE_DB_CONNECT_TIMEOUT,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { makeAuthenticator } from '../auth/authenticate.ts';
+import { makeOsticketKeyPolicy } from '../auth/osticket-key-policy.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
 import { DeskgateError } from '../errors.ts';
@@ -85,7 +86,10 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     config,
     store,
     logger,
-    authenticator: makeAuthenticator(store, { cacheTtlMs: config.keyCacheTtlMs }),
+    authenticator: makeAuthenticator(store, {
+      cacheTtlMs: config.keyCacheTtlMs,
+      adjustKey: makeOsticketKeyPolicy(config),
+    }),
     failedAuth: deps.limits.failedAuth,
     perKey: deps.limits.perKey,
     metrics: deps.metrics,

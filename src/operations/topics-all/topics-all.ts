@@ -40,7 +40,7 @@ export const topicsAll = defineOperation({
     'Needs the `read` scope. Every topic the look-up by id would return (same visibility ' +
     'rules), in `sort` then `id` order. `parameters` may be left out; `parameters.parent` ' +
     'keeps the children of one topic (`0`: top-level topics only, what the original service ' +
-    'returned). Without `limit`, every match (up to DESKGATE_MAX_LIST; more → 400 ' +
+    'returned; DESKGATE_TOPICS_ALL=top-level makes that the default). Without `limit`, every match (up to DESKGATE_MAX_LIST; more → 400 ' +
     '`too_many_results`); with `limit`, pages as user/all does (`next`, `after`). No topic → ' +
     '200 with `total` 0 and an empty list.',
   parameters: topicsAllParameters,
@@ -55,11 +55,12 @@ export const topicsAll = defineOperation({
   errors: ['too_many_results'],
   async handle({ parameters }, { store, config }) {
     const { after } = parameters;
+    const parent = parameters.parent ?? (config.topicsAll === 'top-level' ? 0 : undefined);
     const { elements, next } = await readList(
       { limit: parameters.limit, maxList: config.maxList, noun: 'topics', cursor: TOPIC_CURSOR },
       // The store answers the whole (small) topic table; paging is done here.
       async (count) =>
-        (await store.listTopicsInOrder(parameters.parent))
+        (await store.listTopicsInOrder(parent))
           .filter((topic) => isTopicVisible(topic, config))
           .filter((topic) => after === undefined || isAfter(topic, after))
           .slice(0, count),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { toUserView, USER_EXAMPLE, userViewSchema } from '../views/user-view.ts';
-import { dateBound } from './date-bound.ts';
+import { dateBound, endBound } from './date-bound.ts';
 import { USER_CURSOR } from './user-cursor.ts';
 
 /** Its parameters, by the `sort` that selects them. */
@@ -80,7 +80,7 @@ export const userAll = defineOperation({
       (count) =>
         store.listUsersCreatedBetween({
           from: parameters.start_date,
-          to: parameters.end_date,
+          to: endBound(parameters.end_date, config.endDate),
           after: parameters.after,
           limit: count,
         }),
