@@ -100,8 +100,12 @@ export interface ReferenceRoutes {
  * GET {basePath}/openapi.json (the document, built once here) and GET {basePath}/docs (an HTML
  * reference rendered from it by Swagger UI, whose assets come from the swagger-ui-dist package).
  */
-export function makeReferenceRoutes(basePath: string, metrics: boolean): ReferenceRoutes {
-  const document = buildOpenApiDocument({ basePath, metrics });
+export function makeReferenceRoutes(
+  basePath: string,
+  metrics: boolean,
+  servicePath: string,
+): ReferenceRoutes {
+  const document = buildOpenApiDocument({ basePath, metrics, servicePath });
   const documentText = `${JSON.stringify(document, null, 2)}\n`;
   const assets = new Map<string, Asset>([
     [`${basePath}/openapi.json`, generated('application/json; charset=utf-8', documentText)],
