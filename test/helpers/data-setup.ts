@@ -54,3 +54,11 @@ export async function createUsersCreatedAt(
   }
   return ids;
 }
+
+/** The user with `id`, as the data layer reads it (undefined when there is none). */
+export function findUserById(
+  server: Pick<TestServer, 'store'>,
+  id: number,
+): ReturnType<Store['findUserById']> {
+  return server.store.findUserById(id);
+}
