@@ -64,7 +64,7 @@ function page(basePath: string): string {
 and enter an API key first (it goes in the <code>apikey</code> header and is kept only in this tab).
 Executing <code>user/add</code> twice with the same body and <code>Idempotency-Key</code> replays the
 first answer; for another body use another key, or none.</p>
-<p>${GET_OPERATIONS} ${GET_OPERATION_COUNT > 1 ? 'are GETs' : 'is a GET'} with a JSON body, which browsers cannot send (fetch refuses a
+<p>${GET_OPERATIONS} ${GET_OPERATION_COUNT > 1 ? 'are each a' : 'is a'} GET with a JSON body, which browsers cannot send (fetch refuses a
 body on GET), so ${GET_OPERATION_COUNT > 1 ? 'they have' : 'it has'} no Try it out: each description gives the <code>curl</code> line to run
 instead.</p>
 </div>
