@@ -1,3 +1,4 @@
+import { apiKeys } from '../data/api-keys/api-keys.ts';
 import type { Store } from '../data/store.ts';
 import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
@@ -56,9 +57,9 @@ export function makeAuthenticator(
   }
 
   async function findKey(secret: string, now: number): Promise<ApiKey | undefined> {
-    if (cacheTtlMs <= 0) return store.findApiKeyBySecret(secret);
+    if (cacheTtlMs <= 0) return store.data(apiKeys).findApiKeyBySecret(secret);
     const digest = hashApiKey(secret);
-    const key = await store.findApiKeyBySecret(secret);
+    const key = await store.data(apiKeys).findApiKeyBySecret(secret);
     if (key) {
       if (verified.size >= CACHE_LIMIT) verified.clear();
       verified.set(digest, { key, until: now + cacheTtlMs });
@@ -84,7 +85,7 @@ export function makeAuthenticator(
       }
       if (now - (lastMarked.get(key.id) ?? 0) > LAST_USED_INTERVAL_MS) {
         lastMarked.set(key.id, now);
-        await store.markApiKeyUsed(key.id);
+        await store.data(apiKeys).markApiKeyUsed(key.id);
       }
       return key;
     },

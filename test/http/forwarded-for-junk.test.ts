@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../src/data/open-database.ts';
-import type { Database } from '../../src/data/schema.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
 import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import type { Database } from '../support/own-schema.ts';
 
 for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
   describe(`X-Forwarded-For that is not an IP address, behind a trusted proxy, on ${kind.name}`, () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { assertCleanFailure, runCliJson } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
@@ -69,7 +70,7 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
     test('a key stored earlier with a mapped entry matches too', async () => {
       const key = 'C0FFEE00C0FFEE00C0FFEE00C0FFEE00';
       await withStore(database.url, (store) =>
-        store.createApiKey({
+        store.data(apiKeys).createApiKey({
           name: 'stored-before-the-fix',
           scopes: ['read'],
           allowIps: ['::ffff:127.0.0.1'],

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { users } from '../../src/data/users/users.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { userBody } from '../helpers/http.ts';
 import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
@@ -39,7 +40,9 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
         assert.match(received, /^HTTP\/1\.1 200 /, received);
         const id = /"data":"(\d+)"/.exec(received)?.[1];
         assert.ok(id, received);
-        const user = await withStore(database.url, (store) => store.findUserById(Number(id)));
+        const user = await withStore(database.url, (store) =>
+          store.data(users).findUserById(Number(id)),
+        );
         assert.ok(user, 'the user that was answered for is stored');
         // A junk that is not yet a whole request may wait for more; whole junk gets its 400.
         if (junk.endsWith('\r\n\r\n')) {

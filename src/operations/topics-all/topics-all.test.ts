@@ -8,6 +8,7 @@ import {
   startServer,
   withStore,
 } from '../../../test/helpers/server.ts';
+import { topics as topicData } from '../../data/topics/topics.ts';
 
 interface TopicsData {
   total: number;
@@ -36,7 +37,7 @@ for (const kind of DATABASES) {
       ({ key: writeOnly } = await createKey(database.url, { scopes: ['write', 'users:read'] }));
       // The defaults (ids 1, 2, 10, 11 at sort 0) and a few more, sorts chosen against id order.
       await withStore(database.url, (store) =>
-        store.insertTopics([
+        store.data(topicData).insertTopics([
           { id: 20, parentId: 0, isPublic: false, sort: 0, name: 'Internal Only', notes: '' },
           { id: 21, parentId: 0, isPublic: true, sort: 9, name: 'Zebra Last', notes: 'z' },
           { id: 22, parentId: 0, isPublic: true, sort: 1, name: 'Second', notes: '' },
@@ -64,7 +65,7 @@ for (const kind of DATABASES) {
 
     test('without parameters: every topic, in sort then id order, values as strings', async () => {
       const { topics, total } = topicsOf(await list({}));
-      const sorted = await withStore(database.url, (store) => store.listTopics());
+      const sorted = await withStore(database.url, (store) => store.data(topicData).listTopics());
       assert.equal(total, sorted.length);
       const expected = [...sorted]
         .sort((a, b) => a.sort - b.sort || a.id - b.id)
@@ -113,7 +114,9 @@ for (const kind of DATABASES) {
       assert.ok(top.topics.every((topic) => topic.parent === '0'));
       assert.ok(!top.topics.some((topic) => topic.id === '23' || topic.id === '11'));
       const children = topicsOf(await list({ parameters: { parent: '10' } }));
-      const expected = (await withStore(database.url, (store) => store.listTopics()))
+      const expected = (
+        await withStore(database.url, (store) => store.data(topicData).listTopics())
+      )
         .filter((topic) => topic.parentId === 10)
         .sort((a, b) => a.sort - b.sort || a.id - b.id)
         .map((topic) => String(topic.id));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { topics } from '../../data/topics/topics.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { isTopicVisible } from '../topic-visibility.ts';
@@ -39,11 +40,12 @@ export const topicsAll = defineOperation({
     { name: 'all', summary: 'Every topic' },
     { name: 'top-level', summary: 'Top-level topics only', parameters: { parent: 0 } },
   ],
+  uses: [topics],
   nothingFound: false,
-  async handle({ parameters }, { store, config }) {
-    const topics = (await store.listTopicsInOrder(parameters.parent))
+  async handle({ parameters }, { data, config }) {
+    const visible = (await data(topics).listTopicsInOrder(parameters.parent))
       .filter((topic) => isTopicVisible(topic, config))
       .map(toTopicView);
-    return { total: topics.length, topics };
+    return { total: visible.length, topics: visible };
   },
 });

@@ -8,6 +8,7 @@ import {
   startServer,
   withStore,
 } from '../../../test/helpers/server.ts';
+import { topics } from '../../data/topics/topics.ts';
 import { foldTopicName, topicNameContains } from './topic-name-match.ts';
 
 describe('topic name matching', () => {
@@ -40,7 +41,7 @@ for (const kind of DATABASES) {
       database = await kind.create();
       ({ key } = await createKey(database.url, { scopes: ['read'] }));
       await withStore(database.url, (store) =>
-        store.insertTopics([
+        store.data(topics).insertTopics([
           { id: 30, parentId: 0, isPublic: true, sort: 5, name: 'Café Ünïcode ✓', notes: '' },
           { id: 31, parentId: 0, isPublic: true, sort: 4, name: 'CAFE corner', notes: '' },
           { id: 32, parentId: 0, isPublic: false, sort: 1, name: 'Private café', notes: '' },

@@ -8,8 +8,10 @@ import {
   startServer,
   withStore,
 } from '../../../test/helpers/server.ts';
+import type { Database } from '../../../test/support/own-schema.ts';
 import { openDatabase } from '../../data/open-database.ts';
-import type { Database } from '../../data/schema.ts';
+import { users } from '../../data/users/users.ts';
+import { writes } from '../../data/writes/writes.ts';
 import { decodeUserCursor, encodeUserCursor } from './user-cursor.ts';
 
 /** A bcrypt hash, stored as sent: creating hundreds of users costs no hashing. */
@@ -60,19 +62,27 @@ for (const kind of DATABASES) {
         const made: number[] = [];
         for (let i = 0; i < count; i++) {
           made.push(
-            await store.createUser(
-              {
-                name: `User ${created} ${i}`,
-                email: `u.${++emails}@example.com`,
-                passwordHash: HASH,
-                timezone: 'UTC',
-                phone: 1000 + i,
-                orgId: 0,
-                defaultEmailId: 0,
-                status: 0,
-              },
-              { apiKeyId: 1, clientIp: '127.0.0.1', operation: 'user/add' },
-            ),
+            await store.data(writes).recordWrite({
+              actor: { apiKeyId: 1, clientIp: '127.0.0.1', operation: 'user/add' },
+              run: (trx, at) =>
+                store.data(users).insertUser(
+                  trx,
+                  {
+                    name: `User ${created} ${i}`,
+                    email: `u.${++emails}@example.com`,
+                    passwordHash: HASH,
+                    timezone: 'UTC',
+                    phone: 1000 + i,
+                    orgId: 0,
+                    defaultEmailId: 0,
+                    status: 0,
+                  },
+                  at,
+                ),
+              targetId: String,
+              outcome: String,
+              answer: (id) => id,
+            }),
           );
         }
         return made;

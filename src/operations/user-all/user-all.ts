@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { users } from '../../data/users/users.ts';
 import { integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { toUserView, USER_EXAMPLE, userViewSchema } from '../views/user-view.ts';
@@ -81,22 +82,23 @@ export const userAll = defineOperation({
       },
     },
   ],
+  uses: [users],
   nothingFound: false,
-  async handle({ parameters }, { store }) {
+  async handle({ parameters }, { data }) {
     const limit = parameters.limit ?? DEFAULT_LIMIT;
     // One more than asked: whether it exists says whether a next page does.
-    const users = await store.listUsersCreatedBetween({
+    const found = await data(users).listUsersCreatedBetween({
       from: parameters.start_date,
       to: parameters.end_date,
       after: parameters.after,
       limit: limit + 1,
     });
-    const page = users.slice(0, limit);
+    const page = found.slice(0, limit);
     const last = page.at(-1);
     return {
       total: page.length,
       users: page.map(toUserView),
-      ...(users.length > limit && last
+      ...(found.length > limit && last
         ? { next: encodeUserCursor({ created: last.created, id: last.id }) }
         : {}),
     };

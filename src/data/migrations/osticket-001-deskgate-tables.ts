@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialects/dialect.ts';
-import { createOwnTables } from '../migrations/own-tables.ts';
+import { createOwnTables } from './own-tables.ts';
 
 /**
  * deskgate's own tables in an osTicket database (prefix `deskgate_`). osTicket's tables are

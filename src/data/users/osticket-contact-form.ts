@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { OsticketSchemaError } from './assert-osticket-tables.ts';
-import type { OsticketDatabase } from './schema.ts';
+import { OsticketSchemaError } from '../osticket/assert-osticket-tables.ts';
+import type { OsticketUserTables } from './osticket-users.ts';
 
 /** osTicket's DynamicFormField flags: FLAG_ENABLED, and FLAG_EXT_STORED (value kept elsewhere). */
 const FLAG_ENABLED = 0x1;
@@ -26,7 +26,7 @@ export interface ContactForm {
  * Looks the contact form up by type and its fields by flags and name, as osTicket does when it
  * adds a user's answers; field ids differ between installs, so none is hard-coded.
  */
-export async function findContactForm(db: Kysely<OsticketDatabase>): Promise<ContactForm> {
+export async function findContactForm(db: Kysely<OsticketUserTables>): Promise<ContactForm> {
   const form = await db
     .selectFrom('form')
     .select('id')

@@ -1,9 +1,28 @@
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import type { NewTopic, Topic } from '../../domain.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import type { Database, TopicRow } from '../schema.ts';
+import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import { formatTimestamp, now } from '../time.ts';
+import type { TopicData } from './topics.ts';
+
+/** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
+export interface TopicTable {
+  id: Generated<number>;
+  parent_id: number;
+  is_public: number;
+  sort: number;
+  name: string;
+  notes: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OwnTopicTables {
+  topics: TopicTable;
+}
+
+type TopicRow = Selectable<TopicTable>;
 
 export function toTopic(row: TopicRow): Topic {
   return {
@@ -19,24 +38,44 @@ export function toTopic(row: TopicRow): Topic {
   };
 }
 
-const topicById = prepareRead((db: Kysely<Database>, param: Param<{ id: number }>) =>
+const topicById = prepareRead((db: Kysely<OwnTopicTables>, param: Param<{ id: number }>) =>
   db.selectFrom('topics').selectAll().where('id', '=', param('id')),
 );
 
 export async function findTopicById(
-  reader: Reader<Database>,
+  reader: Reader<OwnTopicTables>,
   id: number,
 ): Promise<Topic | undefined> {
   const [row] = await topicById(reader, { id });
   return row && toTopic(row);
 }
 
-export async function listTopics(db: Kysely<Database>): Promise<Topic[]> {
+export async function listTopics(db: Kysely<OwnTopicTables>): Promise<Topic[]> {
   const rows = await db.selectFrom('topics').selectAll().orderBy('id').execute();
   return rows.map(toTopic);
 }
 
-export async function countTopics(db: Kysely<Database>): Promise<number> {
+const inOrder = (db: Kysely<OwnTopicTables>) =>
+  db.selectFrom('topics').selectAll().orderBy('sort').orderBy('id');
+const allInOrder = prepareRead(inOrder);
+const childrenInOrder = prepareRead(
+  (db: Kysely<OwnTopicTables>, param: Param<{ parentId: number }>) =>
+    inOrder(db).where('parent_id', '=', param('parentId')),
+);
+
+/** Topics in `sort`, then `id` order; with `parentId`, only that topic's children. */
+export async function listTopicsInOrder(
+  reader: Reader<OwnTopicTables>,
+  parentId?: number,
+): Promise<Topic[]> {
+  const rows =
+    parentId === undefined
+      ? await allInOrder(reader, {})
+      : await childrenInOrder(reader, { parentId });
+  return rows.map(toTopic);
+}
+
+export async function countTopics(db: Kysely<OwnTopicTables>): Promise<number> {
   const row = await db
     .selectFrom('topics')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -60,7 +99,7 @@ function topicKey(parentId: number, name: string): string {
  * of the same batch.
  */
 export async function insertTopics(
-  db: Kysely<Database>,
+  db: Kysely<OwnTopicTables>,
   dialect: Dialect,
   topics: readonly NewTopic[],
 ): Promise<Topic[]> {
@@ -84,11 +123,24 @@ export async function insertTopics(
         }));
         await trx.insertInto('topics').values(rows).execute();
       }
-      if (group === withIds && withIds.length > 0) await dialect.syncIdSequence(trx, 'topics');
+      if (group === withIds && withIds.length > 0)
+        await dialect.syncIdSequence<OwnTopicTables>(trx, 'topics');
     }
     const stored = new Map<string, TopicRow>();
     for (const row of await trx.selectFrom('topics').selectAll().execute())
       stored.set(topicKey(Number(row.parent_id), row.name), row);
     return topics.map((t) => toTopic(stored.get(topicKey(t.parentId, t.name)) as TopicRow));
   });
+}
+
+export function makeOwnTopics(handle: OwnHandle): TopicData {
+  const db = tablesOf<OwnTopicTables>(handle.db);
+  const reader = readerOf<OwnTopicTables>(handle.reader);
+  return {
+    findTopicById: (id) => findTopicById(reader, id),
+    listTopics: () => listTopics(db),
+    listTopicsInOrder: (parentId) => listTopicsInOrder(reader, parentId),
+    insertTopics: (list) => insertTopics(db, handle.dialect, list),
+    countTopics: () => countTopics(db),
+  };
 }

@@ -1,13 +1,11 @@
 import { type Kysely, sql } from 'kysely';
-import type { Actor, IdempotencyClaim, NewUser, User } from '../../domain.ts';
-import { recordUserCreation } from '../common/record-user-creation.ts';
+import type { NewUser } from '../../domain.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { RejectedValueError } from '../store.ts';
-import { formatTimestamp } from '../time.ts';
-import { type ContactField, type ContactForm, findContactForm } from './contact-form.ts';
-import type { OsticketDatabase } from './schema.ts';
-import { toSearchable, userSearchContent } from './search-text.ts';
-import { insertSyslogEntry } from './syslog.ts';
+import { type ContactField, type ContactForm, findContactForm } from './osticket-contact-form.ts';
+import { toSearchable, userSearchContent } from './osticket-search-text.ts';
+import type { OsticketUserTables } from './osticket-users.ts';
+import { DuplicateEmailError } from './users.ts';
 
 /** osTicket's `UNIQUE KEY address (address)`, case-insensitive through the column's collation. */
 const EMAIL_UNIQUE: UniqueIndex = { table: 'user_email', index: 'address' };
@@ -28,7 +26,7 @@ interface ColumnInfo {
  * whether osTicket has materialised `user__cdata` yet (it does so lazily) and with which columns.
  */
 async function describeUserTables(
-  db: Kysely<OsticketDatabase>,
+  db: Kysely<OsticketUserTables>,
   prefix: string,
 ): Promise<ColumnInfo[]> {
   const tables = ['user', 'user_email', 'user__cdata'].map((t) => `${prefix}${t}`);
@@ -47,11 +45,11 @@ async function describeUserTables(
  * it no longer fits: a field the cache lacks, or an insert refused because the table or a column
  * has gone (insertContactCache).
  */
-const describedTables = new WeakMap<Kysely<OsticketDatabase>, ColumnInfo[]>();
+const describedTables = new WeakMap<Kysely<OsticketUserTables>, ColumnInfo[]>();
 
 async function userTablesOf(
-  db: Kysely<OsticketDatabase>,
-  trx: Kysely<OsticketDatabase>,
+  db: Kysely<OsticketUserTables>,
+  trx: Kysely<OsticketUserTables>,
   prefix: string,
   { fresh = false } = {},
 ): Promise<ColumnInfo[]> {
@@ -81,8 +79,8 @@ function isContactTableChanged(error: unknown): boolean {
  * table since it was described, it is described again and the row written (or skipped) then.
  */
 async function insertContactCache(
-  db: Kysely<OsticketDatabase>,
-  trx: Kysely<OsticketDatabase>,
+  db: Kysely<OsticketUserTables>,
+  trx: Kysely<OsticketUserTables>,
   prefix: string,
   described: ColumnInfo[],
   row: { userId: number; form: ContactForm; answer: (field: ContactField) => string | null },
@@ -137,7 +135,7 @@ function assertStorable(columns: readonly ColumnInfo[], user: NewUser): void {
   }
 }
 
-async function assertOrganization(db: Kysely<OsticketDatabase>, orgId: number): Promise<void> {
+async function assertOrganization(db: Kysely<OsticketUserTables>, orgId: number): Promise<void> {
   if (orgId === 0) return;
   const org = await db
     .selectFrom('organization')
@@ -166,188 +164,103 @@ function rejectedByCharset(error: unknown): RejectedValueError | undefined {
  * (../shared/osticket/README.md): `user`, `user_email`, a confirmed `user_account`, the contact
  * form's entry and its answers (phone, and NULL for the other fields), the `user__cdata` cache
  * when that table exists, and the `_search` row staff search uses. Timestamps are the database's
- * NOW() in the server's time zone, as osTicket writes them. With `syslog`, also the System Logs
- * row, all in one transaction with deskgate's audit entry.
+ * NOW() in the server's time zone, as osTicket writes them. Runs in the write's transaction
+ * (`trx`); `db` is the store's database, whose described columns are kept.
  */
-export async function createUser(
-  db: Kysely<OsticketDatabase>,
+export async function insertUser(
+  db: Kysely<OsticketUserTables>,
+  trx: Kysely<OsticketUserTables>,
   dialect: Dialect,
   prefix: string,
   user: NewUser,
-  actor: Actor,
-  idempotency?: IdempotencyClaim,
-  options: { syslog?: boolean } = {},
 ): Promise<number> {
   try {
-    return await recordUserCreation({
-      db,
-      dialect,
-      emailUnique: EMAIL_UNIQUE,
-      email: user.email,
-      actor,
-      idempotency,
-      insertRows: async (trx) => {
-        const columns = await userTablesOf(db, trx, prefix);
-        assertStorable(columns, user);
-        await assertOrganization(trx, user.orgId);
-        const form = await findContactForm(trx);
-        const inserted = await trx
-          .insertInto('user')
-          .values({
-            org_id: user.orgId,
-            // Set to the new address's id below, whatever the caller sent (SPEC §7).
-            default_email_id: 0,
-            status: user.status,
-            name: user.name,
-            created: NOW,
-            updated: NOW,
-          })
-          .executeTakeFirstOrThrow();
-        const userId = Number(inserted.insertId);
-        const email = await trx
-          .insertInto('user_email')
-          .values({ user_id: userId, flags: 0, address: user.email })
-          .executeTakeFirstOrThrow();
-        await trx
-          .updateTable('user')
-          .set({ default_email_id: Number(email.insertId) })
-          .where('id', '=', userId)
-          .execute();
-        await trx
-          .insertInto('user_account')
-          .values({
-            user_id: userId,
-            status: ACCOUNT_CONFIRMED,
-            timezone: user.timezone,
-            lang: null,
-            username: null,
-            passwd: user.passwordHash,
-            backend: null,
-            extra: null,
-            registered: NOW,
-          })
-          .execute();
+    const columns = await userTablesOf(db, trx, prefix);
+    assertStorable(columns, user);
+    await assertOrganization(trx, user.orgId);
+    const form = await findContactForm(trx);
+    const inserted = await trx
+      .insertInto('user')
+      .values({
+        org_id: user.orgId,
+        // Set to the new address's id below, whatever the caller sent (SPEC §7).
+        default_email_id: 0,
+        status: user.status,
+        name: user.name,
+        created: NOW,
+        updated: NOW,
+      })
+      .executeTakeFirstOrThrow();
+    const userId = Number(inserted.insertId);
+    const email = await trx
+      .insertInto('user_email')
+      .values({ user_id: userId, flags: 0, address: user.email })
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('user')
+      .set({ default_email_id: Number(email.insertId) })
+      .where('id', '=', userId)
+      .execute();
+    await trx
+      .insertInto('user_account')
+      .values({
+        user_id: userId,
+        status: ACCOUNT_CONFIRMED,
+        timezone: user.timezone,
+        lang: null,
+        username: null,
+        passwd: user.passwordHash,
+        backend: null,
+        extra: null,
+        registered: NOW,
+      })
+      .execute();
 
-        // The phone lives in the contact form's answers; `__cdata` is only osTicket's cache of them.
-        const phone = user.phone === 0 ? '' : String(user.phone);
-        const entry = await trx
-          .insertInto('form_entry')
-          .values({
-            form_id: form.formId,
-            object_id: userId,
-            object_type: 'U',
-            sort: 1,
-            extra: null,
-            created: NOW,
-            updated: NOW,
-          })
-          .executeTakeFirstOrThrow();
-        const answer = (field: ContactField) =>
-          field.type === 'phone' && phone !== '' ? phone : null;
-        if (form.answeredFields.length > 0) {
-          await trx
-            .insertInto('form_entry_values')
-            .values(
-              form.answeredFields.map((field) => ({
-                entry_id: Number(entry.insertId),
-                field_id: field.id,
-                value: answer(field),
-                value_id: null,
-              })),
-            )
-            .execute();
-        }
-        await insertContactCache(db, trx, prefix, columns, { userId, form, answer });
-        // REPLACE, as osTicket's indexer does: a stale row for this id (an id the server reused)
-        // is overwritten. It needs INSERT and DELETE only; ON DUPLICATE KEY UPDATE would need
-        // SELECT on the index, which holds every ticket's text.
-        await trx
-          .replaceInto('_search')
-          .values({
-            object_type: 'U',
-            object_id: userId,
-            title: toSearchable(user.name),
-            content: userSearchContent(phone, user.email),
-          })
-          .execute();
-        if (options.syslog) await insertSyslogEntry(trx, actor, `created user ${userId}`);
-        return userId;
-      },
-    });
+    // The phone lives in the contact form's answers; `__cdata` is only osTicket's cache of them.
+    const phone = user.phone === 0 ? '' : String(user.phone);
+    const entry = await trx
+      .insertInto('form_entry')
+      .values({
+        form_id: form.formId,
+        object_id: userId,
+        object_type: 'U',
+        sort: 1,
+        extra: null,
+        created: NOW,
+        updated: NOW,
+      })
+      .executeTakeFirstOrThrow();
+    const answer = (field: ContactField) => (field.type === 'phone' && phone !== '' ? phone : null);
+    if (form.answeredFields.length > 0) {
+      await trx
+        .insertInto('form_entry_values')
+        .values(
+          form.answeredFields.map((field) => ({
+            entry_id: Number(entry.insertId),
+            field_id: field.id,
+            value: answer(field),
+            value_id: null,
+          })),
+        )
+        .execute();
+    }
+    await insertContactCache(db, trx, prefix, columns, { userId, form, answer });
+    // REPLACE, as osTicket's indexer does: a stale row for this id (an id the server reused)
+    // is overwritten. It needs INSERT and DELETE only; ON DUPLICATE KEY UPDATE would need
+    // SELECT on the index, which holds every ticket's text.
+    await trx
+      .replaceInto('_search')
+      .values({
+        object_type: 'U',
+        object_id: userId,
+        title: toSearchable(user.name),
+        content: userSearchContent(phone, user.email),
+      })
+      .execute();
+    return userId;
   } catch (error) {
+    if (dialect.isUniqueViolation(error, EMAIL_UNIQUE))
+      throw new DuplicateEmailError(user.email, { cause: error });
     throw rejectedByCharset(error) ?? error;
   }
-}
-
-export async function findUserIdByEmail(
-  db: Kysely<OsticketDatabase>,
-  email: string,
-): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('user_email')
-    .select('user_id')
-    .where('address', '=', email)
-    .executeTakeFirst();
-  return row && Number(row.user_id);
-}
-
-export async function findPasswordHash(
-  db: Kysely<OsticketDatabase>,
-  userId: number,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('user_account')
-    .select('passwd')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.passwd ?? undefined;
-}
-
-export async function findUserById(
-  db: Kysely<OsticketDatabase>,
-  _prefix: string,
-  id: number,
-): Promise<User | undefined> {
-  const row = await db
-    .selectFrom('user')
-    .leftJoin('user_account', 'user_account.user_id', 'user.id')
-    .leftJoin('user_email', 'user_email.id', 'user.default_email_id')
-    .select([
-      'user.id',
-      'user.name',
-      'user_email.address',
-      'user_account.timezone',
-      'user.org_id',
-      'user.default_email_id',
-      'user.status',
-      'user.created',
-      'user.updated',
-    ])
-    .where('user.id', '=', id)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  // The contact form's answer is the phone of record; `__cdata` is only osTicket's cache of it.
-  const answer = await db
-    .selectFrom('form_entry')
-    .innerJoin('form_entry_values', 'form_entry_values.entry_id', 'form_entry.id')
-    .innerJoin('form_field', 'form_field.id', 'form_entry_values.field_id')
-    .select('form_entry_values.value')
-    .where('form_entry.object_type', '=', 'U')
-    .where('form_entry.object_id', '=', id)
-    .where('form_field.name', '=', 'phone')
-    .executeTakeFirst();
-  // osTicket keeps "5551234X12" for an extension; the interface's phone is the digits before it.
-  const phone = Number(answer?.value?.split('X')[0]?.replace(/\D/g, '') || 0);
-  return {
-    id: Number(row.id),
-    name: row.name,
-    email: row.address ?? '',
-    timezone: row.timezone ?? '',
-    phone,
-    orgId: Number(row.org_id),
-    defaultEmailId: Number(row.default_email_id),
-    status: Number(row.status),
-    created: formatTimestamp(row.created),
-    updated: formatTimestamp(row.updated),
-  };
 }

@@ -1,6 +1,21 @@
-import { type Kysely, sql } from 'kysely';
+import { type Generated, type Kysely, sql } from 'kysely';
 import type { Actor } from '../../domain.ts';
-import type { OsticketDatabase } from './schema.ts';
+
+/** What osTicket's admin panel shows under Dashboard → System Logs. */
+export interface OstSyslogTable {
+  log_id: Generated<number>;
+  log_type: 'Debug' | 'Warning' | 'Error';
+  title: string;
+  log: string;
+  logger: string;
+  ip_address: string;
+  created: string;
+  updated: string;
+}
+
+export interface OsticketSyslogTables {
+  syslog: OstSyslogTable;
+}
 
 /**
  * One row in osTicket's `syslog` (Dashboard → System Logs) for a successful call, at the level
@@ -8,7 +23,7 @@ import type { OsticketDatabase } from './schema.ts';
  * osTicket does. `logger` (which osTicket leaves empty) says the row is deskgate's.
  */
 export async function insertSyslogEntry(
-  db: Kysely<OsticketDatabase>,
+  db: Kysely<OsticketSyslogTables>,
   actor: Actor,
   outcome?: string,
 ): Promise<void> {

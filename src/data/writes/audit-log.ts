@@ -1,10 +1,23 @@
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import type { Actor } from '../../domain.ts';
-import type { OwnTables } from '../schema.ts';
-import { type Param, prepareQuery } from './prepared-query.ts';
+import { type Param, prepareQuery } from '../common/prepared-query.ts';
+
+/** deskgate's record of every write, in every layout (`deskgate_audit_log` beside osTicket's tables). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  api_key_id: number;
+  client_ip: string;
+  operation: string;
+  target_id: string;
+}
+
+export interface AuditLogTables {
+  audit_log: AuditLogTable;
+}
 
 const insertEntry = prepareQuery(
-  (db: Kysely<OwnTables>, param: Param<Actor & { targetId: string; at: string }>) =>
+  (db: Kysely<AuditLogTables>, param: Param<Actor & { targetId: string; at: string }>) =>
     db.insertInto('audit_log').values({
       at: param('at'),
       api_key_id: param('apiKeyId'),
@@ -16,7 +29,7 @@ const insertEntry = prepareQuery(
 
 /** Records a successful write; called inside the write's transaction so neither exists without the other. */
 export async function insertAuditEntry(
-  trx: Kysely<OwnTables>,
+  trx: Kysely<AuditLogTables>,
   actor: Actor,
   targetId: string,
   at: string,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialects/dialect.ts';
-import { findBinaryCollation, makeColumnBinary } from '../migrations/binary-collation.ts';
+import { findBinaryCollation, makeColumnBinary } from './binary-collation.ts';
 
 /** Idempotency-Keys that differ only in case are distinct keys, as on SQLite and PostgreSQL. */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
