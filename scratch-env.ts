@@ -1,0 +1,13 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { startRealOsticket } from './test/helpers/real-osticket.ts';
+import { installOriginalService } from './test/helpers/original-php-service.ts';
+const osticket = await startRealOsticket();
+const original = await installOriginalService(osticket);
+const seed = readFileSync('/work/shared/osticket/seed-1.18.1.sql', 'utf8').split('\n').filter((l) => l.includes('INSERT INTO `ost_help_topic`') && /VALUES \(1[2-5],/.test(l));
+for (const line of seed) await osticket.query(line);
+const child = spawn(process.execPath, ['bin/deskgate.js', 'serve'], { env: { ...process.env, DESKGATE_SCHEMA: 'osticket', DESKGATE_DATABASE_URL: osticket.databaseUrl, DESKGATE_TABLE_PREFIX: 'ost_', HOST: '127.0.0.1', PORT: '18765', DESKGATE_LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'inherit'] });
+child.stdout.on('data', (d) => writeFileSync('/tmp/check-dg.log', d, { flag: 'a' }));
+writeFileSync('/tmp/check-env.json', JSON.stringify({ original, deskgate: 'http://127.0.0.1:18765/upload/svc_wbs/', key: osticket.apiKey.key, db: osticket.databaseUrl }));
+process.on('SIGTERM', async () => { child.kill(); await osticket.stop(); process.exit(0); });
+setInterval(() => {}, 1000);
