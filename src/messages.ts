@@ -63,3 +63,8 @@ export function keyRateLimitMessage(perMinute: number): string {
 export function invalidParametersMessage(problems: readonly string[]): string {
   return `Invalid parameters: ${problems.join('; ')}.`;
 }
+
+/** too_many_results: a list asked for whole matched more than DESKGATE_MAX_LIST elements. */
+export function tooManyResultsMessage(noun: string, maxList: number): string {
+  return `More than ${maxList} ${noun} match, the most one answer holds; ask for them page by page: send parameters.limit (1 to 1000), then each answer's "next" as parameters.after.`;
+}

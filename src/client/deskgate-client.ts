@@ -210,8 +210,10 @@ export class DeskgateClient {
   }
 
   /**
-   * One page of user/all: the users created between `start` and `end` (inclusive; `YYYY-MM-DD`
-   * or `YYYY-MM-DD HH:MM:SS`), in creation order. Pass the page's `next` as `after` for the next.
+   * user/all: the users created between `start` and `end` (inclusive; `YYYY-MM-DD` or
+   * `YYYY-MM-DD HH:MM:SS`), in creation order; all of them without `limit` (more than the
+   * server's DESKGATE_MAX_LIST: a `too_many_results` error), else one page: pass its `next` as
+   * `after` for the next.
    */
   async usersCreatedBetween(
     start: string,
@@ -235,7 +237,10 @@ export class DeskgateClient {
     return { users: data?.users ?? [], next: data?.next };
   }
 
-  /** Every user created between `start` and `end`, page after page (`limit` users per request). */
+  /**
+   * Every user created between `start` and `end`, page after page (`limit` users per request,
+   * default 1000), so that no range is too large for one answer.
+   */
   async *eachUserCreatedBetween(
     start: string,
     end: string,
@@ -245,6 +250,7 @@ export class DeskgateClient {
     do {
       const page = await this.usersCreatedBetween(start, end, {
         ...options,
+        limit: options.limit ?? 1000,
         ...(after === undefined ? {} : { after }),
       });
       yield* page.users;

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'invalid_request'
   | 'unknown_operation'
   | 'invalid_parameters'
+  | 'too_many_results'
   | 'missing_api_key'
   | 'invalid_api_key'
   | 'insufficient_scope'

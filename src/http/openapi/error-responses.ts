@@ -6,6 +6,7 @@ import {
   MESSAGES,
   methodNotAllowedMessage,
   payloadTooLargeMessage,
+  tooManyResultsMessage,
   unknownOperationMessage,
 } from '../../messages.ts';
 import { OPERATION_NAMES } from '../../operations/registry.ts';
@@ -29,6 +30,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   invalid_request: MESSAGES.invalidRequest,
   unknown_operation: unknownOperationMessage('topics', 'list', OPERATION_NAMES),
   invalid_parameters: invalidParametersMessage(['parameters.id is required']),
+  too_many_results: tooManyResultsMessage('users', 10_000),
   missing_api_key: MESSAGES.missingApiKey,
   invalid_api_key: MESSAGES.invalidApiKey,
   insufficient_scope: insufficientScopeMessage('users:read', 'user/all'),
