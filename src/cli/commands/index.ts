@@ -3,6 +3,7 @@ import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
 import { migrate } from './migrate.ts';
+import { osticketCheck } from './osticket-check.ts';
 import { serve } from './serve.ts';
 import { topicsAdd } from './topics-add.ts';
 import { topicsImport } from './topics-import.ts';
@@ -20,4 +21,5 @@ export const COMMANDS: readonly Command[] = [
   topicsImport,
   topicsList,
   usersGet,
+  osticketCheck,
 ];
