@@ -7,7 +7,7 @@ import {
   type PrivateMariadb,
   startPrivateMariadb,
 } from '../helpers/private-mariadb.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 import {
   createOsticketDatabase,
   OSTICKET_SKIP,
@@ -34,19 +34,18 @@ describe("osTicket mode writes times with the clock osTicket writes with (the se
 }, () => {
   let mariadb: PrivateMariadb;
   let database: OsticketDatabase;
-  let server: StartedServer;
 
   before(async () => {
     // A private server: the shared one's global time zone must not change under other suites.
     mariadb = await startPrivateMariadb([`--default-time-zone=${GLOBAL_ZONE}`], SYSTEM_ZONE);
     database = await createOsticketDatabase({ adminUrl: mariadb.adminUrl });
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { ...osticketEnv(database), DESKGATE_OSTICKET_SYSLOG: 'true' },
-    });
   });
+  const server = useTestServer(() => ({
+    database: database.url,
+    env: { ...osticketEnv(database), DESKGATE_OSTICKET_SYSLOG: 'true' },
+    ownKey: false,
+  }));
   after(async () => {
-    await server?.stop();
     await database?.drop();
     await mariadb?.stop();
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { call, type Reply, userBody } from '../helpers/http.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+import { type TestServer, useTestServer } from '../helpers/test-server.ts';
 import {
   createOsticketDatabase,
   OSTICKET_SKIP,
@@ -62,8 +62,6 @@ async function createStaffMadeUser(db: OsticketDatabase, email: string): Promise
 
 describe('look-ups in osTicket mode, on the real osTicket 1.18.1 schema', { skip }, () => {
   let db: OsticketDatabase;
-  let server: StartedServer;
-  let inactiveToo: StartedServer;
   let key: string;
   let readOnly: string;
   let staffMade: number;
@@ -73,17 +71,18 @@ describe('look-ups in osTicket mode, on the real osTicket 1.18.1 schema', { skip
     key = db.writeKey.key;
     readOnly = db.readKey.key;
     staffMade = await createStaffMadeUser(db, 'StaffMade@Example.com');
-    [server, inactiveToo] = await Promise.all([
-      startServer({ databaseUrl: db.url, env: ENV }),
-      startServer({ databaseUrl: db.url, env: { ...ENV, DESKGATE_INACTIVE_TOPICS: 'true' } }),
-    ]);
   });
+  const server = useTestServer(() => ({ database: db.url, env: ENV, ownKey: false }));
+  const inactiveToo = useTestServer(() => ({
+    database: db.url,
+    env: { ...ENV, DESKGATE_INACTIVE_TOPICS: 'true' },
+    ownKey: false,
+  }));
   after(async () => {
-    await Promise.all([server?.stop(), inactiveToo?.stop()]);
     await db?.drop();
   });
 
-  const get = (body: Record<string, unknown>, target = server, apikey = key) =>
+  const get = (body: Record<string, unknown>, target: TestServer = server, apikey = key) =>
     call(target.url, { headers: { apikey }, body });
 
   test('topics/all: active topics from help_topic.flags, in sort then id order', async () => {
@@ -125,7 +124,7 @@ describe('look-ups in osTicket mode, on the real osTicket 1.18.1 schema', { skip
   });
 
   test('topics/specific by name: case- and accent-insensitive on utf8mb3, active only', async () => {
-    const byName = (name: string, target = server) =>
+    const byName = (name: string, target: TestServer = server) =>
       get({ query: 'topics', condition: 'specific', sort: 'name', parameters: { name } }, target);
     for (const name of ['cafe unicode', 'CAFÉ ÜNÏ', 'ünicode ✓']) {
       assert.equal(dataOf(await byName(name)).topic?.id, '15', name);

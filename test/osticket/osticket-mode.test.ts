@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 import {
   createOsticketDatabase,
   OSTICKET_SKIP,
@@ -33,16 +33,18 @@ function topicOf(reply: { body?: { data?: unknown } }): Record<string, string> {
 
 describe("osTicket mode on osTicket 1.18.1's own schema", { skip }, () => {
   let database: OsticketDatabase;
-  let server: StartedServer;
   let tablesBefore: string[];
 
   before(async () => {
     database = await createOsticketDatabase();
     tablesBefore = await showCreateTables(database);
-    server = await startServer({ databaseUrl: database.url, env: osticketEnv(database) });
   });
+  const server = useTestServer(() => ({
+    database: database.url,
+    env: osticketEnv(database),
+    ownKey: false,
+  }));
   after(async () => {
-    await server?.stop();
     await database?.drop();
   });
 
@@ -247,17 +249,16 @@ describe("osTicket mode on osTicket 1.18.1's own schema", { skip }, () => {
 
 describe('osTicket mode with DESKGATE_INACTIVE_TOPICS=true', { skip }, () => {
   let database: OsticketDatabase;
-  let server: StartedServer;
 
   before(async () => {
     database = await createOsticketDatabase();
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { ...osticketEnv(database), DESKGATE_INACTIVE_TOPICS: 'true' },
-    });
   });
+  const server = useTestServer(() => ({
+    database: database.url,
+    env: { ...osticketEnv(database), DESKGATE_INACTIVE_TOPICS: 'true' },
+    ownKey: false,
+  }));
   after(async () => {
-    await server?.stop();
     await database?.drop();
   });
 
@@ -283,14 +284,16 @@ describe('osTicket mode with DESKGATE_INACTIVE_TOPICS=true', { skip }, () => {
 
 describe('osTicket mode without the contact table yet and with another prefix', { skip }, () => {
   let database: OsticketDatabase;
-  let server: StartedServer;
 
   before(async () => {
     database = await createOsticketDatabase({ prefix: 'helpdesk_', contactTable: false });
-    server = await startServer({ databaseUrl: database.url, env: osticketEnv(database) });
   });
+  const server = useTestServer(() => ({
+    database: database.url,
+    env: osticketEnv(database),
+    ownKey: false,
+  }));
   after(async () => {
-    await server?.stop();
     await database?.drop();
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 import {
   createOsticketDatabase,
   OSTICKET_SKIP,
@@ -24,20 +24,19 @@ interface SyslogRow {
 
 describe('DESKGATE_OSTICKET_SYSLOG=true', { skip }, () => {
   let database: OsticketDatabase;
-  let server: StartedServer;
 
   const syslog = () =>
     database.query<SyslogRow>(`SELECT * FROM \`${database.prefix}syslog\` ORDER BY log_id`);
 
   before(async () => {
     database = await createOsticketDatabase();
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { ...osticketEnv(database), DESKGATE_OSTICKET_SYSLOG: 'true' },
-    });
   });
+  const server = useTestServer(() => ({
+    database: database.url,
+    env: { ...osticketEnv(database), DESKGATE_OSTICKET_SYSLOG: 'true' },
+    ownKey: false,
+  }));
   after(async () => {
-    await server?.stop();
     await database?.drop();
   });
 
@@ -106,7 +105,6 @@ describe('DESKGATE_OSTICKET_SYSLOG=true', { skip }, () => {
 
 describe('readiness and start in osTicket mode follow the tables deskgate needs', { skip }, () => {
   let database: OsticketDatabase;
-  let server: StartedServer;
   const away = async (table: string, back = false) => {
     const [from, to] = back ? [`${table}_away`, table] : [table, `${table}_away`];
     await database.query(
@@ -116,10 +114,13 @@ describe('readiness and start in osTicket mode follow the tables deskgate needs'
 
   before(async () => {
     database = await createOsticketDatabase();
-    server = await startServer({ databaseUrl: database.url, env: osticketEnv(database) });
   });
+  const server = useTestServer(() => ({
+    database: database.url,
+    env: osticketEnv(database),
+    ownKey: false,
+  }));
   after(async () => {
-    await server?.stop();
     await database?.drop();
   });
 
