@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { test } from 'node:test';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, userBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 import { runCliJson } from './cli-assertions.ts';
 
 interface CreatedKey {
@@ -10,21 +10,8 @@ interface CreatedKey {
   scopes: string[];
 }
 
-const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
-assert.ok(sqlite);
-
-describe('keys create --scope users:read', () => {
-  let database: TestDatabase;
-  let server: StartedServer;
-
-  before(async () => {
-    database = await sqlite.create();
-    server = await startServer({ databaseUrl: database.url });
-  });
-  after(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+describeWithDatabase('keys create --scope users:read', SQLITE, (database) => {
+  const server = useTestServer({ database });
 
   test('a key with users:read alone reads users, and nothing else', async () => {
     const created = await runCliJson<CreatedKey>([
@@ -39,7 +26,7 @@ describe('keys create --scope users:read', () => {
       database.url,
     ]);
     assert.deepEqual(created.scopes, ['users:read']);
-    const { key: writer } = await createKey(database.url, { scopes: ['write'] });
+    const { key: writer } = await server.createKey({ scopes: ['write'] });
     const made = await call(server.url, {
       method: 'POST',
       headers: { apikey: writer },

@@ -5,7 +5,7 @@ import { createConnection } from 'mysql2/promise';
 import { runCli } from '../helpers/cli.ts';
 import { MYSQL_ADMIN_URL } from '../helpers/databases.ts';
 import { call, userBody } from '../helpers/http.ts';
-import { type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 const skip = MYSQL_ADMIN_URL ? false : 'skipped: DESKGATE_TEST_MYSQL_URL is not set';
 
@@ -14,7 +14,6 @@ describe("deskgate's own MySQL tables are utf8mb4 whatever the database's defaul
 }, () => {
   const name = `deskgate_t${process.pid}_${randomBytes(4).toString('hex')}`;
   let url: string;
-  let server: StartedServer;
 
   async function admin<T>(statement: string): Promise<T> {
     const connection = await createConnection(MYSQL_ADMIN_URL as string);
@@ -31,10 +30,9 @@ describe("deskgate's own MySQL tables are utf8mb4 whatever the database's defaul
     const u = new URL(MYSQL_ADMIN_URL as string);
     u.pathname = `/${name}`;
     url = u.toString();
-    server = await startServer({ databaseUrl: url });
   });
+  const server = useTestServer(() => ({ database: url }));
   after(async () => {
-    await server?.stop();
     await admin(`DROP DATABASE IF EXISTS ${name}`);
   });
 

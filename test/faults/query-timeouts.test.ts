@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { after, before, test } from 'node:test';
+import { DATABASES } from '../helpers/databases.ts';
+import { describeWithDatabase } from '../helpers/each-database.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
 import { viaProxy } from '../helpers/tcp-proxy.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 import { openTestSession, type TestSession, waitFor } from './database-sessions.ts';
 import { type FreezingProxy, startFreezingProxy } from './freezing-proxy.ts';
 
@@ -15,32 +16,29 @@ const ANSWER_WITHIN_MS = QUERY_TIMEOUT_MS + 1000 + 2000;
 // held by another session and for a server that goes silent; the answer is 503, not 500.
 for (const kind of DATABASES.filter((d) => d.name !== 'sqlite')) {
   const name = kind.name as 'postgres' | 'mysql';
-  describe(`DESKGATE_DB_QUERY_TIMEOUT on ${name}`, () => {
-    let database: TestDatabase;
+  describeWithDatabase(`DESKGATE_DB_QUERY_TIMEOUT on ${name}`, kind, (database) => {
     let proxy: FreezingProxy;
-    let server: StartedServer;
     let session: TestSession;
     let key: string;
 
     before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url));
       const target = viaProxy(database.url, 0);
       proxy = await startFreezingProxy(target.host, target.port);
-      server = await startServer({
-        databaseUrl: viaProxy(database.url, proxy.port).url,
-        env: {
-          DESKGATE_DB_QUERY_TIMEOUT: String(QUERY_TIMEOUT_MS),
-          DESKGATE_DB_CONNECT_TIMEOUT: '1000',
-        },
-      });
+    });
+    const server = useTestServer(() => ({
+      database: viaProxy(database.url, proxy.port).url,
+      env: {
+        DESKGATE_DB_QUERY_TIMEOUT: String(QUERY_TIMEOUT_MS),
+        DESKGATE_DB_CONNECT_TIMEOUT: '1000',
+      },
+    }));
+    before(async () => {
+      key = server.key;
       session = await openTestSession(name, database.url);
     });
     after(async () => {
       await session?.close();
-      await server?.stop();
       await proxy?.close();
-      await database?.drop();
     });
 
     test('a row lock held by another session: 503 within the timeout, then the write succeeds', async () => {

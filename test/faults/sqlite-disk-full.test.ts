@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { users } from '../../src/data/users/users.ts';
 import { call, type Reply, userBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
+import { withStore } from '../helpers/server.ts';
 import { holdWriteLock } from '../helpers/sqlite-write-lock.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 /** A small file system of its own (tmpfs), so that the disk can really fill up; needs root. */
 function mountSmallDisk(): { dir: string; unmount(): void } | undefined {
@@ -51,17 +52,14 @@ const BCRYPT_HASH = '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1
 // Issue 14, item 17: SQLite on a full disk answers 503 and logs the real cause; acknowledged
 // users survive and writes resume when space returns.
 describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs root' }, () => {
-  let server: StartedServer;
+  const url = `sqlite:${join(disk?.dir ?? tmpdir(), 'deskgate.db')}`;
+  const server = useTestServer({ database: url });
   let key: string;
-  let url: string;
 
-  before(async () => {
-    url = `sqlite:${join(disk?.dir as string, 'deskgate.db')}`;
-    ({ key } = await createKey(url));
-    server = await startServer({ databaseUrl: url });
+  before(() => {
+    key = server.key;
   });
-  after(async () => {
-    await server?.stop();
+  after(() => {
     disk?.unmount();
   });
 
@@ -105,6 +103,7 @@ describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs
       body: userBody({ email: 'after@example.com' }),
     });
     assert.equal(resumed.status, 200, resumed.text);
+    // Read on a connection of its own: what a restarted server would find.
     await withStore(url, async (store) => {
       for (const email of acknowledged)
         assert.ok(

@@ -74,3 +74,24 @@ export async function createApiKeyRow(
 ): Promise<void> {
   await server.store.data(apiKeys).createApiKey(row);
 }
+
+/** Revokes the key with `id` as `keys revoke` does. */
+export async function revokeApiKey(server: Pick<TestServer, 'store'>, id: number): Promise<void> {
+  await server.store.data(apiKeys).revokeApiKey(id);
+}
+
+/** The id of the user with `email` (undefined when there is none). */
+export function findUserIdByEmail(
+  server: Pick<TestServer, 'store'>,
+  email: string,
+): ReturnType<UserData['findUserIdByEmail']> {
+  return server.store.data(users).findUserIdByEmail(email);
+}
+
+/** The topic with `id`, as the data layer reads it (undefined when there is none). */
+export function findTopicById(
+  server: Pick<TestServer, 'store'>,
+  id: number,
+): ReturnType<TopicData['findTopicById']> {
+  return server.store.data(topics).findTopicById(id);
+}

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
-import { DATABASES, REDIS_URL, type TestDatabase } from '../helpers/databases.ts';
+import { before, describe, test } from 'node:test';
+import { revokeApiKey } from '../helpers/data-setup.ts';
+import { DATABASES, REDIS_URL } from '../helpers/databases.ts';
+import { useDatabase } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 const LIMIT = 10;
 
@@ -30,30 +31,24 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
     describe(`failed-auth limit under concurrency (${backend.name}) on ${kind.name}`, {
       skip: backend.skip,
     }, () => {
-      let database: TestDatabase;
-      let server: StartedServer;
+      const { database, drop } = useDatabase(kind);
+      const server = useTestServer(() => ({
+        database,
+        env: {
+          ...backend.env(),
+          DESKGATE_AUTH_FAILURE_LIMIT: String(LIMIT),
+          DESKGATE_AUTH_FAILURE_WINDOW: '600',
+          DESKGATE_TRUST_PROXY: 'loopback',
+        },
+      }));
       let key: string;
       let revoked: string;
 
       before(async () => {
-        database = await kind.create();
-        ({ key } = await createKey(database.url));
-        const toRevoke = await createKey(database.url);
-        await withStore(database.url, (store) => store.data(apiKeys).revokeApiKey(toRevoke.id));
+        ({ key } = await server.createKey());
+        const toRevoke = await server.createKey();
+        await revokeApiKey(server, toRevoke.id);
         revoked = toRevoke.key;
-        server = await startServer({
-          databaseUrl: database.url,
-          env: {
-            ...backend.env(),
-            DESKGATE_AUTH_FAILURE_LIMIT: String(LIMIT),
-            DESKGATE_AUTH_FAILURE_WINDOW: '600',
-            DESKGATE_TRUST_PROXY: 'loopback',
-          },
-        });
-      });
-      after(async () => {
-        await server?.stop();
-        await database?.drop();
       });
 
       test(`300 concurrent wrong keys from one address: ${LIMIT} answers of 401, the rest 429`, async () => {
@@ -118,6 +113,7 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
         });
         assert.equal(other.status, 401);
       });
+      drop();
     });
   }
 }
