@@ -86,8 +86,9 @@ export function describeWithDatabase(
   name: string,
   kind: DatabaseKind,
   fn: (database: SuiteDatabase) => void,
+  options: TestOptions = {},
 ): void {
-  describe(name, () => {
+  describe(name, options, () => {
     const { database, drop } = useDatabase(kind);
     fn(database);
     drop();
