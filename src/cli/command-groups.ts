@@ -1,4 +1,4 @@
-import { COMMANDS } from './commands/index.ts';
+import { COMMANDS, loadCommands } from './commands/index.ts';
 
 /** The first word of a command of several words (`keys`, `topics`, `users`), or undefined. */
 export function findCommandGroup(word: string | undefined): string | undefined {
@@ -9,9 +9,8 @@ export function findCommandGroup(word: string | undefined): string | undefined {
 }
 
 /** `deskgate keys --help`: the usage and summary of each command in the group. */
-export function groupHelpText(group: string): string {
-  const lines = COMMANDS.filter((c) => c.name.split(' ')[0] === group).map(
-    (c) => `  ${c.usage}\n      ${c.summary}`,
-  );
+export async function groupHelpText(group: string): Promise<string> {
+  const commands = await loadCommands(COMMANDS.filter((c) => c.name.split(' ')[0] === group));
+  const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);
   return `Usage: deskgate ${group} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun deskgate ${group} <command> --help for one command, deskgate --help for all.\n`;
 }

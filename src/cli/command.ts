@@ -11,7 +11,7 @@ export interface CommandInput {
   out: (text: string) => void;
 }
 
-/** One CLI command: a file in commands/ and a line in commands/index.ts. */
+/** One CLI command: a file in commands/ and a lazy line in commands/index.ts. */
 export interface Command {
   /** Words that select it, e.g. `keys create`. */
   name: string;

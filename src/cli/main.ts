@@ -13,15 +13,15 @@ import { scrubErrorText } from '../serialize-error.ts';
 import { FirstKeyFileError } from '../server/announce-first-key.ts';
 import { type Command, CommandError, UsageError } from './command.ts';
 import { findCommandGroup, groupHelpText } from './command-groups.ts';
-import { COMMANDS } from './commands/index.ts';
+import { COMMANDS, loadCommands } from './commands/index.ts';
 
 const COMMON_OPTIONS = {
   database: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-function helpText(): string {
-  const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);
+async function helpText(): Promise<string> {
+  const lines = (await loadCommands()).map((c) => `  ${c.usage}\n      ${c.summary}`);
   return (
     `Usage: deskgate <command> [options]\n\nCommands:\n${lines.join('\n')}\n\n` +
     'Every command takes --database URL (default: DESKGATE_DATABASE_URL, then sqlite:./data/deskgate.db)\n' +
@@ -30,11 +30,11 @@ function helpText(): string {
   );
 }
 
-function findCommand(argv: readonly string[]): { command: Command; rest: string[] } {
-  for (const command of COMMANDS) {
-    const words = command.name.split(' ');
+async function findCommand(argv: readonly string[]): Promise<{ command: Command; rest: string[] }> {
+  for (const entry of COMMANDS) {
+    const words = entry.name.split(' ');
     if (words.every((word, i) => argv[i] === word))
-      return { command, rest: argv.slice(words.length) };
+      return { command: await entry.load(), rest: argv.slice(words.length) };
   }
   // Only the words before the first option: `frob --database x` names "frob", not "frob x".
   const firstOption = argv.findIndex((a) => a.startsWith('-'));
@@ -66,7 +66,7 @@ async function run(
 ): Promise<void> {
   if (argv.length === 0 || HELP_FLAGS.includes(argv[0] ?? '') || argv[0] === 'help') {
     const group = argv[0] === 'help' ? findCommandGroup(argv[1]) : undefined;
-    process.stdout.write(group ? groupHelpText(group) : helpText());
+    process.stdout.write(group ? await groupHelpText(group) : await helpText());
     if (argv.length === 0) throw new UsageError('no command given');
     return;
   }
@@ -78,10 +78,10 @@ async function run(
   if (group && argv.length === 1)
     throw new UsageError(`${group} needs a command; run deskgate ${group} --help`);
   if (group && HELP_FLAGS.includes(argv[1] ?? '')) {
-    process.stdout.write(groupHelpText(group));
+    process.stdout.write(await groupHelpText(group));
     return;
   }
-  const { command, rest } = findCommand(argv);
+  const { command, rest } = await findCommand(argv);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
