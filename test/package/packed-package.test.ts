@@ -101,7 +101,11 @@ describe('the packed package, installed into an empty project', () => {
   test('holds the compiled code and no TypeScript sources', () => {
     const installed = join(project, 'node_modules', 'deskgate');
     const top = readdirSync(installed).sort();
-    assert.deepEqual(top, ['LICENSE', 'README.md', 'bin', 'dist', 'package.json']);
+    assert.deepEqual(top, ['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'package.json']);
+    // The switch-over guide, which `deskgate osticket check` points to, and nothing else of docs/.
+    assert.deepEqual(readdirSync(join(installed, 'docs')), [
+      'replacing-the-osticket-web-service.md',
+    ]);
     const files = readdirSync(join(installed, 'dist'), { recursive: true }).map(String);
     assert.ok(files.includes(join('cli', 'main.js')));
     assert.ok(files.includes(join('client', 'index.d.ts')));
