@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -7,7 +8,7 @@ import {
   type MysqlPoolConnection,
   sql,
 } from 'kysely';
-import { createPool, type Pool, type PoolConnection } from 'mysql2';
+import type { Pool, PoolConnection } from 'mysql2';
 import {
   CLIENT_TIMEOUT_GRACE_MS,
   type Dialect,
@@ -167,6 +168,8 @@ export function openMysql<DB>(
   { serverTimeZone = false }: MysqlOptions = {},
 ): OpenDatabase<DB> {
   const normalized = url.replace(/^mariadb:/, 'mysql:');
+  // Loaded on first use: a SQLite or PostgreSQL process (every CLI call) never pays for mysql2.
+  const { createPool } = createRequire(import.meta.url)('mysql2') as typeof import('mysql2');
   const instance = createPool({
     uri: normalized,
     connectionLimit: pool.max,

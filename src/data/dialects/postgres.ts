@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   CLIENT_TIMEOUT_GRACE_MS,
   type Dialect,
@@ -10,8 +11,16 @@ import {
   type PoolOptions,
 } from './dialect.ts';
 
-// COUNT(*) and bigint columns arrive as strings by default; every value deskgate keeps fits a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+let loaded: typeof pg | undefined;
+
+/** node-postgres, loaded on first use: a SQLite or MySQL process never pays for it. */
+function loadPg(): typeof pg {
+  if (loaded) return loaded;
+  loaded = createRequire(import.meta.url)('pg') as typeof pg;
+  // COUNT(*) and bigint columns arrive as strings by default; every value deskgate keeps fits a double.
+  loaded.types.setTypeParser(loaded.types.builtins.INT8, (value) => Number(value));
+  return loaded;
+}
 
 /** node-postgres's messages for a connection that is gone or a server that stopped answering. */
 const LOST_CONNECTION =
@@ -96,7 +105,7 @@ function withDiscardOnTimeout(pool: pg.Pool): PostgresPool {
  * and a server that stops answering is given up on a second later (client-side read timeout).
  */
 export function openPostgres<DB>(url: string, pool: PoolOptions): OpenDatabase<DB> {
-  const instance = new pg.Pool({
+  const instance = new (loadPg().Pool)({
     connectionString: url,
     max: pool.max,
     connectionTimeoutMillis: pool.connectTimeoutMs,
