@@ -13,8 +13,8 @@ const version = (
 
 describe('deskgate --help and --version', () => {
   test('--version prints the package version and exits 0', async () => {
-    for (const flag of ['--version', '-V']) {
-      const result = await runCli([flag]);
+    const results = await Promise.all(['--version', '-V'].map((flag) => runCli([flag])));
+    for (const result of results) {
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.stdout, `${version}\n`);
       assert.equal(result.stderr, '');
@@ -29,12 +29,14 @@ describe('deskgate --help and --version', () => {
 
   for (const [group, commands] of Object.entries(groups)) {
     test(`deskgate ${group} --help lists the ${group} commands and exits 0`, async () => {
-      for (const args of [
-        [group, '--help'],
-        [group, '-h'],
-        ['help', group],
-      ]) {
-        const result = await runCli(args);
+      const results = await Promise.all(
+        [
+          [group, '--help'],
+          [group, '-h'],
+          ['help', group],
+        ].map((args) => runCli(args)),
+      );
+      for (const result of results) {
         assert.equal(result.code, 0, result.stderr);
         assert.equal(result.stderr, '');
         for (const command of commands) assert.match(result.stdout, new RegExp(command));

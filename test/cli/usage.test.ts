@@ -82,8 +82,9 @@ describe('deskgate usage errors and help', () => {
   const database = () => ['--database', `sqlite:${join(dir, 'never-created.db')}`];
 
   test('--help lists every command and exits 0', async () => {
-    for (const args of [['--help'], ['-h'], ['help']]) {
-      const text = await runCliText(args);
+    // Independent calls: side by side, each a process of its own.
+    const texts = await Promise.all([['--help'], ['-h'], ['help']].map((args) => runCliText(args)));
+    for (const text of texts) {
       for (const name of COMMAND_NAMES)
         assert.ok(text.includes(name), `${name} missing from --help`);
       assert.match(text, /--database/);
@@ -98,14 +99,18 @@ describe('deskgate usage errors and help', () => {
   });
 
   test('an unknown command exits 2 with one line naming it', async () => {
-    const result = await runCli(['frobnicate', ...database()]);
+    const [result, rotate, keys] = await Promise.all([
+      runCli(['frobnicate', ...database()]),
+      runCli(['keys', 'rotate', ...database(), '--json']),
+      runCli(['keys']),
+    ]);
     assertCleanFailure(result, 2, /frobnicate/);
     assert.ok(
       !result.stderr.includes('never-created'),
       'the message mistakes the option value for a command word',
     );
-    assertCleanFailure(await runCli(['keys', 'rotate', ...database(), '--json']), 2, /keys rotate/);
-    assertCleanFailure(await runCli(['keys']), 2);
+    assertCleanFailure(rotate, 2, /keys rotate/);
+    assertCleanFailure(keys, 2);
   });
 
   test('no command at all exits 2', async () => {
@@ -115,15 +120,18 @@ describe('deskgate usage errors and help', () => {
   });
 
   test('an unknown option, a missing option value or an extra argument exits 2 with one line', async () => {
-    assertCleanFailure(await runCli(['keys', 'list', '--bogus', ...database()]), 2, /--bogus/);
-    assertCleanFailure(await runCli(['serve', '--port', '9999', ...database()]), 2, /--port/);
-    assertCleanFailure(
-      await runCli(['keys', 'create', ...database(), '--json', '--name']),
-      2,
-      /--name/,
-    );
-    assertCleanFailure(await runCli(['topics', 'list', 'extra', ...database()]), 2);
-    assertCleanFailure(await runCli(['topics', 'list', '--database', '']), 2, /--database/);
+    const [bogus, port, name, extra, empty] = await Promise.all([
+      runCli(['keys', 'list', '--bogus', ...database()]),
+      runCli(['serve', '--port', '9999', ...database()]),
+      runCli(['keys', 'create', ...database(), '--json', '--name']),
+      runCli(['topics', 'list', 'extra', ...database()]),
+      runCli(['topics', 'list', '--database', '']),
+    ]);
+    assertCleanFailure(bogus, 2, /--bogus/);
+    assertCleanFailure(port, 2, /--port/);
+    assertCleanFailure(name, 2, /--name/);
+    assertCleanFailure(extra, 2);
+    assertCleanFailure(empty, 2, /--database/);
   });
 
   test('a database that cannot be opened exits 1 with one line, no stack trace', async () => {
@@ -134,10 +142,13 @@ describe('deskgate usage errors and help', () => {
       // The parent "directory" is a file: the path cannot be created.
       `sqlite:${join(notADatabase, 'deskgate.db')}`,
     ];
-    for (const url of cases) {
-      assertCleanFailure(await runCli(['topics', 'list', '--database', url]), 1);
-      assertCleanFailure(await runCli(['keys', 'list', '--database', url, '--json']), 1);
-    }
+    const results = await Promise.all(
+      cases.flatMap((url) => [
+        runCli(['topics', 'list', '--database', url]),
+        runCli(['keys', 'list', '--database', url, '--json']),
+      ]),
+    );
+    for (const result of results) assertCleanFailure(result, 1);
   });
 
   test('a bad DESKGATE_ variable stops any command with one line naming it (exit 2)', async () => {
