@@ -45,13 +45,15 @@ for (const kind of DATABASES) {
     });
 
     test('topics list shows the default topics, as JSON and as a table', async () => {
-      const topics = await listTopics();
+      const [topics, text] = await Promise.all([
+        listTopics(),
+        runCliText(['topics', 'list', ...db()]),
+      ]);
       for (const topic of topics) assert.deepEqual(Object.keys(topic).sort(), TOPIC_FIELDS);
       const byName = new Map(topics.map((t) => [t.topic, t]));
       assert.equal(byName.get('General Inquiry')?.parent, 0);
       assert.equal(byName.get('Feedback')?.parent, 0);
       assert.equal(byName.get('Access Issue')?.parent, byName.get('Report a Problem')?.id);
-      const text = await runCliText(['topics', 'list', ...db()]);
       for (const name of ['General Inquiry', 'Feedback', 'Report a Problem', 'Access Issue']) {
         assert.ok(text.includes(name), `${name} missing from:\n${text}`);
       }
@@ -120,17 +122,15 @@ for (const kind of DATABASES) {
 
     test('topics add with bad usage exits 2', async () => {
       const before = await listTopics();
-      assertCleanFailure(await runCli(['topics', 'add', ...db()]), 2, /--topic/);
-      assertCleanFailure(
-        await runCli(['topics', 'add', '--topic', 'X', '--sort', 'abc', ...db()]),
-        2,
-        /--sort/,
-      );
-      assertCleanFailure(
-        await runCli(['topics', 'add', '--topic', 'X', '--parent', 'ten', ...db(), '--json']),
-        2,
-        /--parent/,
-      );
+      // Usage errors, found before the database is opened: side by side.
+      const [noTopic, badSort, badParent] = await Promise.all([
+        runCli(['topics', 'add', ...db()]),
+        runCli(['topics', 'add', '--topic', 'X', '--sort', 'abc', ...db()]),
+        runCli(['topics', 'add', '--topic', 'X', '--parent', 'ten', ...db(), '--json']),
+      ]);
+      assertCleanFailure(noTopic, 2, /--topic/);
+      assertCleanFailure(badSort, 2, /--sort/);
+      assertCleanFailure(badParent, 2, /--parent/);
       assert.deepEqual(await listTopics(), before);
     });
 
