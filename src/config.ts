@@ -51,6 +51,7 @@ const envSchema = z.object({
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'must look like /helpdesk (no trailing slash)' })
     .default(''),
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
+  DESKGATE_MAX_LIST: positiveInt.default(10_000),
   DESKGATE_TRUST_PROXY: proxyList.default([]),
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
   DESKGATE_INACTIVE_TOPICS: boolean.default(false),
@@ -106,6 +107,8 @@ export interface Config {
   basePath: string;
   /** Largest request body in bytes; beyond it → 413. Default 16 KiB. */
   bodyLimit: number;
+  /** Most elements a list answers without `limit`; beyond it → 400 too_many_results. `DESKGATE_MAX_LIST`, default 10,000. */
+  maxList: number;
   /** Proxies whose X-Forwarded-For is believed (comma list for proxy-addr). Empty: none. */
   trustProxy: string[];
   /** Answer non-public topics as if they did not exist, as the PHP service did. */
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     databaseUrl: e.DESKGATE_DATABASE_URL,
     basePath: e.DESKGATE_BASE_PATH,
     bodyLimit: e.DESKGATE_BODY_LIMIT,
+    maxList: e.DESKGATE_MAX_LIST,
     trustProxy: e.DESKGATE_TRUST_PROXY,
     publicTopicsOnly: e.DESKGATE_PUBLIC_TOPICS_ONLY,
     inactiveTopics: e.DESKGATE_INACTIVE_TOPICS,

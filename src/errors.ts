@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unknown_operation: 400,
   invalid_parameters: 400,
+  /** A list without `limit` matched more than DESKGATE_MAX_LIST: page it (SPEC §8c). */
+  too_many_results: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   insufficient_scope: 403,
@@ -14,6 +16,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_mismatch: 422,
+  /** osTicket mode: a ticket write needs osTicket's own code, which is not set up. */
+  requires_osticket_bridge: 501,
   too_many_requests: 429,
   internal_error: 500,
   database_unavailable: 503,

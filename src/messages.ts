@@ -17,7 +17,14 @@ export const MESSAGES = {
   overloaded: 'The service is busy; try again shortly.',
   failedAuthLimit: 'Too many failed authentication attempts; try again later.',
   malformedHttp: 'The request is not valid HTTP/1.1.',
+  requiresOsticketBridge:
+    "In osTicket mode, ticket writes are done by osTicket's own code: set DESKGATE_OSTICKET_URL and DESKGATE_OSTICKET_API_KEY (a key of osTicket's API bound to deskgate's address) and install deskgate's osTicket plugin in osTicket's admin panel. Nothing was written.",
 } as const;
+
+/** too_many_results: a list without `limit` matched more than DESKGATE_MAX_LIST. */
+export function tooManyResultsMessage(count: number, max: number): string {
+  return `${count} results match, more than the ${max} answered at once: send parameters.limit (1–1000) and page with parameters.after.`;
+}
 
 /** unknown_operation: names the pair and every supported operation. */
 /** How much of a caller's own text a message echoes: a 16 KiB name must not make a 16 KiB answer. */

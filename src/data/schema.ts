@@ -54,6 +54,8 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** 1: the key may read internal notes (with tickets:read). */
+  notes: Generated<number>;
 }
 
 export interface AuditLogTable {
@@ -75,7 +77,138 @@ export interface IdempotencyKeyTable {
   created_at: string;
 }
 
+export interface TicketStatusTable {
+  id: number;
+  name: string;
+  /** open, closed, archived or deleted, as osTicket's `ticket_status.state`. */
+  state: string;
+  sort: number;
+}
+
+export interface TicketPriorityTable {
+  id: number;
+  name: string;
+  color: string;
+  urgency: number;
+  is_public: number;
+}
+
+export interface SlaPlanTable {
+  id: Generated<number>;
+  name: string;
+  grace_period: number;
+  flags: number;
+  notes: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DepartmentTable {
+  id: Generated<number>;
+  name: string;
+  signature: string;
+  is_public: number;
+  sla_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentTable {
+  id: Generated<number>;
+  username: string;
+  name: string;
+  email: string;
+  dept_id: number;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CounterTable {
+  name: string;
+  next: number;
+}
+
+export interface TicketTable {
+  id: Generated<number>;
+  number: string;
+  user_id: number;
+  status_id: number;
+  priority_id: number;
+  dept_id: number;
+  sla_id: number;
+  topic_id: number;
+  staff_id: number;
+  subject: string;
+  source: string;
+  ip_address: string;
+  is_overdue: number;
+  is_answered: number;
+  due_at: string | null;
+  sla_due_at: string | null;
+  reopened_at: string | null;
+  closed_at: string | null;
+  last_message_at: string | null;
+  last_response_at: string | null;
+  last_update_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TicketEntryTable {
+  id: Generated<number>;
+  ticket_id: number;
+  pid: number;
+  /** M (the user's message), R (an agent's response), N (an internal note), as osTicket. */
+  type: string;
+  user_id: number;
+  staff_id: number;
+  poster: string;
+  title: string | null;
+  body: string;
+  format: string;
+  source: string;
+  ip_address: string;
+  created_at: string;
+}
+
+export interface TicketEventTable {
+  id: Generated<number>;
+  ticket_id: number;
+  kind: string;
+  staff_id: number;
+  user_id: number;
+  dept_id: number;
+  topic_id: number;
+  data: string | null;
+  at: string;
+}
+
+export interface TaskTable {
+  id: Generated<number>;
+  number: string;
+  ticket_id: number;
+  dept_id: number;
+  staff_id: number;
+  title: string;
+  description: string;
+  due_at: string | null;
+  closed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  ticket_statuses: TicketStatusTable;
+  ticket_priorities: TicketPriorityTable;
+  sla_plans: SlaPlanTable;
+  departments: DepartmentTable;
+  agents: AgentTable;
+  counters: CounterTable;
+  tickets: TicketTable;
+  ticket_entries: TicketEntryTable;
+  ticket_events: TicketEventTable;
+  tasks: TaskTable;
   topics: TopicTable;
   users: UserTable;
   user_emails: UserEmailTable;

@@ -10,6 +10,7 @@ import type {
   User,
   UserRangeQuery,
 } from '../domain.ts';
+import type { TicketStore } from './tickets/ticket-store.ts';
 
 /**
  * Everything operations and CLI commands need from storage. Each database layout (deskgate's
@@ -17,6 +18,8 @@ import type {
  */
 export interface Store {
   readonly dialect: DialectName;
+  /** Tickets, tasks and agents (src/data/tickets/ticket-store.ts). */
+  readonly tickets: TicketStore;
   findTopicById(id: number): Promise<Topic | undefined>;
   listTopics(): Promise<Topic[]>;
   /** Topics in `sort`, then `id` order; with `parentId`, only its children (0: top-level ones). */
@@ -76,6 +79,8 @@ export interface NewApiKey {
   keyHash: string;
   scopes: Scope[];
   allowIps: string[];
+  /** May read internal notes (`keys create --notes`). Default false. */
+  notes?: boolean;
 }
 
 export class DuplicateEmailError extends Error {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
-import type { ApiKey } from '../domain.ts';
+import { type ApiKey, WRITE_SCOPES } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import type { FailedAuthLimiter } from '../limits/failed-auth-limiter.ts';
 import type { KeyRateLimiter } from '../limits/key-rate-limiter.ts';
@@ -133,13 +133,16 @@ export async function runServiceCall(
     requestId,
     idempotencyKey: readIdempotencyKey(req),
     logger: deps.logger,
+    addResponseHeader: (name, value) => {
+      head.push(name, value);
+    },
   });
   if (data === undefined) {
     if (!operation.nothingFound) throw new Error(`${operation.name} answered nothing`);
     return { found: false };
   }
   // Writes log themselves in their transaction; a read is recorded once it has succeeded.
-  if (operation.scope !== 'write' && deps.store.recordCall)
+  if (!WRITE_SCOPES.has(operation.scope) && deps.store.recordCall)
     await deps.store.recordCall({ apiKeyId: apiKey.id, clientIp, operation: operation.name });
   return { found: true, data };
 }

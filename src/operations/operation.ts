@@ -17,6 +17,8 @@ export interface OperationContext {
   /** The `Idempotency-Key` header, when the caller sent one. */
   idempotencyKey: string | undefined;
   logger: Logger;
+  /** Adds a header to the success answer (ticket/add: `X-Ticket-Number`). */
+  addResponseHeader(name: string, value: string): void;
 }
 
 /**

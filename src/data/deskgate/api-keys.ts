@@ -16,6 +16,7 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     created: formatTimestamp(row.created_at),
     lastUsed: row.last_used_at === null ? null : formatTimestamp(row.last_used_at),
     revoked: row.revoked_at === null ? null : formatTimestamp(row.revoked_at),
+    notes: Number(row.notes) === 1,
   };
 }
 
@@ -32,6 +33,7 @@ export async function createApiKey(
     created_at: now(),
     last_used_at: null,
     revoked_at: null,
+    notes: key.notes ? 1 : 0,
   });
   const id = await insertReturningId(query, dialect);
   return toApiKey(

@@ -6,6 +6,7 @@ import type { Reader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import type { Database } from '../schema.ts';
 import type { Store } from '../store.ts';
+import { makeDeskgateTicketStore } from '../tickets/deskgate-ticket-store.ts';
 import * as apiKeys from './api-keys.ts';
 import * as topicLookups from './topic-lookups.ts';
 import * as topics from './topics.ts';
@@ -21,6 +22,7 @@ export function makeDeskgateStore(
   const own = ownTables(db);
   return {
     dialect: dialect.name,
+    tickets: makeDeskgateTicketStore(db, dialect),
     findTopicById: (id) => topics.findTopicById(reader, id),
     listTopics: () => topics.listTopics(db),
     listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(reader, parentId),

@@ -8,6 +8,7 @@ import * as initialSchema from './001-initial-schema.ts';
 import * as defaultTopics from './002-default-topics.ts';
 import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
 import * as usersCreatedIndex from './004-users-created-index.ts';
+import * as tickets from './005-tickets.ts';
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -18,6 +19,7 @@ export const MIGRATIONS = {
     ['002-default-topics', defaultTopics],
     ['003-exact-text-on-mysql', exactTextOnMysql],
     ['004-users-created-index', usersCreatedIndex],
+    ['005-tickets', tickets],
   ],
   // In an osTicket database only deskgate's own tables are migrated; osTicket's are never touched.
   osticket: [

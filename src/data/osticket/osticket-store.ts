@@ -4,6 +4,7 @@ import { ownTables } from '../common/own-tables.ts';
 import { makeReader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type Store, UnsupportedInModeError } from '../store.ts';
+import { makeOsticketTicketStore } from '../tickets/osticket-ticket-store.ts';
 import * as apiKeys from './api-keys.ts';
 import { assertTablesReadable } from './assert-tables-readable.ts';
 import type { OsticketDatabase } from './schema.ts';
@@ -41,6 +42,7 @@ export function makeOsticketStore(
   const syslog = options.syslog === true;
   return {
     dialect: dialect.name,
+    tickets: makeOsticketTicketStore(db),
     findTopicById: (id) => topics.findTopicById(reader, id),
     listTopics: () => topics.listTopics(db),
     listTopicsInOrder: (parentId) => topicLookups.listTopicsInOrder(reader, parentId),

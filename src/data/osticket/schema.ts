@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { OwnTables } from '../schema.ts';
+import type { OsticketTicketTables } from '../tickets/osticket-ticket-tables.ts';
 
 /**
  * osTicket's tables as osTicket 1.18.1's installer creates them (../shared/osticket/
@@ -130,7 +131,7 @@ export interface OstSyslogTable {
   updated: string;
 }
 
-export interface OsticketDatabase extends OwnTables {
+export interface OsticketDatabase extends OwnTables, OsticketTicketTables {
   help_topic: HelpTopicTable;
   user: OstUserTable;
   user_email: OstUserEmailTable;

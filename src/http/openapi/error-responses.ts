@@ -6,6 +6,7 @@ import {
   MESSAGES,
   methodNotAllowedMessage,
   payloadTooLargeMessage,
+  tooManyResultsMessage,
   unknownOperationMessage,
 } from '../../messages.ts';
 import { OPERATION_NAMES } from '../../operations/registry.ts';
@@ -39,6 +40,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   payload_too_large: payloadTooLargeMessage(16384),
   unsupported_media_type: MESSAGES.multipart,
   idempotency_mismatch: MESSAGES.idempotencyMismatch,
+  too_many_results: tooManyResultsMessage(12_345, 10_000),
+  requires_osticket_bridge: MESSAGES.requiresOsticketBridge,
   too_many_requests: keyRateLimitMessage(600),
   internal_error: MESSAGES.internalError,
   database_unavailable: MESSAGES.databaseUnavailable,

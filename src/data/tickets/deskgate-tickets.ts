@@ -1,0 +1,491 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type {
+  Actor,
+  IdempotencyClaim,
+  NewReply,
+  NewTicket,
+  Ticket,
+  TicketClosing,
+  TicketEntry,
+  TicketListQuery,
+  TicketLookup,
+} from '../../domain.ts';
+import { insertAuditEntry } from '../common/audit-log.ts';
+import { IDEMPOTENCY_UNIQUE, insertIdempotencyRecord } from '../common/idempotency.ts';
+import { ownTables } from '../common/own-tables.ts';
+import { insertReturningId } from '../deskgate/insert-returning-id.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import type { Database, TicketEntryTable } from '../schema.ts';
+import { IdempotencyConflictError, RejectedValueError } from '../store.ts';
+import { formatTimestamp, now } from '../time.ts';
+import { takeNextNumber } from './count-next.ts';
+import type { CreatedTicket } from './ticket-store.ts';
+
+/** osTicket's default priority on a fresh install (config `default_priority_id`): Normal. */
+const DEFAULT_PRIORITY_ID = 2;
+/** An SLA plan's active flag (osTicket's 0x1): only an active plan sets a due time. */
+const SLA_ACTIVE = 1;
+
+function toEntry(row: Selectable<TicketEntryTable>): TicketEntry {
+  return {
+    id: Number(row.id),
+    pid: Number(row.pid),
+    type: row.type as TicketEntry['type'],
+    userId: Number(row.user_id),
+    staffId: Number(row.staff_id),
+    poster: row.poster,
+    title: row.title,
+    body: row.body,
+    format: row.format,
+    source: row.source,
+    ipAddress: row.ip_address,
+    created: formatTimestamp(row.created_at),
+  };
+}
+
+const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
+
+function selectTickets(db: Kysely<Database>) {
+  return db
+    .selectFrom('tickets')
+    .leftJoin('ticket_priorities', 'ticket_priorities.id', 'tickets.priority_id')
+    .selectAll('tickets')
+    .select('ticket_priorities.name as priority_name');
+}
+
+type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['execute']>>[number];
+
+function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
+  return {
+    id: Number(row.id),
+    pid: null,
+    number: row.number,
+    userId: Number(row.user_id),
+    userEmailId: 0,
+    statusId: Number(row.status_id),
+    deptId: Number(row.dept_id),
+    slaId: Number(row.sla_id),
+    topicId: Number(row.topic_id),
+    staffId: Number(row.staff_id),
+    teamId: 0,
+    emailId: 0,
+    lockId: 0,
+    flags: 0,
+    sort: 0,
+    ipAddress: row.ip_address,
+    source: row.source,
+    sourceExtra: null,
+    isOverdue: Number(row.is_overdue) === 1,
+    isAnswered: Number(row.is_answered) === 1,
+    dueDate: optionalTime(row.due_at),
+    estDueDate: optionalTime(row.sla_due_at),
+    reopened: optionalTime(row.reopened_at),
+    closed: optionalTime(row.closed_at),
+    lastUpdate: formatTimestamp(row.last_update_at),
+    created: formatTimestamp(row.created_at),
+    updated: formatTimestamp(row.updated_at),
+    subject: row.subject,
+    priorityId: Number(row.priority_id),
+    priority: row.priority_name ?? '',
+    entries,
+  };
+}
+
+/** The entries of these tickets, oldest first, notes only when asked for. */
+async function entriesOf(
+  db: Kysely<Database>,
+  ticketIds: number[],
+  notes: boolean,
+): Promise<Map<number, TicketEntry[]>> {
+  const byTicket = new Map<number, TicketEntry[]>(ticketIds.map((id) => [id, []]));
+  if (ticketIds.length === 0) return byTicket;
+  let query = db
+    .selectFrom('ticket_entries')
+    .selectAll()
+    .where('ticket_id', 'in', ticketIds)
+    .orderBy('ticket_id')
+    .orderBy('id');
+  if (!notes) query = query.where('type', '<>', 'N');
+  for (const row of await query.execute()) byTicket.get(Number(row.ticket_id))?.push(toEntry(row));
+  return byTicket;
+}
+
+async function withEntries(
+  db: Kysely<Database>,
+  rows: TicketRow[],
+  notes: boolean,
+): Promise<Ticket[]> {
+  const entries = await entriesOf(
+    db,
+    rows.map((row) => Number(row.id)),
+    notes,
+  );
+  return rows.map((row) => toTicket(row, entries.get(Number(row.id)) ?? []));
+}
+
+export async function findTicket(
+  db: Kysely<Database>,
+  lookup: TicketLookup,
+  options: { notes: boolean },
+): Promise<Ticket | undefined> {
+  const query = selectTickets(db);
+  const row = await ('id' in lookup
+    ? query.where('tickets.id', '=', lookup.id)
+    : query.where('tickets.number', '=', lookup.number)
+  ).executeTakeFirst();
+  if (!row) return undefined;
+  return (await withEntries(db, [row], options.notes))[0];
+}
+
+function filtered(db: Kysely<Database>, query: TicketListQuery) {
+  const column = query.order === 'created' ? 'tickets.created_at' : 'tickets.last_update_at';
+  let select = selectTickets(db);
+  if (query.from !== undefined) select = select.where(column, '>=', query.from);
+  if (query.to !== undefined) select = select.where(column, '<=', query.to);
+  if (query.statusId !== 0) select = select.where('tickets.status_id', '=', query.statusId);
+  return { select, column } as const;
+}
+
+export async function listTickets(db: Kysely<Database>, query: TicketListQuery): Promise<Ticket[]> {
+  const { column } = filtered(db, query);
+  let { select } = filtered(db, query);
+  const after = query.after;
+  if (after) {
+    select = select.where((eb) =>
+      eb.or([
+        eb(column, '>', after.created),
+        eb.and([eb(column, '=', after.created), eb('tickets.id', '>', after.id)]),
+      ]),
+    );
+  }
+  const rows = await select.orderBy(column).orderBy('tickets.id').limit(query.limit).execute();
+  return withEntries(db, rows, query.notes);
+}
+
+export async function countTickets(db: Kysely<Database>, query: TicketListQuery): Promise<number> {
+  const { select } = filtered(db, query);
+  const row = await select
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Adds hours to a `YYYY-MM-DD HH:MM:SS` UTC time (decision 172: no business-hours schedule). */
+function addHours(at: string, hours: number): string {
+  return formatTimestamp(new Date(Date.parse(`${at.replace(' ', 'T')}Z`) + hours * 3_600_000));
+}
+
+async function requireRow(
+  found: Promise<unknown>,
+  field: string,
+  message = 'does not name an existing record',
+): Promise<void> {
+  if ((await found) === undefined) throw new RejectedValueError(field, message);
+}
+
+/** Department, SLA plan, status and priority of a new ticket: the ones asked for, checked, else the defaults. */
+async function resolveTicketSettings(trx: Transaction<Database>, ticket: NewTicket) {
+  const user = await trx
+    .selectFrom('users')
+    .select('name')
+    .where('id', '=', ticket.userId)
+    .executeTakeFirst();
+  if (!user) throw new RejectedValueError('user_id', 'is not an existing user');
+  if (ticket.topicId !== 0) {
+    await requireRow(
+      trx.selectFrom('topics').select('id').where('id', '=', ticket.topicId).executeTakeFirst(),
+      'topic_id',
+      'is not an existing help topic',
+    );
+  }
+  const department = await (ticket.deptId === 0
+    ? trx.selectFrom('departments').select(['id', 'sla_id']).orderBy('id').limit(1)
+    : trx.selectFrom('departments').select(['id', 'sla_id']).where('id', '=', ticket.deptId)
+  ).executeTakeFirst();
+  if (!department) throw new RejectedValueError('dept_id', 'is not an existing department');
+  // osTicket's precedence: the SLA asked for, else the department's, else the default plan.
+  const slaId = ticket.slaId !== 0 ? ticket.slaId : Number(department.sla_id);
+  const sla = await (slaId === 0
+    ? trx.selectFrom('sla_plans').select(['id', 'grace_period', 'flags']).orderBy('id').limit(1)
+    : trx.selectFrom('sla_plans').select(['id', 'grace_period', 'flags']).where('id', '=', slaId)
+  ).executeTakeFirst();
+  if (!sla) throw new RejectedValueError('sla_id', 'is not an existing SLA plan');
+  const status = await (ticket.statusId === 0
+    ? trx
+        .selectFrom('ticket_statuses')
+        .selectAll()
+        .where('state', '=', 'open')
+        .orderBy('sort')
+        .limit(1)
+    : trx.selectFrom('ticket_statuses').selectAll().where('id', '=', ticket.statusId)
+  ).executeTakeFirst();
+  if (!status) throw new RejectedValueError('status_id', 'is not an existing ticket status');
+  if (status.state !== 'open' && status.state !== 'closed') {
+    throw new RejectedValueError('status_id', 'must be an open or a closed status');
+  }
+  const priorityId = ticket.priorityId === 0 ? DEFAULT_PRIORITY_ID : ticket.priorityId;
+  await requireRow(
+    trx
+      .selectFrom('ticket_priorities')
+      .select('id')
+      .where('id', '=', priorityId)
+      .executeTakeFirst(),
+    'priority_id',
+    'is not an existing priority',
+  );
+  return { user, department, sla, status, priorityId };
+}
+
+export async function createTicket(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  ticket: NewTicket,
+  actor: Actor,
+  idempotency?: IdempotencyClaim,
+): Promise<CreatedTicket> {
+  try {
+    return await dialect.writeTransaction(db, async (trx) => {
+      const at = now();
+      const { user, department, sla, status, priorityId } = await resolveTicketSettings(
+        trx,
+        ticket,
+      );
+      const number = await takeNextNumber(trx, 'ticket');
+      const closed = status.state === 'closed';
+      const id = await insertReturningId(
+        trx.insertInto('tickets').values({
+          number,
+          user_id: ticket.userId,
+          status_id: Number(status.id),
+          priority_id: priorityId,
+          dept_id: Number(department.id),
+          sla_id: Number(sla.id),
+          topic_id: ticket.topicId,
+          staff_id: 0,
+          subject: ticket.subject,
+          source: 'API',
+          ip_address: ticket.ipAddress,
+          is_overdue: 0,
+          is_answered: 0,
+          due_at: null,
+          sla_due_at:
+            !closed && (Number(sla.flags) & SLA_ACTIVE) !== 0
+              ? addHours(at, Number(sla.grace_period))
+              : null,
+          reopened_at: null,
+          closed_at: closed ? at : null,
+          last_message_at: at,
+          last_response_at: null,
+          last_update_at: at,
+          created_at: at,
+          updated_at: at,
+        }),
+        dialect,
+      );
+      await trx
+        .insertInto('ticket_entries')
+        .values({
+          ticket_id: id,
+          pid: 0,
+          type: 'M',
+          user_id: ticket.userId,
+          staff_id: 0,
+          poster: user.name,
+          title: ticket.subject,
+          body: ticket.body,
+          format: 'text',
+          source: 'API',
+          ip_address: ticket.ipAddress,
+          created_at: at,
+        })
+        .execute();
+      const event = {
+        ticket_id: id,
+        staff_id: 0,
+        user_id: ticket.userId,
+        dept_id: Number(department.id),
+        topic_id: ticket.topicId,
+        at,
+      };
+      await trx
+        .insertInto('ticket_events')
+        .values({ ...event, kind: 'created', data: null })
+        .execute();
+      if (closed) {
+        await trx
+          .insertInto('ticket_events')
+          .values({
+            ...event,
+            kind: 'closed',
+            data: JSON.stringify({ status: [Number(status.id), status.name] }),
+          })
+          .execute();
+      }
+      await insertAuditEntry(ownTables(trx), actor, String(id), at);
+      if (idempotency) await insertIdempotencyRecord(ownTables(trx), idempotency, id, at);
+      return { id, number };
+    });
+  } catch (error) {
+    if (dialect.isUniqueViolation(error, IDEMPOTENCY_UNIQUE)) {
+      throw new IdempotencyConflictError(idempotency?.key, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function requireTicket(trx: Transaction<Database>, ticketId: number) {
+  const ticket = await trx
+    .selectFrom('tickets')
+    .selectAll()
+    .where('id', '=', ticketId)
+    .executeTakeFirst();
+  if (!ticket) throw new RejectedValueError('ticket_id', 'is not an existing ticket');
+  return ticket;
+}
+
+async function requireAgent(trx: Transaction<Database>, staffId: number) {
+  const agent = await trx
+    .selectFrom('agents')
+    .selectAll()
+    .where('id', '=', staffId)
+    .executeTakeFirst();
+  if (!agent) throw new RejectedValueError('staff_id', 'is not an existing agent');
+  if (Number(agent.is_active) !== 1)
+    throw new RejectedValueError('staff_id', 'is not an active agent');
+  return agent;
+}
+
+async function lastMessageId(trx: Transaction<Database>, ticketId: number): Promise<number> {
+  const row = await trx
+    .selectFrom('ticket_entries')
+    .select('id')
+    .where('ticket_id', '=', ticketId)
+    .where('type', '=', 'M')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.id) : 0;
+}
+
+async function insertEntry(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  values: Omit<Selectable<TicketEntryTable>, 'id'>,
+): Promise<number> {
+  return insertReturningId(trx.insertInto('ticket_entries').values(values), dialect);
+}
+
+/** An agent's response, as osTicket's postReply writes it: the ticket becomes answered and, if unassigned, the agent's. */
+export async function replyToTicket(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  reply: NewReply,
+  actor: Actor,
+): Promise<number> {
+  return dialect.writeTransaction(db, async (trx) => {
+    const at = now();
+    const ticket = await requireTicket(trx, reply.ticketId);
+    const agent = await requireAgent(trx, reply.staffId);
+    const entryId = await insertEntry(trx, dialect, {
+      ticket_id: reply.ticketId,
+      pid: await lastMessageId(trx, reply.ticketId),
+      type: 'R',
+      user_id: 0,
+      staff_id: reply.staffId,
+      poster: agent.name,
+      title: null,
+      body: reply.body,
+      format: 'text',
+      source: 'API',
+      ip_address: reply.ipAddress,
+      created_at: at,
+    });
+    await trx
+      .updateTable('tickets')
+      .set({
+        is_answered: 1,
+        last_response_at: at,
+        updated_at: at,
+        staff_id: Number(ticket.staff_id) === 0 ? reply.staffId : Number(ticket.staff_id),
+      })
+      .where('id', '=', reply.ticketId)
+      .execute();
+    await insertAuditEntry(ownTables(trx), actor, String(entryId), at);
+    return entryId;
+  });
+}
+
+/**
+ * Closes as osTicket's setStatus does: the closed-state status, closed = lastupdate = updated =
+ * now, the closing agent, overdue cleared, a `closed` event; the body becomes an internal note.
+ */
+export async function closeTicket(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  closing: TicketClosing,
+  actor: Actor,
+): Promise<void> {
+  await dialect.writeTransaction(db, async (trx) => {
+    const at = now();
+    const ticket = await requireTicket(trx, closing.ticketId);
+    const agent = await requireAgent(trx, closing.staffId);
+    const status = await trx
+      .selectFrom('ticket_statuses')
+      .selectAll()
+      .where('id', '=', closing.statusId)
+      .executeTakeFirst();
+    if (!status) throw new RejectedValueError('status_id', 'is not an existing ticket status');
+    if (status.state !== 'closed')
+      throw new RejectedValueError('status_id', 'is not a closed status');
+    if (closing.deptId !== 0 && closing.deptId !== Number(ticket.dept_id))
+      throw new RejectedValueError('dept_id', "is not the ticket's department");
+    if (closing.topicId !== 0 && closing.topicId !== Number(ticket.topic_id))
+      throw new RejectedValueError('topic_id', "is not the ticket's help topic");
+    if (closing.teamId !== 0) throw new RejectedValueError('team_id', "is not the ticket's team");
+    if (closing.username !== undefined && closing.username !== agent.username)
+      throw new RejectedValueError('username', "is not the agent's username");
+    if (closing.body !== '') {
+      await insertEntry(trx, dialect, {
+        ticket_id: closing.ticketId,
+        pid: 0,
+        type: 'N',
+        user_id: 0,
+        staff_id: closing.staffId,
+        poster: agent.name,
+        title: 'Status Changed',
+        body: closing.body,
+        format: 'text',
+        source: 'API',
+        ip_address: closing.ipAddress,
+        created_at: at,
+      });
+    }
+    await trx
+      .updateTable('tickets')
+      .set({
+        status_id: closing.statusId,
+        closed_at: at,
+        last_update_at: at,
+        updated_at: at,
+        staff_id: closing.staffId,
+        is_overdue: 0,
+      })
+      .where('id', '=', closing.ticketId)
+      .execute();
+    await trx
+      .insertInto('ticket_events')
+      .values({
+        ticket_id: closing.ticketId,
+        kind: 'closed',
+        staff_id: closing.staffId,
+        user_id: 0,
+        dept_id: Number(ticket.dept_id),
+        topic_id: Number(ticket.topic_id),
+        data: JSON.stringify({ status: [Number(status.id), status.name] }),
+        at,
+      })
+      .execute();
+    await insertAuditEntry(ownTables(trx), actor, String(closing.ticketId), at);
+  });
+}

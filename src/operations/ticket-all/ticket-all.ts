@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import type { TicketListQuery } from '../../domain.ts';
+import { INT32_MAX, integerField } from '../fields.ts';
+import { pageOfRows, rowsToFetch } from '../list-limit.ts';
+import { defineOperation } from '../operation.ts';
+import { afterField, limitField, nextField } from '../paging-fields.ts';
+import { dateBound } from '../user-all/date-bound.ts';
+import { encodeUserCursor } from '../user-all/user-cursor.ts';
+import {
+  TICKET_EXAMPLE,
+  type TicketView,
+  ticketViewSchema,
+  toTicketView,
+} from '../views/ticket-view.ts';
+
+const status = () =>
+  integerField(0, INT32_MAX).meta({
+    description: 'A status id of the status table (osTicket: ticket_status); 0 = any status.',
+  });
+const paging = { limit: limitField('Tickets'), after: afterField() };
+const range = { start_date: dateBound('start'), end_date: dateBound('end') };
+
+/** Its parameters, by the `sort` that selects them (the original's four). */
+export const ticketAllParameters = {
+  creationDate: z.strictObject({ ...range, ...paging }),
+  lastUpdateDate: z.strictObject({ ...range, ...paging }),
+  status: z.strictObject({ status: status(), ...paging }),
+  statusByDate: z.strictObject({ status: status(), ...range, ...paging }),
+};
+
+export const ticketAllResponse = z
+  .strictObject({
+    total: z.int().min(0).meta({ description: 'How many tickets this answer holds.' }),
+    tickets: z.array(ticketViewSchema),
+    next: nextField,
+  })
+  .meta({ description: 'Tickets, one element each with its entries, in (time, id) order.' });
+
+export const ticketAll = defineOperation({
+  query: 'ticket',
+  condition: 'all',
+  methods: ['GET'],
+  scope: 'tickets:read',
+  summary: 'List tickets by creation time, last update, status, or status and creation time',
+  description:
+    'Needs `tickets:read`. `sort` `"creationDate"` (the default) and `"lastUpdateDate"`: tickets ' +
+    'whose creation / last update time lies between `start_date` and `end_date` (inclusive); ' +
+    '`"status"`: tickets of one status (`0` = any); `"statusByDate"`: both. One element per ' +
+    'ticket with its own columns, `subject`, `priority` and `entries` (messages and responses, ' +
+    'oldest first; internal notes only for a key made with `--notes`). In (time, id) order. ' +
+    'With `limit` (1–1000) it pages like user/all (`next` → `after`); without, it answers every ' +
+    'match up to DESKGATE_MAX_LIST (default 10,000), and more than that is 400 ' +
+    '`too_many_results`: never a silently cut list.',
+  parameters: ticketAllParameters,
+  defaultSort: 'creationDate',
+  response: ticketAllResponse,
+  responseExample: { total: 1, tickets: [TICKET_EXAMPLE] },
+  examples: [
+    {
+      name: 'by-creation-date',
+      summary: 'The tickets opened in November 2026, 100 per page',
+      sort: 'creationDate',
+      parameters: { start_date: '2026-11-01', end_date: '2026-11-30', limit: 100 },
+    },
+    {
+      name: 'by-last-update',
+      summary: 'The tickets updated on one day',
+      sort: 'lastUpdateDate',
+      parameters: { start_date: '2026-11-22', end_date: '2026-11-22' },
+    },
+    {
+      name: 'by-status',
+      summary: 'The open tickets (status 1), 50 per page',
+      sort: 'status',
+      parameters: { status: 1, limit: 50 },
+    },
+    {
+      name: 'by-status-and-date',
+      summary: 'The closed tickets (status 3) opened in November 2026',
+      sort: 'statusByDate',
+      parameters: { status: 3, start_date: '2026-11-01', end_date: '2026-11-30' },
+    },
+  ],
+  nothingFound: false,
+  errors: ['too_many_results'],
+  async handle(selection, { store, config, apiKey }) {
+    const { parameters } = selection;
+    const query: TicketListQuery = {
+      order: selection.sort === 'lastUpdateDate' ? 'lastupdate' : 'created',
+      from: 'start_date' in parameters ? parameters.start_date : undefined,
+      to: 'end_date' in parameters ? parameters.end_date : undefined,
+      statusId: 'status' in parameters ? parameters.status : 0,
+      after: parameters.after,
+      limit: rowsToFetch(parameters.limit, config.maxList),
+      notes: apiKey.notes,
+    };
+    const rows = await store.tickets.listTickets(query);
+    const { page, more } = await pageOfRows(rows, parameters.limit, config.maxList, () =>
+      store.tickets.countTickets(query),
+    );
+    const tickets: TicketView[] = page.map(toTicketView);
+    const last = tickets.at(-1);
+    const position = query.order === 'created' ? last?.created : last?.lastupdate;
+    return {
+      total: tickets.length,
+      tickets,
+      ...(more && last && position
+        ? { next: encodeUserCursor({ created: position, id: Number(last.ticket_id) }) }
+        : {}),
+    };
+  },
+});
