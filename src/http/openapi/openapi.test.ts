@@ -8,7 +8,18 @@ import { call, type Reply, topicBody, userBody } from '../../../test/helpers/htt
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { ERROR_STATUS } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
+import { OPERATIONS } from '../../operations/registry.ts';
 import { buildOpenApiDocument, SERVICE_PATH } from './build-openapi-document.ts';
+
+/** The operations answered on GET, in registry order. */
+const GET_OPERATIONS = Object.values(OPERATIONS).filter((operation) =>
+  operation.methods.includes('GET'),
+);
+const pascalName = (name: string) =>
+  name
+    .split(/[/-]/)
+    .map((part) => `${part[0]?.toUpperCase()}${part.slice(1)}`)
+    .join('');
 
 type Json = { [key: string]: unknown };
 // ajv-formats is CommonJS with a default export; under NodeNext its callable is `.default`.
@@ -81,20 +92,15 @@ describe('the OpenAPI document', () => {
     const get = at(item, 'get');
     assert.equal(get.operationId, 'serviceGet');
     assert.deepEqual(at(get, 'requestBody', 'content', 'application/json', 'schema'), {
-      oneOf: ['TopicsSpecific', 'TopicsAll', 'UserSpecific', 'UserAll'].map((name) => ({
-        $ref: `#/components/schemas/${name}Request`,
+      oneOf: GET_OPERATIONS.map((operation) => ({
+        $ref: `#/components/schemas/${pascalName(operation.name)}Request`,
       })),
     });
     assert.deepEqual(
       (get['x-deskgate-operations'] as Json[]).map((o) => [o.operation, o.scope]),
-      [
-        ['topics/specific', 'read'],
-        ['topics/all', 'read'],
-        ['user/specific', 'users:read'],
-        ['user/all', 'users:read'],
-      ],
+      GET_OPERATIONS.map((operation) => [operation.name, operation.scope]),
     );
-    for (const name of ['topics/specific', 'topics/all', 'user/specific', 'user/all']) {
+    for (const { name } of GET_OPERATIONS) {
       assert.match(String(get.summary), new RegExp(name));
       // Each GET-with-body operation's description carries a ready curl line.
       assert.match(
@@ -105,8 +111,8 @@ describe('the OpenAPI document', () => {
       );
     }
     assert.match(String(get.description), /fetch/);
-    assert.equal(at(item, 'post').operationId, 'userAdd');
-    assert.equal(at(item, 'put').operationId, 'userAddPut');
+    assert.equal(at(item, 'post').operationId, 'servicePost');
+    assert.equal(at(item, 'put').operationId, 'servicePut');
     for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs', '/metrics']) {
       assert.match(String(at(document, 'paths', path, 'get').operationId), /^\w+$/);
     }
@@ -180,7 +186,7 @@ describe('the OpenAPI document', () => {
     const statuses = (method: string) => Object.keys(at(item, method, 'responses')).sort();
     const common = ['400', '401', '403', '405', '413', '415', '429', '500', '503'];
     assert.deepEqual(statuses('get'), ['200', '204', '404', ...common].sort());
-    assert.deepEqual(statuses('post'), ['200', '409', '422', ...common].sort());
+    assert.deepEqual(statuses('post'), ['200', '409', '422', '501', ...common].sort());
     assert.deepEqual(at(item, 'get', 'responses', '204', 'headers', 'X-Error-Code'), {
       $ref: '#/components/headers/X-Error-Code',
     });
