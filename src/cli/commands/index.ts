@@ -1,9 +1,12 @@
 import type { Command } from '../command.ts';
+import { agentsAdd } from './agents-add.ts';
+import { agentsList } from './agents-list.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
 import { migrate } from './migrate.ts';
 import { serve } from './serve.ts';
+import { tasksAdd } from './tasks-add.ts';
 import { topicsAdd } from './topics-add.ts';
 import { topicsImport } from './topics-import.ts';
 import { topicsList } from './topics-list.ts';
@@ -20,4 +23,7 @@ export const COMMANDS: readonly Command[] = [
   topicsImport,
   topicsList,
   usersGet,
+  agentsAdd,
+  agentsList,
+  tasksAdd,
 ];

@@ -38,9 +38,13 @@ export const keysCreate: Command = {
     const scopes = parseScopes(String(input.values.scope));
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
     const { apiKey, key } = await usingStore(input.config, (store) =>
-      issueApiKey(store, { name, scopes, allowIps, notes: input.values.notes === true }).catch((error: unknown) => {
-        throw error instanceof RangeError ? new UsageError(`--allow-ip: ${error.message}`) : error;
-      }),
+      issueApiKey(store, { name, scopes, allowIps, notes: input.values.notes === true }).catch(
+        (error: unknown) => {
+          throw error instanceof RangeError
+            ? new UsageError(`--allow-ip: ${error.message}`)
+            : error;
+        },
+      ),
     );
     if (input.values.json) {
       printJson(input, {
@@ -49,7 +53,8 @@ export const keysCreate: Command = {
         key,
         scopes: apiKey.scopes,
         allowIps: apiKey.allowIps,
-        notes: apiKey.notes,
+        // Only when set: the --json shape of SPEC §9 stays as it was for every other key.
+        ...(apiKey.notes ? { notes: true } : {}),
       });
       return;
     }
