@@ -67,7 +67,7 @@ describeEachDatabase('deskgate agents and tasks', (database) => {
       parameters: { id: task.id },
     });
     assert.equal(
-      (read.body?.data as { tasks: { title: string }[] }).tasks[0]?.title,
+      (read.body?.data as { tasks: { title: string }[] } | undefined)?.tasks[0]?.title,
       'Replace toner',
     );
   });

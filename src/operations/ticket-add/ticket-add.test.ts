@@ -26,7 +26,7 @@ describeEachDatabase('ticket/add', (database) => {
       parameters: { id },
     });
     assert.equal(reply.status, 200, reply.text);
-    return (reply.body?.data as TicketData).tickets[0] ?? {};
+    return (reply.body?.data as TicketData | undefined)?.tickets[0] ?? {};
   };
 
   test('opens a ticket: the id in data, the number in X-Ticket-Number, the defaults a fresh osTicket has', async () => {

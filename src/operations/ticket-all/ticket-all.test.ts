@@ -140,7 +140,7 @@ describeEachDatabase('ticket/all and ticket/specific', (database) => {
       condition: 'specific',
       parameters: { id },
     });
-    const ticket = (byId.body?.data as Page).tickets[0] ?? {};
+    const ticket = (byId.body?.data as Page | undefined)?.tickets[0] ?? {};
     const byNumber = await server.request({
       query: 'ticket',
       condition: 'specific',

@@ -27,7 +27,9 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
       key === undefined ? {} : { key },
     );
     assert.equal(reply.status, 200, reply.text);
-    return (reply.body?.data as { tickets: Record<string, unknown>[] }).tickets[0] ?? {};
+    return (
+      (reply.body?.data as { tickets: Record<string, unknown>[] } | undefined)?.tickets[0] ?? {}
+    );
   };
 
   test('a reply answers the entry id; the ticket is answered and, unassigned, the agent’s', async () => {
@@ -67,7 +69,6 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
         [field],
       );
     }
-    assert.equal((await read(id)).entries instanceof Array, true);
     assert.equal(((await read(id)).entries as unknown[]).length, 1);
   });
 
