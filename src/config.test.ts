@@ -22,6 +22,8 @@ describe('loadConfig', () => {
     assert.equal(config.databaseUrl, 'sqlite:./data/deskgate.db');
     assert.equal(config.basePath, '');
     assert.equal(config.bodyLimit, 16 * 1024);
+    assert.equal(config.maxList, 10_000);
+    assert.deepEqual(config.servicePaths, ['/upload/svc_wbs/']);
     assert.deepEqual(config.trustProxy, []);
     assert.equal(config.publicTopicsOnly, false);
     assert.equal(config.inactiveTopics, false);
@@ -29,6 +31,10 @@ describe('loadConfig', () => {
     assert.equal(config.migrate, true);
     assert.equal(config.schema, 'deskgate');
     assert.equal(config.tablePrefix, 'ost_');
+    assert.equal(config.osticketKeyAddress, 'enforce');
+    assert.equal(config.osticketUsersRead, 'ticket-keys');
+    assert.equal(config.topicsAll, 'all');
+    assert.equal(config.endDate, 'whole-day');
     assert.deepEqual(config.pool, { max: 10, connectTimeoutMs: 5_000, queryTimeoutMs: 10_000 });
     assert.equal(config.keyCacheTtlMs, 2_000);
     assert.equal(config.rateLimitPerMinute, 1_200);
@@ -56,6 +62,8 @@ describe('loadConfig', () => {
       DESKGATE_DATABASE_URL: 'mysql://root@db/helpdesk',
       DESKGATE_BASE_PATH: '/helpdesk/api',
       DESKGATE_BODY_LIMIT: '1024',
+      DESKGATE_MAX_LIST: '50',
+      DESKGATE_PATHS: ' /upload/svc_wbs/ , /ost_wbs',
       DESKGATE_TRUST_PROXY: ' loopback , 10.0.0.0/8 ,',
       DESKGATE_PUBLIC_TOPICS_ONLY: '1',
       DESKGATE_INACTIVE_TOPICS: 'true',
@@ -72,6 +80,10 @@ describe('loadConfig', () => {
       DESKGATE_REDIS_PREFIX: 'desk:gate_1',
       DESKGATE_REDIS_TIMEOUT: '900',
       DESKGATE_OSTICKET_SYSLOG: 'true',
+      DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore',
+      DESKGATE_OSTICKET_USERS_READ: 'all-keys',
+      DESKGATE_TOPICS_ALL: 'top-level',
+      DESKGATE_END_DATE: 'midnight',
       DESKGATE_FIRST_KEY_FILE: '/var/lib/deskgate/first-key.txt',
       DESKGATE_METRICS: '0',
       DESKGATE_LOG_LEVEL: 'silent',
@@ -95,6 +107,8 @@ describe('loadConfig', () => {
         databaseUrl: 'mysql://root@db/helpdesk',
         basePath: '/helpdesk/api',
         bodyLimit: 1024,
+        maxList: 50,
+        servicePaths: ['/upload/svc_wbs/', '/ost_wbs/'],
         trustProxy: ['loopback', '10.0.0.0/8'],
         publicTopicsOnly: true,
         inactiveTopics: true,
@@ -103,6 +117,10 @@ describe('loadConfig', () => {
         schema: 'osticket',
         tablePrefix: 'help_',
         osticketSyslog: true,
+        osticketKeyAddress: 'ignore',
+        osticketUsersRead: 'all-keys',
+        topicsAll: 'top-level',
+        endDate: 'midnight',
         pool: { max: 3, connectTimeoutMs: 100, queryTimeoutMs: 200 },
         keyCacheTtlMs: 0,
         rateLimitPerMinute: 0,
@@ -167,6 +185,18 @@ describe('loadConfig', () => {
     ['DESKGATE_BASE_PATH', 'helpdesk/'],
     ['DESKGATE_BASE_PATH', '/helpdesk/'],
     ['DESKGATE_BASE_PATH', '/help desk'],
+    ['DESKGATE_PATHS', 'ost_wbs'],
+    ['DESKGATE_PATHS', '/upload/svc_wbs/,'],
+    ['DESKGATE_PATHS', '/ost wbs/'],
+    ['DESKGATE_PATHS', '/ost_wbs//'],
+    ['DESKGATE_PATHS', '/ost_wbs/,/ost_wbs'],
+    ['DESKGATE_PATHS', '/readyz'],
+    ['DESKGATE_PATHS', '/docs/api/'],
+    ['DESKGATE_MAX_LIST', '0'],
+    ['DESKGATE_OSTICKET_KEY_ADDRESS', 'off'],
+    ['DESKGATE_OSTICKET_USERS_READ', 'any'],
+    ['DESKGATE_TOPICS_ALL', 'children'],
+    ['DESKGATE_END_DATE', 'exclusive'],
     ['DESKGATE_LOG_LEVEL', 'chatty'],
     ['DESKGATE_LOG_FORMAT', 'xml'],
     ['DESKGATE_SCHEMA', 'phpbb'],
@@ -204,6 +234,14 @@ describe('loadConfig', () => {
       configError({ DESKGATE_TRUST_PROXY: '10.0.0.0/99' }),
       /use addresses, CIDR ranges, loopback, linklocal or uniquelocal/,
     );
+  });
+
+  test('a bad DESKGATE_PATHS entry is named, with the form paths take', () => {
+    assert.match(
+      configError({ DESKGATE_PATHS: '/upload/svc_wbs/,ost_wbs' }),
+      /"ost_wbs" is not a path; list paths like \/upload\/svc_wbs\/,\/ost_wbs\//,
+    );
+    assert.match(configError({ DESKGATE_PATHS: '/metrics/' }), /one of deskgate's own addresses/);
   });
 
   test('osTicket mode needs a MySQL URL', () => {

@@ -37,6 +37,37 @@ const proxyList = z.string().transform((value, ctx) => {
   return entries;
 });
 
+/** Addresses deskgate itself serves beside the interface: an interface path must not take one. */
+const RESERVED_PATHS = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs'];
+
+/**
+ * DESKGATE_PATHS: a comma list of paths such as `/upload/svc_wbs/,/ost_wbs/`, each written with
+ * its trailing slash (either is accepted in the variable; both forms are served).
+ */
+const servicePaths = z.string().transform((value, ctx) => {
+  const fail = (message: string) => {
+    ctx.issues.push({ code: 'custom', input: value, message });
+    return z.NEVER;
+  };
+  const entries = value.split(',').map((s) => s.trim());
+  const paths: string[] = [];
+  for (const entry of entries) {
+    if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(entry)) {
+      return fail(
+        `${JSON.stringify(entry)} is not a path; list paths like /upload/svc_wbs/,/ost_wbs/ (letters, digits, . _ ~ - between slashes), comma-separated`,
+      );
+    }
+    const path = entry.endsWith('/') ? entry : `${entry}/`;
+    const bare = path.slice(0, -1);
+    if (RESERVED_PATHS.some((reserved) => bare === reserved || bare.startsWith(`${reserved}/`))) {
+      return fail(`${entry} is one of deskgate's own addresses (${RESERVED_PATHS.join(', ')})`);
+    }
+    if (paths.includes(path)) return fail(`${entry} is listed twice`);
+    paths.push(path);
+  }
+  return paths;
+});
+
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: integer(0, 65535).default(8080),
@@ -50,8 +81,9 @@ const envSchema = z.object({
     .string()
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'must look like /helpdesk (no trailing slash)' })
     .default(''),
+  DESKGATE_PATHS: servicePaths.default(['/upload/svc_wbs/']),
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
-  DESKGATE_MAX_LIST: positiveInt.default(10_000),
+  DESKGATE_MAX_LIST: integer(1, 1_000_000).default(10_000),
   DESKGATE_TRUST_PROXY: proxyList.default([]),
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
   DESKGATE_INACTIVE_TOPICS: boolean.default(false),
@@ -59,6 +91,10 @@ const envSchema = z.object({
   DESKGATE_MIGRATE: boolean.default(true),
   DESKGATE_SCHEMA: z.enum(['deskgate', 'osticket']).default('deskgate'),
   DESKGATE_OSTICKET_SYSLOG: boolean.default(false),
+  DESKGATE_OSTICKET_KEY_ADDRESS: z.enum(['enforce', 'ignore']).default('enforce'),
+  DESKGATE_OSTICKET_USERS_READ: z.enum(['ticket-keys', 'all-keys']).default('ticket-keys'),
+  DESKGATE_TOPICS_ALL: z.enum(['all', 'top-level']).default('all'),
+  DESKGATE_END_DATE: z.enum(['whole-day', 'midnight']).default('whole-day'),
   DESKGATE_TABLE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_]{0,32}$/, { error: 'must be letters, digits and _ (e.g. ost_)' })
@@ -105,9 +141,19 @@ export interface Config {
   databaseUrl: string;
   /** Path prefix for deployments behind a reverse proxy, e.g. `/helpdesk`. */
   basePath: string;
+  /**
+   * The paths the interface answers at, below `basePath`, each with its trailing slash (the
+   * form without it is served too). `DESKGATE_PATHS`, default `/upload/svc_wbs/`; the original's
+   * own documentation put it at `/ost_wbs/`. The first is the one documents and logs name.
+   */
+  servicePaths: readonly [string, ...string[]];
   /** Largest request body in bytes; beyond it → 413. Default 16 KiB. */
   bodyLimit: number;
-  /** Most elements a list answers without `limit`; beyond it → 400 too_many_results. `DESKGATE_MAX_LIST`, default 10,000. */
+  /**
+   * The most elements a list operation answers at once when the caller sends no
+   * `parameters.limit`; more matches → 400 `too_many_results` (never a list cut short). Default
+   * 10000.
+   */
   maxList: number;
   /** Proxies whose X-Forwarded-For is believed (comma list for proxy-addr). Empty: none. */
   trustProxy: string[];
@@ -125,6 +171,29 @@ export interface Config {
   tablePrefix: string;
   /** osTicket mode: also record each successful call in osTicket's `syslog` (System Logs). */
   osticketSyslog: boolean;
+  /**
+   * osTicket mode: `enforce` (default) refuses a key used from another address than its
+   * `ost_api_key.ipaddr` (403 `ip_not_allowed`), as osTicket's own API does; `ignore` accepts it
+   * from anywhere, as the PHP service shipped (APIKEY_RESTRICT=false). `DESKGATE_OSTICKET_KEY_ADDRESS`.
+   */
+  osticketKeyAddress: 'enforce' | 'ignore';
+  /**
+   * osTicket mode: which keys may use user/specific and user/all. `ticket-keys` (default): those
+   * with `can_create_tickets`; `all-keys`: every active key, as the PHP service allowed.
+   * `DESKGATE_OSTICKET_USERS_READ`.
+   */
+  osticketUsersRead: 'ticket-keys' | 'all-keys';
+  /**
+   * What topics/all answers without `parameters.parent`: `all` (default) every topic, children
+   * included; `top-level` only top-level topics, as the PHP service did. `DESKGATE_TOPICS_ALL`.
+   */
+  topicsAll: 'all' | 'top-level';
+  /**
+   * What a bare `end_date` (YYYY-MM-DD) of user/all means: `whole-day` (default) up to its last
+   * second; `midnight` its first second only, as the PHP service compared (`created <= 'D'`).
+   * `DESKGATE_END_DATE`.
+   */
+  endDate: 'whole-day' | 'midnight';
   /** Connection pool for PostgreSQL and MySQL. */
   pool: PoolOptions;
   /**
@@ -220,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port: e.PORT,
     databaseUrl: e.DESKGATE_DATABASE_URL,
     basePath: e.DESKGATE_BASE_PATH,
+    servicePaths: e.DESKGATE_PATHS as [string, ...string[]],
     bodyLimit: e.DESKGATE_BODY_LIMIT,
     maxList: e.DESKGATE_MAX_LIST,
     trustProxy: e.DESKGATE_TRUST_PROXY,
@@ -230,6 +300,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     schema: e.DESKGATE_SCHEMA,
     tablePrefix: e.DESKGATE_TABLE_PREFIX,
     osticketSyslog: e.DESKGATE_OSTICKET_SYSLOG,
+    osticketKeyAddress: e.DESKGATE_OSTICKET_KEY_ADDRESS,
+    osticketUsersRead: e.DESKGATE_OSTICKET_USERS_READ,
+    topicsAll: e.DESKGATE_TOPICS_ALL,
+    endDate: e.DESKGATE_END_DATE,
     pool: {
       max: e.DESKGATE_DB_POOL_MAX,
       connectTimeoutMs: e.DESKGATE_DB_CONNECT_TIMEOUT,

@@ -4,7 +4,7 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unknown_operation: 400,
   invalid_parameters: 400,
-  /** A list without `limit` matched more than DESKGATE_MAX_LIST: page it (SPEC §8c). */
+  /** A list without `parameters.limit` matched more than DESKGATE_MAX_LIST elements: page it. */
   too_many_results: 400,
   missing_api_key: 401,
   invalid_api_key: 401,

@@ -21,11 +21,6 @@ export const MESSAGES = {
     "In osTicket mode, ticket writes are done by osTicket's own code: set DESKGATE_OSTICKET_URL and DESKGATE_OSTICKET_API_KEY (a key of osTicket's API bound to deskgate's address) and install deskgate's osTicket plugin in osTicket's admin panel. Nothing was written.",
 } as const;
 
-/** too_many_results: a list without `limit` matched more than DESKGATE_MAX_LIST. */
-export function tooManyResultsMessage(count: number, max: number): string {
-  return `${count} results match, more than the ${max} answered at once: send parameters.limit (1–1000) and page with parameters.after.`;
-}
-
 /** unknown_operation: names the pair and every supported operation. */
 /** How much of a caller's own text a message echoes: a 16 KiB name must not make a 16 KiB answer. */
 const MAX_ECHOED_LENGTH = 64;
@@ -69,4 +64,9 @@ export function keyRateLimitMessage(perMinute: number): string {
 /** invalid_parameters: every problem in one sentence (the `errors` list has them one by one). */
 export function invalidParametersMessage(problems: readonly string[]): string {
   return `Invalid parameters: ${problems.join('; ')}.`;
+}
+
+/** too_many_results: a list asked for whole matched more than DESKGATE_MAX_LIST elements. */
+export function tooManyResultsMessage(noun: string, maxList: number): string {
+  return `More than ${maxList} ${noun} match, the most one answer holds; ask for them page by page: send parameters.limit (1 to 1000), then each answer's "next" as parameters.after.`;
 }

@@ -26,11 +26,13 @@ export interface AuthenticatorOptions {
    * long a revoked key keeps working on a running instance. 0 turns the cache off.
    */
   cacheTtlMs: number;
+  /** Applied to each key the store returns (osTicket mode's key settings, osticket-key-policy.ts). */
+  adjustKey?: ((key: ApiKey) => ApiKey) | undefined;
 }
 
 export function makeAuthenticator(
   store: Store,
-  { cacheTtlMs }: AuthenticatorOptions,
+  { cacheTtlMs, adjustKey }: AuthenticatorOptions,
 ): Authenticator {
   const allowLists = new Map<string, (address: string) => boolean>();
   const lastMarked = new Map<number, number>();
@@ -55,10 +57,15 @@ export function makeAuthenticator(
     return hit && hit.until > now ? hit.key : undefined;
   }
 
-  async function findKey(secret: string, now: number): Promise<ApiKey | undefined> {
-    if (cacheTtlMs <= 0) return store.findApiKeyBySecret(secret);
-    const digest = hashApiKey(secret);
+  async function readKey(secret: string): Promise<ApiKey | undefined> {
     const key = await store.findApiKeyBySecret(secret);
+    return key && adjustKey ? adjustKey(key) : key;
+  }
+
+  async function findKey(secret: string, now: number): Promise<ApiKey | undefined> {
+    if (cacheTtlMs <= 0) return readKey(secret);
+    const digest = hashApiKey(secret);
+    const key = await readKey(secret);
     if (key) {
       if (verified.size >= CACHE_LIMIT) verified.clear();
       verified.set(digest, { key, until: now + cacheTtlMs });

@@ -1,39 +1,32 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../../test/helpers/databases.ts';
+import { after, before, test } from 'node:test';
+import { describeWithDatabase, SQLITE } from '../../test/helpers/each-database.ts';
 import { userFields } from '../../test/helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../../test/helpers/server.ts';
+import { useTestServer } from '../../test/helpers/test-server.ts';
 import type { NewUserFields } from './deskgate-client.ts';
 // Imported the way users import it: through the package's "exports".
 import { DeskgateClient, DeskgateClientError, type UserRecord } from './index.ts';
 
-const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
-assert.ok(sqlite);
-
-describe('DeskgateClient look-ups against the real server', () => {
-  let database: TestDatabase;
-  let server: StartedServer;
+describeWithDatabase('DeskgateClient look-ups against the real server', SQLITE, (database) => {
   let client: DeskgateClient;
   let topicsOnly: DeskgateClient;
   const ids: string[] = [];
+  // Declared before the server, so the clients close before it stops.
+  after(() => {
+    client?.close();
+    topicsOnly?.close();
+  });
+  const server = useTestServer({ database });
 
   before(async () => {
-    database = await sqlite.create();
-    const { key } = await createKey(database.url, { scopes: ['read', 'write', 'users:read'] });
-    const { key: readKey } = await createKey(database.url, { scopes: ['read'] });
-    server = await startServer({ databaseUrl: database.url });
+    const { key } = await server.createKey({ scopes: ['read', 'write', 'users:read'] });
+    const { key: readKey } = await server.createKey({ scopes: ['read'] });
     client = new DeskgateClient({ baseUrl: server.origin, apiKey: key, retryDelayMs: 10 });
     topicsOnly = new DeskgateClient({ baseUrl: server.origin, apiKey: readKey, retries: 0 });
     for (let i = 0; i < 5; i++) {
       const fields = userFields({ email: `client.${i}@example.com`, phone: 100 + i });
       ids.push(await client.addUser(fields as NewUserFields));
     }
-  });
-  after(async () => {
-    client?.close();
-    topicsOnly?.close();
-    await server?.stop();
-    await database?.drop();
   });
 
   test('topicsAll lists topics in order; parent narrows them', async () => {

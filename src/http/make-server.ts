@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { makeAuthenticator } from '../auth/authenticate.ts';
+import { makeOsticketKeyPolicy } from '../auth/osticket-key-policy.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../data/store.ts';
 import { DeskgateError } from '../errors.ts';
@@ -41,10 +42,16 @@ export interface ServerDeps {
 
 type Route = 'service' | 'healthz' | 'readyz' | 'metrics' | 'reference' | 'none';
 
-function makeRouter(basePath: string, reference: ReferenceRoutes): (url: string) => Route {
+function makeRouter(
+  basePath: string,
+  servicePaths: readonly string[],
+  reference: ReferenceRoutes,
+): (url: string) => Route {
   const routes = new Map<string, Route>([
-    [`${basePath}/upload/svc_wbs`, 'service'],
-    [`${basePath}/upload/svc_wbs/`, 'service'],
+    ...servicePaths.flatMap((path): [string, Route][] => [
+      [`${basePath}${path.slice(0, -1)}`, 'service'],
+      [`${basePath}${path}`, 'service'],
+    ]),
     [`${basePath}/healthz`, 'healthz'],
     [`${basePath}/readyz`, 'readyz'],
     [`${basePath}/metrics`, 'metrics'],
@@ -72,14 +79,17 @@ export interface DeskgateServer extends Server {
 export function makeServer(deps: ServerDeps): DeskgateServer {
   const { config, store, logger } = deps;
   // /openapi.json and /docs: the document is built here, once per process.
-  const reference = makeReferenceRoutes(config.basePath, config.metrics);
-  const route = makeRouter(config.basePath, reference);
+  const reference = makeReferenceRoutes(config.basePath, config.metrics, config.servicePaths[0]);
+  const route = makeRouter(config.basePath, config.servicePaths, reference);
   const clientAddress = makeClientAddress(config.trustProxy);
   const callDeps: ServiceCallDeps = {
     config,
     store,
     logger,
-    authenticator: makeAuthenticator(store, { cacheTtlMs: config.keyCacheTtlMs }),
+    authenticator: makeAuthenticator(store, {
+      cacheTtlMs: config.keyCacheTtlMs,
+      adjustKey: makeOsticketKeyPolicy(config),
+    }),
     failedAuth: deps.limits.failedAuth,
     perKey: deps.limits.perKey,
     metrics: deps.metrics,
@@ -168,7 +178,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
         case 'none':
           throw new DeskgateError(
             'not_found',
-            `Nothing here; the service address is ${config.basePath}/upload/svc_wbs/.`,
+            `Nothing here; the service address is ${config.servicePaths.map((path) => `${config.basePath}${path}`).join(' or ')}.`,
           );
       }
     } catch (thrown) {

@@ -41,6 +41,43 @@ function toFieldErrors(issues: readonly z.core.$ZodIssue[], operation: string): 
   return errors;
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'a JSON object',
+  array: 'a JSON array',
+};
+
+/**
+ * deskgate's wording for a problem a schema gives no message of its own for, instead of the
+ * validation library's ("Invalid input: expected string, received number"); the same for every
+ * operation. Undefined leaves the library's message (a check every schema words itself).
+ */
+const deskgateIssueMessage: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+    case 'too_small':
+    case 'too_big': {
+      const [word, bound] =
+        issue.code === 'too_small' ? ['least', issue.minimum] : ['most', issue.maximum];
+      const unit =
+        issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+      return `must be at ${word} ${String(bound)}${unit}`;
+    }
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'invalid_value':
+      return `must be ${issue.values.map((value) => JSON.stringify(value)).join(' or ')}`;
+    case 'invalid_union':
+      return 'is not valid';
+    default:
+      return undefined;
+  }
+};
+
 /** Validates `parameters` against an operation's schema, reporting every problem at once. */
 export function validateParameters<Schema extends z.ZodType>(
   schema: Schema,
@@ -51,7 +88,7 @@ export function validateParameters<Schema extends z.ZodType>(
   if (result.success) return result.data;
   // Parsed again for the report: the inputs in the issues tell a missing field from a wrong one,
   // and asking for them on every parse would cost the valid requests too.
-  const report = schema.safeParse(parameters, { reportInput: true });
+  const report = schema.safeParse(parameters, { reportInput: true, error: deskgateIssueMessage });
   const errors = toFieldErrors(report.success ? [] : report.error.issues, operation);
   const problems = errors.map((e) => `${e.field} ${e.message}`);
   throw new DeskgateError('invalid_parameters', invalidParametersMessage(problems), { errors });

@@ -32,7 +32,7 @@ export function formatFirstKeyBanner(
 ): string {
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   const host = wildcard ? (config.host === '::' ? '::1' : '127.0.0.1') : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${config.basePath}/upload/svc_wbs/`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${config.basePath}${config.servicePaths[0]}`;
   return [
     '',
     `deskgate created API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}). It is shown only this once:`,

@@ -1,4 +1,10 @@
 import { after, before, describe, type TestOptions } from 'node:test';
+import {
+  createOsticketDatabase,
+  OSTICKET_SKIP,
+  type OsticketDatabase,
+  osticketEnv,
+} from '../osticket/osticket-database.ts';
 import { DATABASES, type DatabaseKind, type TestDatabase } from './databases.ts';
 
 /**
@@ -85,5 +91,74 @@ export function describeWithDatabase(
     const { database, drop } = useDatabase(kind);
     fn(database);
     drop();
+  });
+}
+
+/** The database of one suite of describeEachDatabaseKind: deskgate's own schema, or osTicket's. */
+export interface KindDatabase {
+  readonly kind: DatabaseKind['name'] | 'osticket';
+  readonly url: string;
+  /** What the server needs besides the URL (osTicket mode: the schema and the table prefix). */
+  readonly env: Record<string, string>;
+  /** osTicket mode's database (its keys are osTicket's own); undefined on deskgate's schema. */
+  readonly osticket: OsticketDatabase | undefined;
+}
+
+const KIND_URL_VARIABLES: Record<'postgres' | 'mysql', string> = {
+  postgres: 'DESKGATE_TEST_POSTGRES_URL',
+  mysql: 'DESKGATE_TEST_MYSQL_URL',
+};
+
+/**
+ * `describe(\`${name} on ${kind}\`)` for each kind of database deskgate serves: SQLite,
+ * PostgreSQL, MySQL/MariaDB (own schema) and osTicket mode on osTicket 1.18.1's real schema. A
+ * kind this machine lacks is a skipped suite that says why.
+ */
+export function describeEachDatabaseKind(name: string, fn: (database: KindDatabase) => void): void {
+  for (const kind of ['sqlite', 'postgres', 'mysql'] as const) {
+    const found = DATABASES.find((candidate) => candidate.name === kind);
+    if (!found) {
+      const variable = KIND_URL_VARIABLES[kind as 'postgres' | 'mysql'];
+      describe(`${name} on ${kind}`, { skip: `skipped: ${variable} is not set` }, () => {});
+      continue;
+    }
+    describe(`${name} on ${kind}`, () => {
+      const { database, drop } = useDatabase(found);
+      fn({
+        kind,
+        get url() {
+          return database.url;
+        },
+        env: {},
+        osticket: undefined,
+      });
+      drop();
+    });
+  }
+  describe(`${name} on osticket`, { skip: OSTICKET_SKIP }, () => {
+    let created: OsticketDatabase | undefined;
+    before(async () => {
+      created = await createOsticketDatabase();
+    });
+    const current = (): OsticketDatabase => {
+      if (!created)
+        throw new Error('the osTicket database is created in a before hook: use it there');
+      return created;
+    };
+    fn({
+      kind: 'osticket',
+      get url() {
+        return current().url;
+      },
+      get env() {
+        return osticketEnv(current());
+      },
+      get osticket() {
+        return current();
+      },
+    });
+    after(async () => {
+      await created?.drop();
+    });
   });
 }

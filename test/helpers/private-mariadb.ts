@@ -21,7 +21,8 @@ export interface PrivateMariadb {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

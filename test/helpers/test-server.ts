@@ -24,7 +24,7 @@ export interface TestServer {
   /** e.g. http://127.0.0.1:41234 */
   readonly origin: string;
   readonly port: number;
-  /** The service address, e.g. http://127.0.0.1:41234/upload/svc_wbs/ */
+  /** The service address (the first of DESKGATE_PATHS), e.g. http://127.0.0.1:41234/upload/svc_wbs/ */
   readonly url: string;
   /** A key with `options.scopes`, made for this server ('' with `ownKey: false`). */
   readonly key: string;
@@ -105,7 +105,7 @@ async function launch(options: TestServerOptions): Promise<TestServer> {
         ? `[${config.host}]`
         : config.host;
     const origin = `http://${host}:${running.address.port}`;
-    const url = `${origin}${config.basePath}/upload/svc_wbs/`;
+    const url = `${origin}${config.basePath}${config.servicePaths[0]}`;
     return {
       origin,
       port: running.address.port,

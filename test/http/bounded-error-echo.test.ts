@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { before, test } from 'node:test';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, userFields } from '../helpers/http.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
-const sqlite = DATABASES.find((d) => d.name === 'sqlite');
-
-describe('errors that name what the caller sent stay small', () => {
-  let database: TestDatabase;
-  let server: StartedServer;
+describeWithDatabase('errors that name what the caller sent stay small', SQLITE, (database) => {
+  const server = useTestServer({ database });
   let key: string;
 
   before(async () => {
-    database = await (sqlite as NonNullable<typeof sqlite>).create();
-    ({ key } = await createKey(database.url));
-    server = await startServer({ databaseUrl: database.url });
-  });
-  after(async () => {
-    await server?.stop();
-    await database?.drop();
+    ({ key } = await server.createKey());
   });
 
   test('a 16 KiB body of unknown parameter names: ten named (each at most 64 characters), the rest counted', async () => {

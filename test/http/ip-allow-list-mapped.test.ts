@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { assertCleanFailure, runCliJson } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { createApiKeyRow } from '../helpers/data-setup.ts';
+import { DATABASES } from '../helpers/databases.ts';
+import { describeWithDatabase } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
-import { type StartedServer, startServer, withStore } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 interface CreatedKey {
   key: string;
@@ -13,9 +15,9 @@ interface CreatedKey {
 }
 
 for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
-  describe(`IPv4-mapped IPv6 allow-list entries on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
+  describeWithDatabase(`IPv4-mapped IPv6 allow-list entries on ${kind.name}`, kind, (database) => {
+    // The server migrates the database as it starts; the CLI then works on it beside the server.
+    const server = useTestServer({ database });
     const db = () => ['--database', database.url];
     const create = (allowIp: string) =>
       runCliJson<CreatedKey>([
@@ -29,16 +31,6 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
       ]);
     const lookup = (key: string) =>
       call(server.url, { headers: { apikey: key }, body: topicBody(1) });
-
-    before(async () => {
-      database = await kind.create();
-      await withStore(database.url, async () => {}); // a migrated database
-      server = await startServer({ databaseUrl: database.url });
-    });
-    after(async () => {
-      await server?.stop();
-      await database?.drop();
-    });
 
     test('keys create stores ::ffff:127.0.0.1 as 127.0.0.1, and the key works from there', async () => {
       const created = await create('::ffff:127.0.0.1');
@@ -68,14 +60,12 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
 
     test('a key stored earlier with a mapped entry matches too', async () => {
       const key = 'C0FFEE00C0FFEE00C0FFEE00C0FFEE00';
-      await withStore(database.url, (store) =>
-        store.createApiKey({
-          name: 'stored-before-the-fix',
-          scopes: ['read'],
-          allowIps: ['::ffff:127.0.0.1'],
-          keyHash: hashApiKey(key),
-        }),
-      );
+      await createApiKeyRow(server, {
+        name: 'stored-before-the-fix',
+        scopes: ['read'],
+        allowIps: ['::ffff:127.0.0.1'],
+        keyHash: hashApiKey(key),
+      });
       const reply = await lookup(key);
       assert.equal(reply.status, 200, reply.text);
     });

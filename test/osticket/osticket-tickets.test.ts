@@ -8,6 +8,11 @@ import {
   type OsticketDatabase,
   osticketEnv,
 } from './osticket-database.ts';
+import {
+  insertOsticketTask,
+  insertOsticketTicket,
+  insertTicketLists,
+} from './osticket-ticket-rows.ts';
 
 interface Data {
   total: number;
@@ -23,65 +28,6 @@ function dataOf(reply: Reply): Data {
 const CREATED = '2026-11-25 08:37:00';
 const REPLIED = '2026-11-25 09:00:00';
 
-/**
- * A ticket with the rows osTicket 1.18.1 writes for an API create, a staff reply and an internal
- * note (tickets.md §3.1, §3.3), the subject and priority in the ticket form's answers.
- */
-async function insertOsticketTicket(db: OsticketDatabase, userId: number): Promise<number> {
-  const ticketId = await db.insert(
-    `INSERT INTO ost_ticket (number, user_id, user_email_id, status_id, dept_id, sla_id, topic_id,
-       staff_id, team_id, email_id, lock_id, flags, sort, ip_address, source, isoverdue,
-       isanswered, duedate, est_duedate, reopened, closed, lastupdate, created, updated)
-     VALUES ('304366', ?, 0, 1, 3, 1, 10, 1, 0, 0, 0, 0, 0, '203.0.113.7', 'API', 0, 1, NULL,
-       '2026-11-27 22:00:00', NULL, NULL, ?, ?, ?)`,
-    [userId, CREATED, CREATED, REPLIED],
-  );
-  const threadId = await db.insert(
-    `INSERT INTO ost_thread (object_id, object_type, lastresponse, lastmessage, created)
-     VALUES (?, 'T', ?, ?, ?)`,
-    [ticketId, REPLIED, CREATED, CREATED],
-  );
-  const messageId = await db.insert(
-    `INSERT INTO ost_thread_entry (pid, thread_id, staff_id, user_id, type, flags, poster, source,
-       title, body, format, ip_address, recipients, created, updated)
-     VALUES (0, ?, 0, ?, 'M', 65, 'Tess Ticket', 'API', 'Printer on fire',
-       '<p>It is on fire.</p>', 'html', '203.0.113.7', NULL, ?, '0000-00-00 00:00:00')`,
-    [threadId, userId, CREATED],
-  );
-  await db.insert(
-    `INSERT INTO ost_thread_entry (pid, thread_id, staff_id, user_id, type, flags, poster, source,
-       title, body, format, ip_address, created, updated)
-     VALUES (?, ?, 1, 0, 'R', 576, 'Alex Agent', '', NULL, '<p>On my way.</p>', 'html',
-       '198.51.100.1', ?, '0000-00-00 00:00:00')`,
-    [messageId, threadId, REPLIED],
-  );
-  await db.insert(
-    `INSERT INTO ost_thread_entry (pid, thread_id, staff_id, user_id, type, flags, poster, source,
-       title, body, format, ip_address, created, updated)
-     VALUES (0, ?, 1, 0, 'N', 64, 'Alex Agent', '', 'Internal', 'The user is a VIP.', 'html',
-       '198.51.100.1', ?, '0000-00-00 00:00:00')`,
-    [threadId, REPLIED],
-  );
-  const entryId = await db.insert(
-    `INSERT INTO ost_form_entry (form_id, object_id, object_type, sort, extra, created, updated)
-     SELECT id, ?, 'T', 0, '{"disable":[]}', ?, ? FROM ost_form WHERE type = 'T'`,
-    [ticketId, CREATED, CREATED],
-  );
-  await db.query(
-    `INSERT INTO ost_form_entry_values (entry_id, field_id, value, value_id)
-     SELECT ?, f.id, CASE f.name WHEN 'subject' THEN 'Printer on fire' ELSE 'High' END,
-       CASE f.name WHEN 'priority' THEN 3 ELSE NULL END
-     FROM ost_form_field f JOIN ost_form fm ON fm.id = f.form_id
-     WHERE fm.type = 'T' AND f.name IN ('subject', 'priority')`,
-    [entryId],
-  );
-  await db.query(
-    `INSERT INTO ost_ticket__cdata (ticket_id, subject, priority) VALUES (?, 'Printer on fire', '3')`,
-    [ticketId],
-  );
-  return ticketId;
-}
-
 describe('ticket and task reads in osTicket mode', { skip: OSTICKET_SKIP }, () => {
   let db: OsticketDatabase;
   let userId: number;
@@ -93,21 +39,18 @@ describe('ticket and task reads in osTicket mode', { skip: OSTICKET_SKIP }, () =
   before(async () => {
     db = await createOsticketDatabase();
     await db.query("SET SESSION sql_mode = ''");
-    await db.query(
-      `INSERT INTO ost_ticket_priority (priority_id, priority, priority_desc, priority_color, priority_urgency, ispublic)
-       VALUES (1,'low','Low','#DDFFDD',4,1),(2,'normal','Normal','#FFFFF0',3,1),
-              (3,'high','High','#FEE7E7',2,1),(4,'emergency','Emergency','#FEE7E7',1,1)`,
-    );
-    await db.query(
-      `INSERT INTO ost_ticket_status (id, name, state, mode, flags, sort, properties, created, updated)
-       VALUES (1,'Open','open',3,0,1,'{}',NOW(),NOW()),(2,'Resolved','closed',1,0,2,'{}',NOW(),NOW()),
-              (3,'Closed','closed',3,0,3,'{}',NOW(),NOW())`,
-    );
+    await insertTicketLists(db);
     userId = await db.insert(
       `INSERT INTO ost_user (org_id, default_email_id, status, name, created, updated)
        VALUES (0, 0, 0, 'Tess Ticket', NOW(), NOW())`,
     );
-    ticketId = await insertOsticketTicket(db, userId);
+    ticketId = await insertOsticketTicket(db, {
+      userId,
+      number: '304366',
+      statusId: 1,
+      created: CREATED,
+      replied: REPLIED,
+    });
     originalsId = await db.insert(
       `INSERT INTO ost_ticket (number, user_id, status_id, dept_id, sla_id, topic_id, ip_address,
          source, lastupdate, created, updated)
@@ -119,26 +62,13 @@ describe('ticket and task reads in osTicket mode', { skip: OSTICKET_SKIP }, () =
       [originalsId],
     );
     // A task whose id is ticket 1's id, with a thread of its own: the original mixed it in.
-    taskId = await db.insert(
-      `INSERT INTO ost_task (id, object_id, object_type, number, dept_id, staff_id, team_id, lock_id,
-         flags, duedate, closed, created, updated)
-       VALUES (?, ?, 'T', '1', 1, 1, 0, 0, 1, NULL, NULL, ?, ?)`,
-      [ticketId, ticketId, REPLIED, REPLIED],
-    );
-    const taskThread = await db.insert(
-      `INSERT INTO ost_thread (object_id, object_type, created) VALUES (?, 'A', ?)`,
-      [taskId, REPLIED],
-    );
-    await db.insert(
-      `INSERT INTO ost_thread_entry (pid, thread_id, staff_id, user_id, type, flags, poster, source,
-         title, body, format, ip_address, created, updated)
-       VALUES (0, ?, 1, 0, 'M', 1, 'Alex Agent', '', 'Replace toner', 'Floor 2 printer', 'html',
-         '', ?, '0000-00-00 00:00:00')`,
-      [taskThread, REPLIED],
-    );
-    await db.query(`INSERT INTO ost_task__cdata (task_id, title) VALUES (?, 'Replace toner')`, [
-      taskId,
-    ]);
+    taskId = await insertOsticketTask(db, {
+      id: ticketId,
+      ticketId,
+      number: '1',
+      title: 'Replace toner',
+      created: REPLIED,
+    });
   });
 
   const server = useTestServer(() => ({

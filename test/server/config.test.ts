@@ -23,6 +23,7 @@ describe('serve refuses a bad configuration', { concurrency: true }, () => {
     ['PORT', 'abc'],
     ['DESKGATE_DATABASE_URL', 'foo'],
     ['DESKGATE_TRUST_PROXY', 'loopback, 10.0.0.0/99'],
+    ['DESKGATE_PATHS', '/upload/svc_wbs/,ost_wbs'],
     // node:http would throw on this pair with a stack trace; it is a configuration error.
     ['DESKGATE_HEADERS_TIMEOUT', '60000'],
   ];

@@ -57,7 +57,7 @@ function sqliteDialectFor(database: SQLite.Database): Dialect {
  * Opens a SQLite file in WAL mode. `synchronous=FULL` makes every acknowledged commit survive a
  * power loss, not only a process crash. Another process's write lock is waited for without
  * blocking the event loop, up to `busyBudgetMs` (DESKGATE_DB_QUERY_TIMEOUT), then SQLITE_BUSY
- * (503): see BusyRetrySqliteDialect and docs/decisions/040-sqlite-lock-waits-off-the-event-loop.md.
+ * (503): see BusyRetrySqliteDialect and docs/decisions/040-bounded-database-waits.md.
  * Concurrent write transactions share one commit: see SqliteGroupCommit.
  */
 export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase<DB> {

@@ -52,13 +52,6 @@ export async function listTasks(db: Kysely<Database>, query: TaskListQuery): Pro
   return rows.map(toTask);
 }
 
-export async function countTasks(db: Kysely<Database>, query: TaskListQuery): Promise<number> {
-  const row = await filtered(db, query)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** A task (`deskgate tasks add`): its ticket (0: none), department and agent (0: unassigned) checked. */
 export async function createTask(
   db: Kysely<Database>,

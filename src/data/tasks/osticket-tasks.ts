@@ -91,21 +91,3 @@ export async function listTasks(
   const rows = await select.orderBy('task.created').orderBy('task.id').limit(query.limit).execute();
   return toTasks(db, rows);
 }
-
-export async function countTasks(
-  db: Kysely<OsticketDatabase>,
-  query: TaskListQuery,
-): Promise<number> {
-  let select = db.selectFrom('task');
-  if (query.from !== undefined) select = select.where('task.created', '>=', query.from);
-  if (query.to !== undefined) select = select.where('task.created', '<=', query.to);
-  if (query.ticketId !== 0) {
-    select = select
-      .where('task.object_type', '=', 'T')
-      .where('task.object_id', '=', query.ticketId);
-  }
-  const row = await select
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -11,13 +11,11 @@ export function makeDeskgateTicketStore(db: Kysely<Database>, dialect: Dialect):
   return {
     findTicket: (lookup, options) => tickets.findTicket(db, lookup, options),
     listTickets: (query) => tickets.listTickets(db, query),
-    countTickets: (query) => tickets.countTickets(db, query),
     createTicket: (ticket, actor, claim) => tickets.createTicket(db, dialect, ticket, actor, claim),
     replyToTicket: (reply, actor) => tickets.replyToTicket(db, dialect, reply, actor),
     closeTicket: (closing, actor) => tickets.closeTicket(db, dialect, closing, actor),
     findTask: (id) => tasks.findTask(db, id),
     listTasks: (query) => tasks.listTasks(db, query),
-    countTasks: (query) => tasks.countTasks(db, query),
     createTask: (task) => tasks.createTask(db, dialect, task),
     createAgent: (agent) => agents.createAgent(db, dialect, agent),
     listAgents: () => agents.listAgents(db),

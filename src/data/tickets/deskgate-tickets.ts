@@ -162,15 +162,6 @@ export async function listTickets(db: Kysely<Database>, query: TicketListQuery):
   return withEntries(db, rows, query.notes);
 }
 
-export async function countTickets(db: Kysely<Database>, query: TicketListQuery): Promise<number> {
-  const { select } = filtered(db, query);
-  const row = await select
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** Adds hours to a `YYYY-MM-DD HH:MM:SS` UTC time (decision 172: no business-hours schedule). */
 function addHours(at: string, hours: number): string {
   return formatTimestamp(new Date(Date.parse(`${at.replace(' ', 'T')}Z`) + hours * 3_600_000));

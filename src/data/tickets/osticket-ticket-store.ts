@@ -21,13 +21,11 @@ export function makeOsticketTicketStore(db: Kysely<OsticketDatabase>): TicketSto
   return {
     findTicket: (lookup, options) => tickets.findTicket(db, lookup, options),
     listTickets: (query) => tickets.listTickets(db, query),
-    countTickets: (query) => tickets.countTickets(db, query),
     createTicket: osticketsOwn('tickets'),
     replyToTicket: osticketsOwn('responses'),
     closeTicket: osticketsOwn('ticket statuses'),
     findTask: (id) => tasks.findTask(db, id),
     listTasks: (query) => tasks.listTasks(db, query),
-    countTasks: (query) => tasks.countTasks(db, query),
     createTask: osticketsOwn('tasks'),
     createAgent: osticketsOwn('agents'),
     listAgents: osticketsOwn('agents'),

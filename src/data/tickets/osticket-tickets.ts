@@ -255,15 +255,3 @@ export async function listTickets(
   const rows = await page.orderBy(column).orderBy('ticket.ticket_id').limit(query.limit).execute();
   return toTickets(db, rows, query.notes);
 }
-
-export async function countTickets(
-  db: Kysely<OsticketDatabase>,
-  query: TicketListQuery,
-): Promise<number> {
-  const { select, column } = filtered(db, query);
-  const row = await select
-    .where(column, 'is not', null)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -28,8 +28,6 @@ export interface TicketStore {
   findTicket(lookup: TicketLookup, options: { notes: boolean }): Promise<Ticket | undefined>;
   /** A page of tickets in (time, id) order; `limit` rows at most. */
   listTickets(query: TicketListQuery): Promise<Ticket[]>;
-  /** How many tickets the query matches, ignoring `after` and `limit`. */
-  countTickets(query: TicketListQuery): Promise<number>;
   /** The ticket, its first message, its events, the audit entry and the idempotency record, in one transaction. */
   createTicket(
     ticket: NewTicket,
@@ -41,7 +39,6 @@ export interface TicketStore {
   closeTicket(closing: TicketClosing, actor: Actor): Promise<void>;
   findTask(id: number): Promise<Task | undefined>;
   listTasks(query: TaskListQuery): Promise<Task[]>;
-  countTasks(query: TaskListQuery): Promise<number>;
   createTask(task: NewTask): Promise<Task>;
   createAgent(agent: NewAgent): Promise<Agent>;
   listAgents(): Promise<Agent[]>;

@@ -62,7 +62,13 @@ function servicePath(
  * (docs/decisions/060-self-contained-operations.md). Computed once per process. `basePath`
  * becomes the server URL; `metrics` lists /metrics (DESKGATE_METRICS).
  */
-export function buildOpenApiDocument(options: { basePath: string; metrics?: boolean }): Json {
+export function buildOpenApiDocument(options: {
+  basePath: string;
+  metrics?: boolean;
+  /** The service address documented, the first of DESKGATE_PATHS; default `/upload/svc_wbs/`. */
+  servicePath?: string;
+}): Json {
+  const service = options.servicePath ?? SERVICE_PATH;
   const readyz = servicePath(
     'readyz',
     'Readiness',
@@ -95,7 +101,7 @@ export function buildOpenApiDocument(options: { basePath: string; metrics?: bool
       { name: 'service', description: 'Service endpoints; no API key needed.' },
     ],
     paths: {
-      [SERVICE_PATH]: servicePathItem(`http://localhost:8080${options.basePath}`),
+      [service]: servicePathItem(`http://localhost:8080${options.basePath}${service}`),
       '/healthz': servicePath(
         'healthz',
         'Liveness',

@@ -7,6 +7,7 @@ import { describeWithDatabase, SQLITE } from '../../../test/helpers/each-databas
 import { call } from '../../../test/helpers/http.ts';
 import { ROOT } from '../../../test/helpers/paths.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
+import { OPERATIONS } from '../../operations/registry.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -36,6 +37,12 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
       );
       await reply.arrayBuffer();
     }
+    // The note on what a browser cannot try names every GET operation of the registry.
+    const note = /<div id="deskgate-note"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+    const named = [...note.matchAll(/<code>([a-z-]+\/[a-z-]+)<\/code>/g)].map((m) => m[1]);
+    const gets = Object.values(OPERATIONS).filter((o) => o.methods.includes('GET'));
+    assert.ok(gets.length > 0);
+    for (const operation of gets) assert.ok(named.includes(operation.name), operation.name);
     const init = await fetch(`${server.origin}/helpdesk/docs/deskgate-docs.js`);
     assert.match(await init.text(), /"url":"\/helpdesk\/openapi.json"/);
     // The document itself is JSON with the base path as its server URL.

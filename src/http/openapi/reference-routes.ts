@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { OPERATIONS } from '../../operations/registry.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
 
 interface Asset {
@@ -38,6 +39,15 @@ const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const getOperations = Object.values(OPERATIONS).filter((operation) =>
+  operation.methods.includes('GET'),
+);
+const GET_OPERATION_COUNT = getOperations.length;
+/** The operations a browser cannot try, as the page names them (from the registry). */
+const GET_OPERATIONS = getOperations
+  .map((operation) => `<code>${operation.name}</code>`)
+  .join(', ');
+
 function page(basePath: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -54,8 +64,8 @@ function page(basePath: string): string {
 and enter an API key first (it goes in the <code>apikey</code> header and is kept only in this tab).
 Executing <code>user/add</code> twice with the same body and <code>Idempotency-Key</code> replays the
 first answer; for another body use another key, or none.</p>
-<p><code>topics/specific</code> is a GET with a JSON body, which browsers cannot send (fetch refuses a
-body on GET), so it has no Try it out: its description gives the <code>curl</code> line to run
+<p>${GET_OPERATIONS} ${GET_OPERATION_COUNT > 1 ? 'are each a' : 'is a'} GET with a JSON body, which browsers cannot send (fetch refuses a
+body on GET), so ${GET_OPERATION_COUNT > 1 ? 'they have' : 'it has'} no Try it out: each description gives the <code>curl</code> line to run
 instead.</p>
 </div>
 <div id="swagger-ui"></div>
@@ -68,7 +78,7 @@ instead.</p>
 
 function initScript(basePath: string): string {
   // Try it out for the methods a browser can send with a body: POST and PUT. A GET with a body
-  // (topics/specific) cannot be sent by fetch, so it gets no button; the page and the operation's
+  // (the look-ups) cannot be sent by fetch, so it gets no button; the page and the operation's
   // description say so and give the curl line. The document's apikey security scheme makes
   // Authorize set the header. validatorUrl null keeps the badge (an image from
   // validator.swagger.io) away.
@@ -100,8 +110,12 @@ export interface ReferenceRoutes {
  * GET {basePath}/openapi.json (the document, built once here) and GET {basePath}/docs (an HTML
  * reference rendered from it by Swagger UI, whose assets come from the swagger-ui-dist package).
  */
-export function makeReferenceRoutes(basePath: string, metrics: boolean): ReferenceRoutes {
-  const document = buildOpenApiDocument({ basePath, metrics });
+export function makeReferenceRoutes(
+  basePath: string,
+  metrics: boolean,
+  servicePath: string,
+): ReferenceRoutes {
+  const document = buildOpenApiDocument({ basePath, metrics, servicePath });
   const documentText = `${JSON.stringify(document, null, 2)}\n`;
   const assets = new Map<string, Asset>([
     [`${basePath}/openapi.json`, generated('application/json; charset=utf-8', documentText)],

@@ -141,12 +141,12 @@ export function operationComponents(): Record<string, Json> {
 }
 
 /** curl command lines that send the operation's examples, GET body included. */
-function curlExamples(operation: Operation, serverUrl: string, method: HttpMethod): string {
+function curlExamples(operation: Operation, serviceUrl: string, method: HttpMethod): string {
   return operation.examples
     .map((example) =>
       [
         `# ${example.summary}`,
-        `curl --request ${method} '${serverUrl}/upload/svc_wbs/' \\`,
+        `curl --request ${method} '${serviceUrl}' \\`,
         `  --header 'apikey: <API_KEY>' \\`,
         ...(operation.idempotencyKey
           ? [`  --header 'Idempotency-Key: <NEW_VALUE_PER_USER>' \\`]
@@ -162,7 +162,7 @@ const GET_BODY_NOTE =
   '`fetch` and the clients generated from this document on top of `fetch` cannot send a body ' +
   'with GET: call it with curl (below), Node’s http module or the `deskgate/client` package.';
 
-function sectionOf(operation: Operation, serverUrl: string, method: HttpMethod): string {
+function sectionOf(operation: Operation, serviceUrl: string, method: HttpMethod): string {
   return [
     `### ${operation.name} — ${operation.summary}`,
     '',
@@ -183,7 +183,7 @@ function sectionOf(operation: Operation, serverUrl: string, method: HttpMethod):
         ]
       : []),
     '```sh',
-    curlExamples(operation, serverUrl, method),
+    curlExamples(operation, serviceUrl, method),
     '```',
   ].join('\n');
 }
@@ -202,7 +202,7 @@ function operationId(operations: readonly Operation[], method: HttpMethod): stri
 }
 
 /** The Operation Object for one method: one operation as it is, several as one told apart by query/condition. */
-function methodObject(method: HttpMethod, serverUrl: string): Json | undefined {
+function methodObject(method: HttpMethod, serviceUrl: string): Json | undefined {
   const operations = operationsOn(method);
   const [first] = operations;
   if (!first) return undefined;
@@ -260,7 +260,7 @@ function methodObject(method: HttpMethod, serverUrl: string): Json | undefined {
     description: [
       ...(isGet ? [GET_BODY_NOTE] : []),
       ...(intro ? [intro] : []),
-      ...operations.map((operation) => sectionOf(operation, serverUrl, method)),
+      ...operations.map((operation) => sectionOf(operation, serviceUrl, method)),
     ].join('\n\n'),
     security: [{ apikey: [] }],
     parameters: [
@@ -303,10 +303,10 @@ function methodObject(method: HttpMethod, serverUrl: string): Json | undefined {
 }
 
 /** The path item of the service address: every method any operation uses. */
-export function servicePathItem(serverUrl: string): Json {
+export function servicePathItem(serviceUrl: string): Json {
   const item: Json = {};
   for (const method of ['GET', 'POST', 'PUT'] as const) {
-    const object = methodObject(method, serverUrl);
+    const object = methodObject(method, serviceUrl);
     if (object) item[method.toLowerCase()] = object;
   }
   return item;

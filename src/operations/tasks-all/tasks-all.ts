@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { TaskListQuery } from '../../domain.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { pageOfRows, rowsToFetch } from '../list-limit.ts';
+import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { afterField, limitField, nextField } from '../paging-fields.ts';
-import { dateBound } from '../user-all/date-bound.ts';
-import { encodeUserCursor } from '../user-all/user-cursor.ts';
+import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { USER_CURSOR } from '../user-all/user-cursor.ts';
 import { TASK_EXAMPLE, taskViewSchema, toTaskView } from '../views/ticket-view.ts';
 
-const paging = { limit: limitField('Tasks'), after: afterField() };
+const paging = listParameters(USER_CURSOR, 'Tasks');
 const ticketId = integerField(1, INT32_MAX).meta({
   description: 'The ticket the tasks belong to.',
 });
@@ -41,7 +40,10 @@ export const tasksAll = defineOperation({
     .strictObject({
       total: z.int().min(0).meta({ description: 'How many tasks this answer holds.' }),
       tasks: z.array(taskViewSchema),
-      next: nextField,
+      next: z
+        .string()
+        .optional()
+        .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
     })
     .meta({ description: 'Tasks in (created, id) order.' }),
   responseExample: { total: 1, tasks: [TASK_EXAMPLE] },
@@ -62,22 +64,24 @@ export const tasksAll = defineOperation({
   nothingFound: false,
   errors: ['too_many_results'],
   async handle({ parameters }, { store, config }) {
-    const query: TaskListQuery = {
-      from: 'start_date' in parameters ? parameters.start_date : undefined,
-      to: 'end_date' in parameters ? parameters.end_date : undefined,
-      ticketId: parameters.ticket_id ?? 0,
-      after: parameters.after,
-      limit: rowsToFetch(parameters.limit, config.maxList),
-    };
-    const rows = await store.tickets.listTasks(query);
-    const { page, more } = await pageOfRows(rows, parameters.limit, config.maxList, () =>
-      store.tickets.countTasks(query),
+    const { elements, next } = await readList(
+      { limit: parameters.limit, maxList: config.maxList, noun: 'tasks', cursor: USER_CURSOR },
+      (count) => {
+        const query: TaskListQuery = {
+          from: 'start_date' in parameters ? parameters.start_date : undefined,
+          to: 'end_date' in parameters ? endBound(parameters.end_date, config.endDate) : undefined,
+          ticketId: parameters.ticket_id ?? 0,
+          after: parameters.after,
+          limit: count,
+        };
+        return store.tickets.listTasks(query);
+      },
+      (task) => ({ created: task.created, id: task.id }),
     );
-    const last = page.at(-1);
     return {
-      total: page.length,
-      tasks: page.map(toTaskView),
-      ...(more && last ? { next: encodeUserCursor({ created: last.created, id: last.id }) } : {}),
+      total: elements.length,
+      tasks: elements.map(toTaskView),
+      ...(next === undefined ? {} : { next }),
     };
   },
 });

@@ -3,6 +3,8 @@ import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { TASK_EXAMPLE, taskViewSchema, toTaskView } from '../views/ticket-view.ts';
 
+export const tasksSpecificParameters = z.strictObject({ id: integerField(1, INT32_MAX) });
+
 export const tasksSpecific = defineOperation({
   query: 'tasks',
   condition: 'specific',
@@ -12,7 +14,7 @@ export const tasksSpecific = defineOperation({
   description:
     "Needs `tickets:read`. The task `parameters.id` (the task's own id, not its thread's). " +
     'Not found → 204.',
-  parameters: { '*': z.strictObject({ id: integerField(1, INT32_MAX) }) },
+  parameters: { '*': tasksSpecificParameters },
   response: z
     .strictObject({ total: z.literal(1), tasks: z.array(taskViewSchema).length(1) })
     .meta({ description: 'The task found, as a list of one.' }),

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { TicketListQuery } from '../../domain.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { pageOfRows, rowsToFetch } from '../list-limit.ts';
+import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { afterField, limitField, nextField } from '../paging-fields.ts';
-import { dateBound } from '../user-all/date-bound.ts';
-import { encodeUserCursor } from '../user-all/user-cursor.ts';
+import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { USER_CURSOR } from '../user-all/user-cursor.ts';
 import {
   TICKET_EXAMPLE,
   type TicketView,
@@ -17,7 +16,8 @@ const status = () =>
   integerField(0, INT32_MAX).meta({
     description: 'A status id of the status table (osTicket: ticket_status); 0 = any status.',
   });
-const paging = { limit: limitField('Tickets'), after: afterField() };
+/** Pages resume after a (time, id) position: user/all's cursor, over creation or last-update time. */
+const paging = listParameters(USER_CURSOR, 'Tickets');
 const range = { start_date: dateBound('start'), end_date: dateBound('end') };
 
 /** Its parameters, by the `sort` that selects them (the original's four). */
@@ -32,7 +32,10 @@ export const ticketAllResponse = z
   .strictObject({
     total: z.int().min(0).meta({ description: 'How many tickets this answer holds.' }),
     tickets: z.array(ticketViewSchema),
-    next: nextField,
+    next: z
+      .string()
+      .optional()
+      .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
   })
   .meta({ description: 'Tickets, one element each with its entries, in (time, id) order.' });
 
@@ -85,28 +88,30 @@ export const ticketAll = defineOperation({
   errors: ['too_many_results'],
   async handle(selection, { store, config, apiKey }) {
     const { parameters } = selection;
-    const query: TicketListQuery = {
-      order: selection.sort === 'lastUpdateDate' ? 'lastupdate' : 'created',
-      from: 'start_date' in parameters ? parameters.start_date : undefined,
-      to: 'end_date' in parameters ? parameters.end_date : undefined,
-      statusId: 'status' in parameters ? parameters.status : 0,
-      after: parameters.after,
-      limit: rowsToFetch(parameters.limit, config.maxList),
-      notes: apiKey.notes,
-    };
-    const rows = await store.tickets.listTickets(query);
-    const { page, more } = await pageOfRows(rows, parameters.limit, config.maxList, () =>
-      store.tickets.countTickets(query),
+    const order = selection.sort === 'lastUpdateDate' ? 'lastupdate' : 'created';
+    const { elements, next } = await readList(
+      { limit: parameters.limit, maxList: config.maxList, noun: 'tickets', cursor: USER_CURSOR },
+      (count) => {
+        const query: TicketListQuery = {
+          order,
+          from: 'start_date' in parameters ? parameters.start_date : undefined,
+          to: 'end_date' in parameters ? endBound(parameters.end_date, config.endDate) : undefined,
+          statusId: 'status' in parameters ? parameters.status : 0,
+          after: parameters.after,
+          limit: count,
+          notes: apiKey.notes,
+        };
+        return store.tickets.listTickets(query);
+      },
+      (ticket) => ({
+        created: order === 'created' ? ticket.created : (ticket.lastUpdate ?? ticket.created),
+        id: ticket.id,
+      }),
     );
-    const tickets: TicketView[] = page.map(toTicketView);
-    const last = tickets.at(-1);
-    const position = query.order === 'created' ? last?.created : last?.lastupdate;
     return {
-      total: tickets.length,
-      tickets,
-      ...(more && last && position
-        ? { next: encodeUserCursor({ created: position, id: Number(last.ticket_id) }) }
-        : {}),
+      total: elements.length,
+      tickets: elements.map(toTicketView),
+      ...(next === undefined ? {} : { next }),
     };
   },
 });

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts';
+import { before, test } from 'node:test';
+import { insertTopics, listTopics } from '../../../test/helpers/data-setup.ts';
+import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply } from '../../../test/helpers/http.ts';
-import {
-  createKey,
-  type StartedServer,
-  startServer,
-  withStore,
-} from '../../../test/helpers/server.ts';
+import { type TestServer, useTestServer } from '../../../test/helpers/test-server.ts';
 
 interface TopicsData {
   total: number;
@@ -22,152 +18,130 @@ function topicsOf(reply: Reply): TopicsData {
   return data;
 }
 
-for (const kind of DATABASES) {
-  describe(`topics/all on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    let publicOnly: StartedServer;
-    let key: string;
-    let writeOnly: string;
+describeEachDatabase('topics/all', (database) => {
+  const server = useTestServer({ database });
+  const publicOnly = useTestServer({ database, env: { DESKGATE_PUBLIC_TOPICS_ONLY: 'true' } });
+  let key: string;
+  let writeOnly: string;
 
-    before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url, { scopes: ['read'] }));
-      ({ key: writeOnly } = await createKey(database.url, { scopes: ['write', 'users:read'] }));
-      // The defaults (ids 1, 2, 10, 11 at sort 0) and a few more, sorts chosen against id order.
-      await withStore(database.url, (store) =>
-        store.insertTopics([
-          { id: 20, parentId: 0, isPublic: false, sort: 0, name: 'Internal Only', notes: '' },
-          { id: 21, parentId: 0, isPublic: true, sort: 9, name: 'Zebra Last', notes: 'z' },
-          { id: 22, parentId: 0, isPublic: true, sort: 1, name: 'Second', notes: '' },
-          { id: 23, parentId: 10, isPublic: true, sort: 0, name: 'Printer', notes: 'jams' },
-        ]),
-      );
-      [server, publicOnly] = await Promise.all([
-        startServer({ databaseUrl: database.url }),
-        startServer({
-          databaseUrl: database.url,
-          env: { DESKGATE_PUBLIC_TOPICS_ONLY: 'true' },
-        }),
+  before(async () => {
+    ({ key } = await server.createKey({ scopes: ['read'] }));
+    ({ key: writeOnly } = await server.createKey({ scopes: ['write', 'users:read'] }));
+    // The defaults (ids 1, 2, 10, 11 at sort 0) and a few more, sorts chosen against id order.
+    await insertTopics(server, [
+      { id: 20, parentId: 0, isPublic: false, sort: 0, name: 'Internal Only', notes: '' },
+      { id: 21, parentId: 0, isPublic: true, sort: 9, name: 'Zebra Last', notes: 'z' },
+      { id: 22, parentId: 0, isPublic: true, sort: 1, name: 'Second', notes: '' },
+      { id: 23, parentId: 10, isPublic: true, sort: 0, name: 'Printer', notes: 'jams' },
+    ]);
+  });
+
+  const list = (body: Record<string, unknown>, target: TestServer = server, apikey = key) =>
+    call(target.url, {
+      headers: { apikey },
+      body: { query: 'topics', condition: 'all', ...body },
+    });
+
+  test('without parameters: every topic, in sort then id order, values as strings', async () => {
+    const { topics, total } = topicsOf(await list({}));
+    const sorted = await listTopics(server);
+    assert.equal(total, sorted.length);
+    const expected = [...sorted]
+      .sort((a, b) => a.sort - b.sort || a.id - b.id)
+      .map((topic) => String(topic.id));
+    assert.deepEqual(
+      topics.map((topic) => topic.id),
+      expected,
+    );
+    assert.deepEqual(topics.at(-1), {
+      ...topics.at(-1),
+      id: '21',
+      parent: '0',
+      ispublic: '1',
+      sort: '9',
+      topic: 'Zebra Last',
+      notes: 'z',
+    });
+    for (const topic of topics) {
+      assert.deepEqual(Object.keys(topic).sort(), [
+        'created',
+        'id',
+        'ispublic',
+        'notes',
+        'parent',
+        'sort',
+        'topic',
+        'updated',
       ]);
-    });
-    after(async () => {
-      await Promise.all([server?.stop(), publicOnly?.stop()]);
-      await database?.drop();
-    });
+      for (const value of Object.values(topic)) assert.equal(typeof value, 'string');
+    }
+    // Private topics are listed: ispublic tells the caller.
+    assert.equal(topics.find((topic) => topic.id === '20')?.ispublic, '0');
+  });
 
-    const list = (body: Record<string, unknown>, target = server, apikey = key) =>
-      call(target.url, {
-        headers: { apikey },
-        body: { query: 'topics', condition: 'all', ...body },
-      });
+  test('parameters {} and other top-level fields are the same as none', async () => {
+    const none = topicsOf(await list({}));
+    assert.deepEqual(
+      topicsOf(await list({ parameters: {}, sort: 'whatever', limit: 1 })).topics,
+      none.topics,
+    );
+  });
 
-    test('without parameters: every topic, in sort then id order, values as strings', async () => {
-      const { topics, total } = topicsOf(await list({}));
-      const sorted = await withStore(database.url, (store) => store.listTopics());
-      assert.equal(total, sorted.length);
-      const expected = [...sorted]
-        .sort((a, b) => a.sort - b.sort || a.id - b.id)
-        .map((topic) => String(topic.id));
-      assert.deepEqual(
-        topics.map((topic) => topic.id),
-        expected,
-      );
-      assert.deepEqual(topics.at(-1), {
-        ...topics.at(-1),
-        id: '21',
-        parent: '0',
-        ispublic: '1',
-        sort: '9',
-        topic: 'Zebra Last',
-        notes: 'z',
-      });
-      for (const topic of topics) {
-        assert.deepEqual(Object.keys(topic).sort(), [
-          'created',
-          'id',
-          'ispublic',
-          'notes',
-          'parent',
-          'sort',
-          'topic',
-          'updated',
-        ]);
-        for (const value of Object.values(topic)) assert.equal(typeof value, 'string');
-      }
-      // Private topics are listed: ispublic tells the caller.
-      assert.equal(topics.find((topic) => topic.id === '20')?.ispublic, '0');
-    });
+  test('parent 0 keeps top-level topics; parent N its children; digits as strings too', async () => {
+    const top = topicsOf(await list({ parameters: { parent: 0 } }));
+    assert.ok(top.topics.length > 0);
+    assert.ok(top.topics.every((topic) => topic.parent === '0'));
+    assert.ok(!top.topics.some((topic) => topic.id === '23' || topic.id === '11'));
+    const children = topicsOf(await list({ parameters: { parent: '10' } }));
+    const expected = (await listTopics(server))
+      .filter((topic) => topic.parentId === 10)
+      .sort((a, b) => a.sort - b.sort || a.id - b.id)
+      .map((topic) => String(topic.id));
+    assert.ok(expected.includes('23') && expected.includes('11'));
+    assert.deepEqual(
+      children.topics.map((topic) => topic.id),
+      expected,
+    );
+  });
 
-    test('parameters {} and other top-level fields are the same as none', async () => {
-      const none = topicsOf(await list({}));
-      assert.deepEqual(
-        topicsOf(await list({ parameters: {}, sort: 'whatever', limit: 1 })).topics,
-        none.topics,
-      );
-    });
-
-    test('parent 0 keeps top-level topics; parent N its children; digits as strings too', async () => {
-      const top = topicsOf(await list({ parameters: { parent: 0 } }));
-      assert.ok(top.topics.length > 0);
-      assert.ok(top.topics.every((topic) => topic.parent === '0'));
-      assert.ok(!top.topics.some((topic) => topic.id === '23' || topic.id === '11'));
-      const children = topicsOf(await list({ parameters: { parent: '10' } }));
-      const expected = (await withStore(database.url, (store) => store.listTopics()))
-        .filter((topic) => topic.parentId === 10)
-        .sort((a, b) => a.sort - b.sort || a.id - b.id)
-        .map((topic) => String(topic.id));
-      assert.ok(expected.includes('23') && expected.includes('11'));
-      assert.deepEqual(
-        children.topics.map((topic) => topic.id),
-        expected,
-      );
-    });
-
-    test('no topic matches → 200 with total 0 and an empty list', async () => {
-      assert.deepEqual(topicsOf(await list({ parameters: { parent: 999 } })), {
-        total: 0,
-        topics: [],
-      });
-    });
-
-    test('DESKGATE_PUBLIC_TOPICS_ONLY=true leaves private topics out', async () => {
-      const { topics } = topicsOf(await list({}, publicOnly));
-      assert.ok(topics.length > 0);
-      assert.ok(topics.every((topic) => topic.ispublic === '1'));
-      assert.ok(!topics.some((topic) => topic.id === '20'));
-    });
-
-    test('bad parameters → 400 invalid_parameters naming them, not a list', async () => {
-      for (const parameters of [
-        { parent: -1 },
-        { parent: 'x' },
-        { parent: 2147483648 },
-        { id: 1 },
-      ]) {
-        const reply = await list({ parameters });
-        assert.equal(reply.status, 400, reply.text);
-        assert.equal(reply.body?.code, 'invalid_parameters');
-        assert.match(String(reply.body?.errors?.[0]?.field), /^parameters\.(parent|id)$/);
-      }
-      for (const parameters of [null, [], 'parent=0']) {
-        const reply = await list({ parameters });
-        assert.equal(reply.status, 400);
-        assert.equal(reply.body?.code, 'invalid_parameters');
-      }
-    });
-
-    test('GET only (405 with Allow), and the read scope (403)', async () => {
-      const post = await call(server.url, {
-        method: 'POST',
-        headers: { apikey: key },
-        body: { query: 'topics', condition: 'all' },
-      });
-      assert.equal(post.status, 405);
-      assert.equal(post.headers.allow, 'GET');
-      const noRead = await list({}, server, writeOnly);
-      assert.equal(noRead.status, 403);
-      assert.equal(noRead.body?.code, 'insufficient_scope');
+  test('no topic matches → 200 with total 0 and an empty list', async () => {
+    assert.deepEqual(topicsOf(await list({ parameters: { parent: 999 } })), {
+      total: 0,
+      topics: [],
     });
   });
-}
+
+  test('DESKGATE_PUBLIC_TOPICS_ONLY=true leaves private topics out', async () => {
+    const { topics } = topicsOf(await list({}, publicOnly));
+    assert.ok(topics.length > 0);
+    assert.ok(topics.every((topic) => topic.ispublic === '1'));
+    assert.ok(!topics.some((topic) => topic.id === '20'));
+  });
+
+  test('bad parameters → 400 invalid_parameters naming them, not a list', async () => {
+    for (const parameters of [{ parent: -1 }, { parent: 'x' }, { parent: 2147483648 }, { id: 1 }]) {
+      const reply = await list({ parameters });
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.body?.code, 'invalid_parameters');
+      assert.match(String(reply.body?.errors?.[0]?.field), /^parameters\.(parent|id)$/);
+    }
+    for (const parameters of [null, [], 'parent=0']) {
+      const reply = await list({ parameters });
+      assert.equal(reply.status, 400);
+      assert.equal(reply.body?.code, 'invalid_parameters');
+    }
+  });
+
+  test('GET only (405 with Allow), and the read scope (403)', async () => {
+    const post = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: key },
+      body: { query: 'topics', condition: 'all' },
+    });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.allow, 'GET');
+    const noRead = await list({}, server, writeOnly);
+    assert.equal(noRead.status, 403);
+    assert.equal(noRead.body?.code, 'insufficient_scope');
+  });
+});

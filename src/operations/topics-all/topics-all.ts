@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { INT32_MAX, integerField } from '../fields.ts';
+import { listParameters, readList } from '../list-page.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { isTopicVisible } from '../topic-visibility.ts';
 import { TOPIC_EXAMPLE, topicViewSchema, toTopicView } from '../views/topic-view.ts';
+import { isAfter, TOPIC_CURSOR } from './topic-cursor.ts';
 
 /** Its parameters, by `sort` (it takes none). */
 export const topicsAllParameters = {
@@ -10,15 +12,23 @@ export const topicsAllParameters = {
     parent: integerField(0, INT32_MAX)
       .optional()
       .meta({ description: 'Only the children of this topic; 0 for top-level topics.' }),
+    ...listParameters(TOPIC_CURSOR, 'Topics'),
   }),
 };
 
 export const topicsAllResponse = z
   .strictObject({
-    total: z.int().min(0).meta({ description: 'How many topics `topics` holds.' }),
+    total: z.int().min(0).meta({
+      description:
+        'How many topics `topics` holds: every match without `limit`, this page with it.',
+    }),
     topics: z.array(topicViewSchema),
+    next: z
+      .string()
+      .optional()
+      .meta({ description: 'Present when more topics follow: pass it as `parameters.after`.' }),
   })
-  .meta({ description: 'The topics, in `sort` then `id` order.' });
+  .meta({ description: 'The topics, or one page of them, in `sort` then `id` order.' });
 
 export const topicsAll = defineOperation({
   query: 'topics',
@@ -30,7 +40,9 @@ export const topicsAll = defineOperation({
     'Needs the `read` scope. Every topic the look-up by id would return (same visibility ' +
     'rules), in `sort` then `id` order. `parameters` may be left out; `parameters.parent` ' +
     'keeps the children of one topic (`0`: top-level topics only, what the original service ' +
-    'returned). No topic → 200 with `total` 0 and an empty list.',
+    'returned; DESKGATE_TOPICS_ALL=top-level makes that the default). Without `limit`, every match (up to DESKGATE_MAX_LIST; more → 400 ' +
+    '`too_many_results`); with `limit`, pages as user/all does (`next`, `after`). No topic → ' +
+    '200 with `total` 0 and an empty list.',
   parameters: topicsAllParameters,
   parametersOptional: true,
   response: topicsAllResponse,
@@ -40,10 +52,24 @@ export const topicsAll = defineOperation({
     { name: 'top-level', summary: 'Top-level topics only', parameters: { parent: 0 } },
   ],
   nothingFound: false,
+  errors: ['too_many_results'],
   async handle({ parameters }, { store, config }) {
-    const topics = (await store.listTopicsInOrder(parameters.parent))
-      .filter((topic) => isTopicVisible(topic, config))
-      .map(toTopicView);
-    return { total: topics.length, topics };
+    const { after } = parameters;
+    const parent = parameters.parent ?? (config.topicsAll === 'top-level' ? 0 : undefined);
+    const { elements, next } = await readList(
+      { limit: parameters.limit, maxList: config.maxList, noun: 'topics', cursor: TOPIC_CURSOR },
+      // The store answers the whole (small) topic table; paging is done here.
+      async (count) =>
+        (await store.listTopicsInOrder(parent))
+          .filter((topic) => isTopicVisible(topic, config))
+          .filter((topic) => after === undefined || isAfter(topic, after))
+          .slice(0, count),
+      (topic) => ({ sort: topic.sort, id: topic.id }),
+    );
+    return {
+      total: elements.length,
+      topics: elements.map(toTopicView),
+      ...(next === undefined ? {} : { next }),
+    };
   },
 });

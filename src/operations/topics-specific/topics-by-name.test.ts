@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts';
+import { before, describe, test } from 'node:test';
+import { insertTopics } from '../../../test/helpers/data-setup.ts';
+import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply } from '../../../test/helpers/http.ts';
-import {
-  createKey,
-  type StartedServer,
-  startServer,
-  withStore,
-} from '../../../test/helpers/server.ts';
+import { type TestServer, useTestServer } from '../../../test/helpers/test-server.ts';
 import { foldTopicName, topicNameContains } from './topic-name-match.ts';
 
 describe('topic name matching', () => {
@@ -29,96 +25,82 @@ function topicOf(reply: Reply): Record<string, string> {
   return data.topic;
 }
 
-for (const kind of DATABASES) {
-  describe(`topics/specific by name on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    let publicOnly: StartedServer;
-    let key: string;
+describeEachDatabase('topics/specific by name', (database) => {
+  const server = useTestServer({ database });
+  const publicOnly = useTestServer({ database, env: { DESKGATE_PUBLIC_TOPICS_ONLY: 'true' } });
+  let key: string;
 
-    before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url, { scopes: ['read'] }));
-      await withStore(database.url, (store) =>
-        store.insertTopics([
-          { id: 30, parentId: 0, isPublic: true, sort: 5, name: 'Café Ünïcode ✓', notes: '' },
-          { id: 31, parentId: 0, isPublic: true, sort: 4, name: 'CAFE corner', notes: '' },
-          { id: 32, parentId: 0, isPublic: false, sort: 1, name: 'Private café', notes: '' },
-          { id: 33, parentId: 0, isPublic: true, sort: 5, name: 'Cafeteria', notes: '' },
-          { id: 34, parentId: 0, isPublic: true, sort: 7, name: '100% _wild_ card', notes: '' },
-        ]),
-      );
-      [server, publicOnly] = await Promise.all([
-        startServer({ databaseUrl: database.url }),
-        startServer({ databaseUrl: database.url, env: { DESKGATE_PUBLIC_TOPICS_ONLY: 'true' } }),
-      ]);
-    });
-    after(async () => {
-      await Promise.all([server?.stop(), publicOnly?.stop()]);
-      await database?.drop();
-    });
-
-    const byName = (name: unknown, target = server) =>
-      call(target.url, {
-        headers: { apikey: key },
-        body: { query: 'topics', condition: 'specific', sort: 'name', parameters: { name } },
-      });
-
-    test('contains, case- and accent-insensitively, the same on every database', async () => {
-      assert.equal(topicOf(await byName('ünïcode')).id, '30');
-      assert.equal(topicOf(await byName('UNICODE ✓')).id, '30');
-      assert.equal(topicOf(await byName('café ü')).id, '30');
-      assert.equal(topicOf(await byName('inquiry')).topic, 'General Inquiry');
-      assert.equal(topicOf(await byName('report a problem')).topic, 'Report a Problem');
-    });
-
-    test('the first match in sort, then id order', async () => {
-      // "cafe" matches 32 (sort 1), 31 (sort 4), 30 and 33 (sort 5): the private one comes first.
-      assert.equal(topicOf(await byName('cafe')).id, '32');
-      assert.equal(topicOf(await byName('CAFÉ', publicOnly)).id, '31');
-      // Same sort: the lower id.
-      assert.equal(topicOf(await byName('caf', publicOnly)).id, '31');
-      assert.equal(topicOf(await byName('cafe', publicOnly)).id, '31');
-      assert.equal(topicOf(await byName('Cafet')).id, '33');
-    });
-
-    test('% and _ are text, not SQL wildcards', async () => {
-      assert.equal(topicOf(await byName('100%')).id, '34');
-      assert.equal(topicOf(await byName('_wild_')).id, '34');
-      const none = await byName('1_0');
-      assert.equal(none.status, 204);
-    });
-
-    test('no match, or only a private one with public topics only → 204 not_found', async () => {
-      for (const [name, target] of [
-        ['no such topic', server],
-        ['private', publicOnly],
-      ] as const) {
-        const reply = await byName(name, target);
-        assert.equal(reply.status, 204, reply.text);
-        assert.equal(reply.text, '');
-        assert.equal(reply.headers['x-error-code'], 'not_found');
-      }
-    });
-
-    test('name must be a string of 1 to 128 characters; id is not a name parameter', async () => {
-      for (const name of ['', 'x'.repeat(129), 7, null, ['cafe'], undefined, 'a\u0000b']) {
-        const reply = await byName(name);
-        assert.equal(reply.status, 400, reply.text);
-        assert.equal(reply.body?.code, 'invalid_parameters');
-        assert.equal(reply.body?.errors?.[0]?.field, 'parameters.name');
-      }
-      // 128 characters is still a name (that no topic contains).
-      assert.equal((await byName('é'.repeat(128))).status, 204);
-      const withId = await call(server.url, {
-        headers: { apikey: key },
-        body: { query: 'topics', condition: 'specific', sort: 'name', parameters: { id: 1 } },
-      });
-      assert.equal(withId.status, 400);
-      assert.deepEqual(withId.body?.errors?.map((e) => e.field).sort(), [
-        'parameters.id',
-        'parameters.name',
-      ]);
-    });
+  before(async () => {
+    ({ key } = await server.createKey({ scopes: ['read'] }));
+    await insertTopics(server, [
+      { id: 30, parentId: 0, isPublic: true, sort: 5, name: 'Café Ünïcode ✓', notes: '' },
+      { id: 31, parentId: 0, isPublic: true, sort: 4, name: 'CAFE corner', notes: '' },
+      { id: 32, parentId: 0, isPublic: false, sort: 1, name: 'Private café', notes: '' },
+      { id: 33, parentId: 0, isPublic: true, sort: 5, name: 'Cafeteria', notes: '' },
+      { id: 34, parentId: 0, isPublic: true, sort: 7, name: '100% _wild_ card', notes: '' },
+    ]);
   });
-}
+
+  const byName = (name: unknown, target: TestServer = server) =>
+    call(target.url, {
+      headers: { apikey: key },
+      body: { query: 'topics', condition: 'specific', sort: 'name', parameters: { name } },
+    });
+
+  test('contains, case- and accent-insensitively, the same on every database', async () => {
+    assert.equal(topicOf(await byName('ünïcode')).id, '30');
+    assert.equal(topicOf(await byName('UNICODE ✓')).id, '30');
+    assert.equal(topicOf(await byName('café ü')).id, '30');
+    assert.equal(topicOf(await byName('inquiry')).topic, 'General Inquiry');
+    assert.equal(topicOf(await byName('report a problem')).topic, 'Report a Problem');
+  });
+
+  test('the first match in sort, then id order', async () => {
+    // "cafe" matches 32 (sort 1), 31 (sort 4), 30 and 33 (sort 5): the private one comes first.
+    assert.equal(topicOf(await byName('cafe')).id, '32');
+    assert.equal(topicOf(await byName('CAFÉ', publicOnly)).id, '31');
+    // Same sort: the lower id.
+    assert.equal(topicOf(await byName('caf', publicOnly)).id, '31');
+    assert.equal(topicOf(await byName('cafe', publicOnly)).id, '31');
+    assert.equal(topicOf(await byName('Cafet')).id, '33');
+  });
+
+  test('% and _ are text, not SQL wildcards', async () => {
+    assert.equal(topicOf(await byName('100%')).id, '34');
+    assert.equal(topicOf(await byName('_wild_')).id, '34');
+    const none = await byName('1_0');
+    assert.equal(none.status, 204);
+  });
+
+  test('no match, or only a private one with public topics only → 204 not_found', async () => {
+    for (const [name, target] of [
+      ['no such topic', server],
+      ['private', publicOnly],
+    ] as const) {
+      const reply = await byName(name, target);
+      assert.equal(reply.status, 204, reply.text);
+      assert.equal(reply.text, '');
+      assert.equal(reply.headers['x-error-code'], 'not_found');
+    }
+  });
+
+  test('name must be a string of 1 to 128 characters; id is not a name parameter', async () => {
+    for (const name of ['', 'x'.repeat(129), 7, null, ['cafe'], undefined, 'a\u0000b']) {
+      const reply = await byName(name);
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.body?.code, 'invalid_parameters');
+      assert.equal(reply.body?.errors?.[0]?.field, 'parameters.name');
+    }
+    // 128 characters is still a name (that no topic contains).
+    assert.equal((await byName('é'.repeat(128))).status, 204);
+    const withId = await call(server.url, {
+      headers: { apikey: key },
+      body: { query: 'topics', condition: 'specific', sort: 'name', parameters: { id: 1 } },
+    });
+    assert.equal(withId.status, 400);
+    assert.deepEqual(withId.body?.errors?.map((e) => e.field).sort(), [
+      'parameters.id',
+      'parameters.name',
+    ]);
+  });
+});

@@ -24,20 +24,32 @@ function isRealDate(text: string): boolean {
 }
 
 /**
- * An inclusive bound of a creation-date range, `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, as the
- * timestamp it stands for: a bare date is the start of the day for `start`, the end for `end`.
- * Timestamps compare as text (they are all the same shape).
+ * An inclusive bound of a creation-date range, `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`. A start is
+ * output as the timestamp it stands for (a bare date: its first second); an end is output as
+ * sent, since what a bare end date means is a setting (endBound). Timestamps compare as text
+ * (they are all the same shape).
  */
 export function dateBound(edge: 'start' | 'end') {
   return z
     .string()
     .regex(SHAPE, { error: MESSAGE, abort: true })
     .refine(isRealDate, { error: 'is not a calendar date' })
-    .transform((text) =>
-      text.length > 10 ? text : `${text} ${edge === 'start' ? '00:00:00' : '23:59:59'}`,
-    )
+    .transform((text) => (text.length > 10 || edge === 'end' ? text : `${text} 00:00:00`))
     .meta({
-      description: `Inclusive; a bare date means its ${edge === 'start' ? 'first' : 'last'} second.`,
+      description:
+        edge === 'start'
+          ? 'Inclusive; a bare date means its first second.'
+          : 'Inclusive; a bare date means its last second (under DESKGATE_END_DATE=midnight its first, as the PHP service compared).',
       examples: [edge === 'start' ? '2026-11-01' : '2026-11-30 23:59:59'],
     });
+}
+
+/**
+ * The last timestamp of a range whose `end_date` is `text`: a timestamp as it is; a bare date
+ * up to its last second (`whole-day`), or its first second only (`midnight`, what the PHP
+ * service's `created <= 'YYYY-MM-DD'` compared).
+ */
+export function endBound(text: string, mode: 'whole-day' | 'midnight'): string {
+  if (text.length > 10) return text;
+  return `${text} ${mode === 'whole-day' ? '23:59:59' : '00:00:00'}`;
 }

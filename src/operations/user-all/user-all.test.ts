@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { DATABASES, type TestDatabase } from '../../../test/helpers/databases.ts';
+import { before, describe, test } from 'node:test';
+import { createUsersCreatedAt } from '../../../test/helpers/data-setup.ts';
+import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userBody } from '../../../test/helpers/http.ts';
-import {
-  createKey,
-  type StartedServer,
-  startServer,
-  withStore,
-} from '../../../test/helpers/server.ts';
-import { openDatabase } from '../../data/open-database.ts';
-import type { Database } from '../../data/schema.ts';
+import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { decodeUserCursor, encodeUserCursor } from './user-cursor.ts';
 
 /** A bcrypt hash, stored as sent: creating hundreds of users costs no hashing. */
@@ -43,243 +37,214 @@ describe('user/all cursors', () => {
   });
 });
 
-for (const kind of DATABASES) {
-  describe(`user/all on ${kind.name}`, () => {
-    let database: TestDatabase;
-    let server: StartedServer;
-    let key: string;
-    let readWrite: string;
-    /** Ids by creation time, as the database holds them. */
-    const inDay: number[] = [];
-    const dayBefore: number[] = [];
-    const dayAfter: number[] = [];
-    const lastSecond: number[] = [];
+describeEachDatabase('user/all', (database) => {
+  const server = useTestServer({ database });
+  let key: string;
+  let readWrite: string;
+  /** Ids by creation time, as the database holds them. */
+  const inDay: number[] = [];
+  const dayBefore: number[] = [];
+  const dayAfter: number[] = [];
+  const lastSecond: number[] = [];
 
-    async function createUsers(count: number, created: string, into: number[]): Promise<void> {
-      const ids = await withStore(database.url, async (store) => {
-        const made: number[] = [];
-        for (let i = 0; i < count; i++) {
-          made.push(
-            await store.createUser(
-              {
-                name: `User ${created} ${i}`,
-                email: `u.${++emails}@example.com`,
-                passwordHash: HASH,
-                timezone: 'UTC',
-                phone: 1000 + i,
-                orgId: 0,
-                defaultEmailId: 0,
-                status: 0,
-              },
-              { apiKeyId: 1, clientIp: '127.0.0.1', operation: 'user/add' },
-            ),
-          );
-        }
-        return made;
-      });
-      const { db } = openDatabase<Database>(database.url);
-      try {
-        await db.updateTable('users').set({ created_at: created }).where('id', 'in', ids).execute();
-      } finally {
-        await db.destroy();
-      }
-      into.push(...ids);
-    }
+  async function createUsers(count: number, created: string, into: number[]): Promise<void> {
+    const users = Array.from({ length: count }, (_, i) => ({
+      name: `User ${created} ${i}`,
+      email: `u.${++emails}@example.com`,
+      passwordHash: HASH,
+      timezone: 'UTC',
+      phone: 1000 + i,
+      orgId: 0,
+      defaultEmailId: 0,
+      status: 0,
+    }));
+    const ids = await createUsersCreatedAt(server, database.url, users, created);
+    into.push(...ids);
+  }
 
-    before(async () => {
-      database = await kind.create();
-      ({ key } = await createKey(database.url, { scopes: ['users:read', 'write'] }));
-      ({ key: readWrite } = await createKey(database.url, { scopes: ['read', 'write'] }));
-      // 230 users in one second, around others just outside the day and at its last second.
-      await createUsers(5, '2026-01-14 23:59:59', dayBefore);
-      await createUsers(230, SAME_SECOND, inDay);
-      await createUsers(4, '2026-01-15 23:59:59', lastSecond);
-      await createUsers(5, '2026-01-16 00:00:00', dayAfter);
-      server = await startServer({ databaseUrl: database.url });
-    });
-    after(async () => {
-      await server?.stop();
-      await database?.drop();
-    });
-
-    const list = (parameters: unknown, extra: Record<string, unknown> = {}, apikey = key) =>
-      call(server.url, {
-        headers: { apikey },
-        body: { query: 'user', condition: 'all', sort: 'creationDate', parameters, ...extra },
-      });
-
-    async function readAll(range: Record<string, unknown>, limit: number): Promise<Page[]> {
-      const pages: Page[] = [];
-      let after: string | undefined;
-      do {
-        const page = pageOf(await list({ ...range, limit, ...(after ? { after } : {}) }));
-        pages.push(page);
-        after = page.next;
-      } while (after !== undefined && pages.length < 1000);
-      return pages;
-    }
-
-    test('pages of many users created in one second: each exactly once, in (created, id) order', async () => {
-      const pages = await readAll({ start_date: '2026-01-15', end_date: '2026-01-15' }, 7);
-      const ids = pages.flatMap((page) => page.users.map((user) => Number(user.user_id)));
-      const expected = [...inDay, ...lastSecond].sort((a, b) => a - b);
-      assert.deepEqual(ids, expected);
-      assert.equal(new Set(ids).size, ids.length);
-      assert.equal(pages.length, Math.ceil(expected.length / 7));
-      for (const page of pages.slice(0, -1)) {
-        assert.equal(page.total, 7);
-        assert.equal(typeof page.next, 'string');
-      }
-      assert.equal(pages.at(-1)?.next, undefined);
-      assert.ok(!('next' in (pages.at(-1) ?? {})), 'no next on the last page');
-      const user = pages[0]?.users[0] ?? {};
-      assert.equal(user.created, SAME_SECOND);
-      assert.deepEqual(Object.keys(user).sort(), [
-        'created',
-        'email',
-        'name',
-        'org_id',
-        'phone',
-        'status',
-        'timezone',
-        'updated',
-        'user_id',
-      ]);
-      for (const value of Object.values(user)) assert.equal(typeof value, 'string');
-    });
-
-    test('a page that ends exactly at the last user has no next', async () => {
-      const total = inDay.length + lastSecond.length;
-      const pages = await readAll({ start_date: '2026-01-15', end_date: '2026-01-15' }, total);
-      assert.equal(pages.length, 1);
-      assert.equal(pages[0]?.total, total);
-      assert.equal(pages[0]?.next, undefined);
-    });
-
-    test('limit defaults to 100, and 1000 is the most', async () => {
-      const first = pageOf(await list({ start_date: '2026-01-01', end_date: '2026-01-31' }));
-      assert.equal(first.total, 100);
-      assert.equal(typeof first.next, 'string');
-      const all = pageOf(
-        await list({ start_date: '2026-01-01', end_date: '2026-01-31', limit: '1000' }),
-      );
-      assert.equal(
-        all.total,
-        dayBefore.length + inDay.length + lastSecond.length + dayAfter.length,
-      );
-      assert.equal(all.next, undefined);
-    });
-
-    test('both bounds are inclusive, as dates or as timestamps', async () => {
-      const ids = async (start: string, end: string) =>
-        pageOf(await list({ start_date: start, end_date: end, limit: 1000 })).users.map((u) =>
-          Number(u.user_id),
-        );
-      assert.deepEqual(await ids('2026-01-14', '2026-01-14'), dayBefore);
-      assert.deepEqual(await ids('2026-01-16', '2026-01-16'), dayAfter);
-      assert.deepEqual(await ids('2026-01-15 23:59:59', '2026-01-16 00:00:00'), [
-        ...lastSecond,
-        ...dayAfter,
-      ]);
-      assert.deepEqual(await ids(SAME_SECOND, SAME_SECOND), inDay);
-      assert.deepEqual(await ids('2026-01-15 10:00:01', '2026-01-15 23:59:58'), []);
-    });
-
-    test('an empty range → 200 with an empty list and no next', async () => {
-      for (const [start, end] of [
-        ['2020-01-01', '2020-12-31'],
-        ['2026-01-16', '2026-01-14'],
-      ]) {
-        const page = pageOf(await list({ start_date: start, end_date: end }));
-        assert.deepEqual(page, { total: 0, users: [] });
-      }
-    });
-
-    test('a user created while paging is listed once, in its place', async () => {
-      const range = { start_date: '2026-01-15', end_date: '2026-01-16', limit: 50 };
-      const first = pageOf(await list(range));
-      const late: number[] = [];
-      await createUsers(1, '2026-01-15 23:59:59', late);
-      let after = first.next;
-      const seen = first.users.map((u) => Number(u.user_id));
-      while (after) {
-        const page = pageOf(await list({ ...range, after }));
-        seen.push(...page.users.map((u) => Number(u.user_id)));
-        after = page.next;
-      }
-      assert.equal(new Set(seen).size, seen.length);
-      assert.ok(seen.includes(late[0] as number));
-      lastSecond.push(...late);
-    });
-
-    test('the sort field is optional; anything but "creationDate" is refused', async () => {
-      const range = { start_date: '2026-01-14', end_date: '2026-01-14' };
-      const noSort = await call(server.url, {
-        headers: { apikey: key },
-        body: { query: 'user', condition: 'all', parameters: range },
-      });
-      assert.deepEqual(
-        pageOf(noSort).users.map((u) => Number(u.user_id)),
-        dayBefore,
-      );
-      for (const sort of ['id', 'created', 'CreationDate', 1]) {
-        const reply = await list(range, { sort });
-        assert.equal(reply.status, 400);
-        assert.equal(reply.body?.code, 'invalid_request');
-      }
-    });
-
-    test('bad parameters → 400 invalid_parameters naming every one', async () => {
-      const cases: [unknown, string[]][] = [
-        [{}, ['parameters.end_date', 'parameters.start_date']],
-        [
-          { start_date: '2026-02-30', end_date: '2026-13-01' },
-          ['parameters.end_date', 'parameters.start_date'],
-        ],
-        [
-          { start_date: '15/01/2026', end_date: '2026-01-15T00:00:00' },
-          ['parameters.end_date', 'parameters.start_date'],
-        ],
-        [{ start_date: '2026-01-15 24:00:00', end_date: '2026-01-15' }, ['parameters.start_date']],
-        [{ start_date: '2026-01-15', end_date: '2026-01-15', limit: 0 }, ['parameters.limit']],
-        [{ start_date: '2026-01-15', end_date: '2026-01-15', limit: 1001 }, ['parameters.limit']],
-        [
-          { start_date: '2026-01-15', end_date: '2026-01-15', after: 'not-a-cursor' },
-          ['parameters.after'],
-        ],
-        [{ start_date: '2026-01-15', end_date: '2026-01-15', after: 7 }, ['parameters.after']],
-        [{ start_date: '2026-01-15', end_date: '2026-01-15', page: 2 }, ['parameters.page']],
-      ];
-      for (const [parameters, fields] of cases) {
-        const reply = await list(parameters);
-        assert.equal(reply.status, 400, JSON.stringify(parameters));
-        assert.equal(reply.body?.code, 'invalid_parameters');
-        assert.deepEqual(
-          reply.body?.errors?.map((e) => e.field).sort(),
-          fields,
-          `${JSON.stringify(parameters)}: ${reply.text}`,
-        );
-      }
-    });
-
-    test('needs the users:read scope', async () => {
-      const reply = await list({ start_date: '2026-01-15', end_date: '2026-01-15' }, {}, readWrite);
-      assert.equal(reply.status, 403);
-      assert.equal(reply.body?.code, 'insufficient_scope');
-    });
-
-    test('users made through user/add are listed with what was sent', async () => {
-      const reply = await call(server.url, {
-        method: 'POST',
-        headers: { apikey: key },
-        body: userBody({ email: 'listed@example.com', phone: 5551234, timezone: 'Asia/Tokyo' }),
-      });
-      assert.equal(reply.status, 200, reply.text);
-      const page = pageOf(await list({ start_date: '2026-02-01', end_date: '2999-12-31' }));
-      assert.deepEqual(
-        page.users.map((u) => [u.user_id, u.email, u.phone, u.timezone]),
-        [[String(reply.body?.data), 'listed@example.com', '5551234', 'Asia/Tokyo']],
-      );
-    });
+  before(async () => {
+    ({ key } = await server.createKey({ scopes: ['users:read', 'write'] }));
+    ({ key: readWrite } = await server.createKey({ scopes: ['read', 'write'] }));
+    // 230 users in one second, around others just outside the day and at its last second.
+    await createUsers(5, '2026-01-14 23:59:59', dayBefore);
+    await createUsers(230, SAME_SECOND, inDay);
+    await createUsers(4, '2026-01-15 23:59:59', lastSecond);
+    await createUsers(5, '2026-01-16 00:00:00', dayAfter);
   });
-}
+
+  const list = (parameters: unknown, extra: Record<string, unknown> = {}, apikey = key) =>
+    call(server.url, {
+      headers: { apikey },
+      body: { query: 'user', condition: 'all', sort: 'creationDate', parameters, ...extra },
+    });
+
+  async function readAll(range: Record<string, unknown>, limit: number): Promise<Page[]> {
+    const pages: Page[] = [];
+    let after: string | undefined;
+    do {
+      const page = pageOf(await list({ ...range, limit, ...(after ? { after } : {}) }));
+      pages.push(page);
+      after = page.next;
+    } while (after !== undefined && pages.length < 1000);
+    return pages;
+  }
+
+  test('pages of many users created in one second: each exactly once, in (created, id) order', async () => {
+    const pages = await readAll({ start_date: '2026-01-15', end_date: '2026-01-15' }, 7);
+    const ids = pages.flatMap((page) => page.users.map((user) => Number(user.user_id)));
+    const expected = [...inDay, ...lastSecond].sort((a, b) => a - b);
+    assert.deepEqual(ids, expected);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(pages.length, Math.ceil(expected.length / 7));
+    for (const page of pages.slice(0, -1)) {
+      assert.equal(page.total, 7);
+      assert.equal(typeof page.next, 'string');
+    }
+    assert.equal(pages.at(-1)?.next, undefined);
+    assert.ok(!('next' in (pages.at(-1) ?? {})), 'no next on the last page');
+    const user = pages[0]?.users[0] ?? {};
+    assert.equal(user.created, SAME_SECOND);
+    assert.deepEqual(Object.keys(user).sort(), [
+      'created',
+      'email',
+      'name',
+      'org_id',
+      'phone',
+      'status',
+      'timezone',
+      'updated',
+      'user_id',
+    ]);
+    for (const value of Object.values(user)) assert.equal(typeof value, 'string');
+  });
+
+  test('a page that ends exactly at the last user has no next', async () => {
+    const total = inDay.length + lastSecond.length;
+    const pages = await readAll({ start_date: '2026-01-15', end_date: '2026-01-15' }, total);
+    assert.equal(pages.length, 1);
+    assert.equal(pages[0]?.total, total);
+    assert.equal(pages[0]?.next, undefined);
+  });
+
+  test('without limit, every match; with it, 1000 is the most', async () => {
+    const all = pageOf(await list({ start_date: '2026-01-01', end_date: '2026-01-31' }));
+    assert.equal(all.total, dayBefore.length + inDay.length + lastSecond.length + dayAfter.length);
+    assert.equal(all.next, undefined);
+    const most = pageOf(
+      await list({ start_date: '2026-01-01', end_date: '2026-01-31', limit: '1000' }),
+    );
+    assert.deepEqual(most, all);
+  });
+
+  test('both bounds are inclusive, as dates or as timestamps', async () => {
+    const ids = async (start: string, end: string) =>
+      pageOf(await list({ start_date: start, end_date: end, limit: 1000 })).users.map((u) =>
+        Number(u.user_id),
+      );
+    assert.deepEqual(await ids('2026-01-14', '2026-01-14'), dayBefore);
+    assert.deepEqual(await ids('2026-01-16', '2026-01-16'), dayAfter);
+    assert.deepEqual(await ids('2026-01-15 23:59:59', '2026-01-16 00:00:00'), [
+      ...lastSecond,
+      ...dayAfter,
+    ]);
+    assert.deepEqual(await ids(SAME_SECOND, SAME_SECOND), inDay);
+    assert.deepEqual(await ids('2026-01-15 10:00:01', '2026-01-15 23:59:58'), []);
+  });
+
+  test('an empty range → 200 with an empty list and no next', async () => {
+    for (const [start, end] of [
+      ['2020-01-01', '2020-12-31'],
+      ['2026-01-16', '2026-01-14'],
+    ]) {
+      const page = pageOf(await list({ start_date: start, end_date: end }));
+      assert.deepEqual(page, { total: 0, users: [] });
+    }
+  });
+
+  test('a user created while paging is listed once, in its place', async () => {
+    const range = { start_date: '2026-01-15', end_date: '2026-01-16', limit: 50 };
+    const first = pageOf(await list(range));
+    const late: number[] = [];
+    await createUsers(1, '2026-01-15 23:59:59', late);
+    let after = first.next;
+    const seen = first.users.map((u) => Number(u.user_id));
+    while (after) {
+      const page = pageOf(await list({ ...range, after }));
+      seen.push(...page.users.map((u) => Number(u.user_id)));
+      after = page.next;
+    }
+    assert.equal(new Set(seen).size, seen.length);
+    assert.ok(seen.includes(late[0] as number));
+    lastSecond.push(...late);
+  });
+
+  test('the sort field is optional; anything but "creationDate" is refused', async () => {
+    const range = { start_date: '2026-01-14', end_date: '2026-01-14' };
+    const noSort = await call(server.url, {
+      headers: { apikey: key },
+      body: { query: 'user', condition: 'all', parameters: range },
+    });
+    assert.deepEqual(
+      pageOf(noSort).users.map((u) => Number(u.user_id)),
+      dayBefore,
+    );
+    for (const sort of ['id', 'created', 'CreationDate', 1]) {
+      const reply = await list(range, { sort });
+      assert.equal(reply.status, 400);
+      assert.equal(reply.body?.code, 'invalid_request');
+    }
+  });
+
+  test('bad parameters → 400 invalid_parameters naming every one', async () => {
+    const cases: [unknown, string[]][] = [
+      [{}, ['parameters.end_date', 'parameters.start_date']],
+      [
+        { start_date: '2026-02-30', end_date: '2026-13-01' },
+        ['parameters.end_date', 'parameters.start_date'],
+      ],
+      [
+        { start_date: '15/01/2026', end_date: '2026-01-15T00:00:00' },
+        ['parameters.end_date', 'parameters.start_date'],
+      ],
+      [{ start_date: '2026-01-15 24:00:00', end_date: '2026-01-15' }, ['parameters.start_date']],
+      [{ start_date: '2026-01-15', end_date: '2026-01-15', limit: 0 }, ['parameters.limit']],
+      [{ start_date: '2026-01-15', end_date: '2026-01-15', limit: 1001 }, ['parameters.limit']],
+      [
+        { start_date: '2026-01-15', end_date: '2026-01-15', after: 'not-a-cursor' },
+        ['parameters.after'],
+      ],
+      [{ start_date: '2026-01-15', end_date: '2026-01-15', after: 7 }, ['parameters.after']],
+      [{ start_date: '2026-01-15', end_date: '2026-01-15', page: 2 }, ['parameters.page']],
+    ];
+    for (const [parameters, fields] of cases) {
+      const reply = await list(parameters);
+      assert.equal(reply.status, 400, JSON.stringify(parameters));
+      assert.equal(reply.body?.code, 'invalid_parameters');
+      assert.deepEqual(
+        reply.body?.errors?.map((e) => e.field).sort(),
+        fields,
+        `${JSON.stringify(parameters)}: ${reply.text}`,
+      );
+    }
+  });
+
+  test('needs the users:read scope', async () => {
+    const reply = await list({ start_date: '2026-01-15', end_date: '2026-01-15' }, {}, readWrite);
+    assert.equal(reply.status, 403);
+    assert.equal(reply.body?.code, 'insufficient_scope');
+  });
+
+  test('users made through user/add are listed with what was sent', async () => {
+    const reply = await call(server.url, {
+      method: 'POST',
+      headers: { apikey: key },
+      body: userBody({ email: 'listed@example.com', phone: 5551234, timezone: 'Asia/Tokyo' }),
+    });
+    assert.equal(reply.status, 200, reply.text);
+    const page = pageOf(await list({ start_date: '2026-02-01', end_date: '2999-12-31' }));
+    assert.deepEqual(
+      page.users.map((u) => [u.user_id, u.email, u.phone, u.timezone]),
+      [[String(reply.body?.data), 'listed@example.com', '5551234', 'Asia/Tokyo']],
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import type { UserPosition } from '../../domain.ts';
+import type { ListCursor } from '../list-page.ts';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
@@ -18,3 +19,9 @@ export function decodeUserCursor(cursor: string): UserPosition | undefined {
   if (id === undefined || !/^[1-9][0-9]{0,9}$/.test(id)) return undefined;
   return { created, id: Number(id) };
 }
+
+/** user/all's cursor, for readList and listParameters. */
+export const USER_CURSOR: ListCursor<UserPosition> = {
+  encode: encodeUserCursor,
+  decode: decodeUserCursor,
+};

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { z } from 'zod';
+import { describeWithDatabase, SQLITE } from '../../test/helpers/each-database.ts';
+import { userBody } from '../../test/helpers/http.ts';
+import { useTestServer } from '../../test/helpers/test-server.ts';
+import { OPERATIONS } from './registry.ts';
+
+/** What the validation library says by itself; deskgate's messages never read like this. */
+const LIBRARY_WORDING = /expected|received|Invalid input|Too (big|small)/i;
+
+describeWithDatabase('parameter messages are deskgate’s own', SQLITE, (database) => {
+  const server = useTestServer(() => ({ database }));
+
+  test('a numeric JSON password: "must be a string"', async () => {
+    const reply = await server.request(userBody({ password: 12345678 }), { method: 'POST' });
+    assert.equal(reply.status, 400, reply.text);
+    assert.deepEqual(reply.body?.errors, [
+      { field: 'parameters.password', message: 'must be a string' },
+    ]);
+    assert.equal(reply.body?.data, 'Invalid parameters: parameters.password must be a string.');
+  });
+
+  test('every parameter of every operation, sent with a wrong JSON type', async () => {
+    let checked = 0;
+    for (const operation of Object.values(OPERATIONS)) {
+      for (const variant of operation.variants) {
+        assert.ok(variant.parameters instanceof z.ZodObject, operation.name);
+        for (const name of Object.keys(variant.parameters.shape)) {
+          for (const wrong of [[], {}, true, 1.5, 'x'.repeat(300)]) {
+            const reply = await server.request(
+              {
+                query: operation.query,
+                condition: operation.condition,
+                ...(variant.sort === undefined ? {} : { sort: variant.sort }),
+                parameters: { [name]: wrong },
+              },
+              { method: operation.methods[0] },
+            );
+            assert.equal(reply.status, 400, `${operation.name} ${name}: ${reply.text}`);
+            for (const error of reply.body?.errors ?? []) {
+              assert.doesNotMatch(error.message, LIBRARY_WORDING, `${operation.name} ${name}`);
+            }
+            checked++;
+          }
+        }
+      }
+    }
+    assert.ok(checked > 50, String(checked));
+  });
+});

@@ -1,0 +1,306 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, type TestContext, test } from 'node:test';
+import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { startTestServer, type TestServer } from '../helpers/test-server.ts';
+import {
+  createOsticketDatabase,
+  OSTICKET_SKIP,
+  type OsticketDatabase,
+  osticketEnv,
+} from './osticket-database.ts';
+
+const GUIDE = join(ROOT, 'docs', 'replacing-the-osticket-web-service.md');
+
+/** The anchors of the guide's "What changes for existing clients" items, in order. */
+function listedChanges(): string[] {
+  const text = readFileSync(GUIDE, 'utf8');
+  const start = text.indexOf('## What changes for existing clients');
+  assert.ok(start >= 0, 'the guide has its "What changes" section');
+  const end = text.indexOf('\n## ', start + 1);
+  const section = text.slice(start, end === -1 ? undefined : end);
+  const items = section.split('\n').filter((line) => line.startsWith('- '));
+  return items.map((item) => {
+    const match = /^- <a id="change-([a-z0-9-]+)"><\/a>/.exec(item);
+    assert.ok(match?.[1], `every item carries an anchor: ${item}`);
+    return match[1];
+  });
+}
+
+type Check = (t: TestContext) => Promise<void>;
+
+describe('the switch-over guide lists exactly the differences it is checked for', {
+  skip: OSTICKET_SKIP,
+}, () => {
+  let db: OsticketDatabase;
+  /** deskgate in osTicket mode with every default. */
+  let standard: TestServer;
+
+  before(async () => {
+    db = await createOsticketDatabase();
+  });
+  after(async () => {
+    await db?.drop();
+  });
+
+  const start = (t: TestContext, env: Record<string, string> = {}) =>
+    startTestServer(t, { database: db.url, ownKey: false, env: { ...osticketEnv(db), ...env } });
+  const send = (
+    server: TestServer,
+    body: unknown,
+    options: { key?: string; method?: string } = {},
+  ) =>
+    server.request(body, { key: options.key ?? db.writeKey.key, method: options.method ?? 'GET' });
+  const dataOf = (reply: Reply) => {
+    assert.equal(reply.status, 200, reply.text);
+    return reply.body?.data as Record<string, unknown>;
+  };
+  const topicsAll = (parameters?: object) => ({ query: 'topics', condition: 'all', parameters });
+  const userAll = (start: string, end: string, extra: object = {}) => ({
+    query: 'user',
+    condition: 'all',
+    parameters: { start_date: start, end_date: end, ...extra },
+  });
+  const userById = (id: unknown) => ({ query: 'user', condition: 'specific', parameters: { id } });
+  const byName = (name: string) => ({
+    query: 'topics',
+    condition: 'specific',
+    sort: 'name',
+    parameters: { name },
+  });
+  async function addUser(overrides: Record<string, unknown> = {}): Promise<number> {
+    const reply = await send(standard, userBody(overrides), { method: 'POST' });
+    assert.equal(reply.status, 200, reply.text);
+    return Number(reply.body?.data);
+  }
+  const p = () => db.prefix;
+
+  const CHECKS: Record<string, Check> = {
+    async address(t) {
+      assert.equal((await call(`${standard.origin}/ost_wbs/`, { body: topicBody(1) })).status, 404);
+      const both = await start(t, { DESKGATE_PATHS: '/upload/svc_wbs/,/ost_wbs/' });
+      for (const path of ['/ost_wbs/', '/ost_wbs', '/upload/svc_wbs', '/upload/svc_wbs/']) {
+        const reply = await call(`${both.origin}${path}`, {
+          headers: { apikey: db.writeKey.key },
+          body: topicBody(1),
+        });
+        assert.equal(reply.status, 200, path);
+      }
+    },
+    async lists(t) {
+      const range = ['2031-01-01 00:00:00', '2031-01-01 23:59:59'] as const;
+      for (let i = 0; i < 3; i++) {
+        const id = await addUser();
+        await db.query(`UPDATE \`${p()}user\` SET created = ? WHERE id = ?`, [range[0], id]);
+      }
+      const all = dataOf(await send(standard, userAll(...range)));
+      assert.equal(all.total, 3);
+      assert.equal(all.next, undefined);
+      const capped = await start(t, { DESKGATE_MAX_LIST: '2' });
+      const refused = await send(capped, userAll(...range));
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body?.code, 'too_many_results');
+      const page = dataOf(await send(capped, userAll(...range, { limit: 2 })));
+      assert.equal(page.total, 2);
+      assert.equal(typeof page.next, 'string');
+    },
+    async 'key-address'(t) {
+      const refused = await send(standard, topicBody(1), { key: db.elsewhereKey.key });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body?.code, 'ip_not_allowed');
+      const open = await start(t, { DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore' });
+      assert.equal((await send(open, topicBody(1), { key: db.elsewhereKey.key })).status, 200);
+    },
+    async 'users-read'(t) {
+      const id = await addUser();
+      const refused = await send(standard, userById(id), { key: db.readKey.key });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body?.code, 'insufficient_scope');
+      const open = await start(t, { DESKGATE_OSTICKET_USERS_READ: 'all-keys' });
+      assert.equal((await send(open, userById(id), { key: db.readKey.key })).status, 200);
+      // Reading users gives no write.
+      const write = await send(open, userBody(), { key: db.readKey.key, method: 'POST' });
+      assert.equal(write.status, 403);
+    },
+    async 'child-topics'(t) {
+      const ids = (reply: Reply) =>
+        (dataOf(reply).topics as { id: string }[]).map((topic) => topic.id);
+      assert.ok(ids(await send(standard, topicsAll())).includes('11'));
+      const topLevel = await start(t, { DESKGATE_TOPICS_ALL: 'top-level' });
+      const answered = ids(await send(topLevel, topicsAll()));
+      assert.ok(answered.includes('10') && !answered.includes('11'), answered.join());
+      assert.deepEqual(ids(await send(standard, topicsAll({ parent: 0 }))), answered);
+    },
+    async 'end-date'(t) {
+      const id = await addUser();
+      await db.query(`UPDATE \`${p()}user\` SET created = ? WHERE id = ?`, [
+        '2032-02-02 12:00:00',
+        id,
+      ]);
+      const users = (reply: Reply) => dataOf(reply).users as unknown[];
+      assert.equal(users(await send(standard, userAll('2032-02-02', '2032-02-02'))).length, 1);
+      const midnight = await start(t, { DESKGATE_END_DATE: 'midnight' });
+      assert.equal(users(await send(midnight, userAll('2032-02-02', '2032-02-02'))).length, 0);
+      assert.equal(users(await send(midnight, userAll('2032-02-02', '2032-02-03'))).length, 1);
+    },
+    async 'rate-limit'(t) {
+      assert.equal(standard.config.rateLimitPerMinute, 0, 'the test server turns it off');
+      const limited = await start(t, { DESKGATE_RATE_LIMIT: '2' });
+      const replies = [];
+      for (let i = 0; i < 3; i++) replies.push(await send(limited, topicBody(1)));
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        [200, 200, 429],
+      );
+      assert.equal(replies[2]?.body?.code, 'too_many_requests');
+      assert.ok(replies[2]?.headers['retry-after']);
+      assert.match(String(replies[0]?.headers['ratelimit-policy']), /q=2;w=60/);
+    },
+    async '204'(t) {
+      const missing = await send(standard, topicBody(999));
+      assert.equal(missing.status, 204);
+      assert.equal(missing.text, '');
+      assert.equal(missing.headers['x-error-code'], 'not_found');
+      const four = await start(t, { DESKGATE_NOT_FOUND_STATUS: '404' });
+      const reply = await send(four, topicBody(999));
+      assert.equal(reply.status, 404);
+      assert.equal(reply.body?.code, 'not_found');
+    },
+    async 'inactive-topics'(t) {
+      for (const id of [13, 14]) assert.equal((await send(standard, topicBody(id))).status, 204);
+      const inactive = await start(t, { DESKGATE_INACTIVE_TOPICS: 'true' });
+      for (const id of [13, 14]) assert.equal((await send(inactive, topicBody(id))).status, 200);
+    },
+    async 'private-topics'(t) {
+      const topic = dataOf(await send(standard, topicBody(12))).topic as Record<string, string>;
+      assert.equal(topic.ispublic, '0');
+      const publicOnly = await start(t, { DESKGATE_PUBLIC_TOPICS_ONLY: 'true' });
+      assert.equal((await send(publicOnly, topicBody(12))).status, 204);
+    },
+    async sort() {
+      const noSort = dataOf(await send(standard, topicBody(1)));
+      assert.equal((noSort.topic as Record<string, string>).id, '1');
+      assert.equal((await send(standard, { ...topicBody(1), sort: 'id' })).status, 200);
+      assert.equal((await send(standard, byName('Feedback'))).status, 200);
+      const other = await send(standard, { ...topicBody(1), sort: 'creationDate' });
+      assert.equal(other.status, 400);
+      assert.equal(other.body?.code, 'invalid_request');
+    },
+    async errors() {
+      const reply = await send(standard, { query: 'topics', condition: 'list' });
+      assert.equal(reply.status, 400);
+      assert.equal(reply.body?.status, 'Error');
+      assert.equal(reply.body?.code, 'unknown_operation');
+      assert.equal(typeof reply.body?.time, 'number');
+    },
+    async 'wrong-types'() {
+      const reply = await send(standard, userBody({ password: 12345678 }), { method: 'POST' });
+      assert.equal(reply.status, 400);
+      assert.deepEqual(reply.body?.errors, [
+        { field: 'parameters.password', message: 'must be a string' },
+      ]);
+    },
+    async passwords() {
+      for (const password of [
+        'short',
+        '$argon2i$v=19$m=16,t=2,p=1$c29tZXNhbHQ$Ik4WOOJ5iDk6Bz8/4v+7Ug',
+      ]) {
+        const reply = await send(standard, userBody({ password }), { method: 'POST' });
+        assert.equal(reply.status, 400, password);
+        assert.equal(reply.body?.errors?.[0]?.field, 'parameters.password');
+      }
+      const id = await addUser({ password: 'correct horse' });
+      const [account] = await db.query<{ passwd: string }>(
+        `SELECT passwd FROM \`${p()}user_account\` WHERE user_id = ?`,
+        [id],
+      );
+      assert.match(String(account?.passwd), /^\$2a\$08\$/);
+    },
+    async names() {
+      for (const name of ['<b>Ann</b>', 'Ann 😀']) {
+        const reply = await send(standard, userBody({ name }), { method: 'POST' });
+        assert.equal(reply.status, 400, name);
+        assert.equal(reply.body?.errors?.[0]?.field, 'parameters.name');
+      }
+    },
+    async 'default-email-id'() {
+      const id = await addUser({ default_email_id: 1 });
+      const [row] = await db.query<{ default_email_id: number; email_id: number }>(
+        `SELECT u.default_email_id, e.id AS email_id FROM \`${p()}user\` u
+         JOIN \`${p()}user_email\` e ON e.user_id = u.id WHERE u.id = ?`,
+        [id],
+      );
+      assert.equal(Number(row?.default_email_id), Number(row?.email_id));
+      assert.notEqual(Number(row?.email_id), 1);
+    },
+    async phones() {
+      for (const phone of ['555-123-4567', '+351210000000', '351 21 000 0000']) {
+        const reply = await send(standard, userBody({ phone }), { method: 'POST' });
+        assert.equal(reply.status, 400, phone);
+      }
+      const id = await addUser({ phone: '0612345678' });
+      const users = dataOf(await send(standard, userById(id))).users as Record<string, string>[];
+      assert.equal(users[0]?.phone, '612345678');
+    },
+    async 'user-fields'() {
+      const id = await addUser();
+      const users = dataOf(await send(standard, userById(id))).users as Record<string, string>[];
+      for (const field of [
+        'user_id',
+        'name',
+        'created',
+        'email',
+        'phone',
+        'timezone',
+        'org_id',
+        'status',
+        'updated',
+      ]) {
+        assert.equal(typeof users[0]?.[field], 'string', field);
+      }
+    },
+    async 'empty-lists'() {
+      assert.deepEqual(dataOf(await send(standard, userAll('1990-01-01', '1990-12-31'))), {
+        total: 0,
+        users: [],
+      });
+      assert.deepEqual(dataOf(await send(standard, topicsAll({ parent: 999 }))), {
+        total: 0,
+        topics: [],
+      });
+    },
+    async 'name-wildcards'() {
+      for (const name of ['%', '_']) assert.equal((await send(standard, byName(name))).status, 204);
+    },
+    async 'name-order'() {
+      // "e" is in several names; 15 ("Café …", accents ignored) has the lowest sort.
+      const topic = dataOf(await send(standard, byName('e'))).topic as Record<string, string>;
+      assert.equal(topic.id, '15');
+    },
+    async 'notes-null'() {
+      await db.query(`UPDATE \`${p()}help_topic\` SET notes = NULL WHERE topic_id = 2`);
+      const topic = dataOf(await send(standard, topicBody(2))).topic as Record<string, string>;
+      assert.equal(topic.notes, '');
+    },
+  };
+
+  test('each item of "What changes" has a check, and each check an item', () => {
+    assert.deepEqual([...listedChanges()].sort(), Object.keys(CHECKS).sort());
+  });
+
+  describe('each listed difference, over HTTP in osTicket mode', () => {
+    before(async () => {
+      // Stopped by this suite's own after hook, once every check has run.
+      standard = await startTestServer(
+        { after: () => {} },
+        { database: db.url, ownKey: false, env: osticketEnv(db) },
+      );
+    });
+    after(async () => {
+      await standard?.stop();
+    });
+    for (const [id, check] of Object.entries(CHECKS)) test(`change-${id}`, check);
+  });
+});
