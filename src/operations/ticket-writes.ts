@@ -1,4 +1,5 @@
 import { RejectedValueError } from '../data/store.ts';
+import type { Actor } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
 import type { OperationContext } from './operation.ts';
@@ -20,4 +21,21 @@ export function toParameterError(error: unknown): unknown {
   return new DeskgateError('invalid_parameters', `Invalid parameters: ${field} ${error.message}.`, {
     errors: [{ field, message: error.message }],
   });
+}
+
+/**
+ * Runs a ticket write where it may run (else the 501 above), as the caller's key from its
+ * address, an unknown id becoming a 400 naming the parameter.
+ */
+export async function writeTicket<T>(
+  context: OperationContext,
+  operation: string,
+  write: (actor: Actor) => Promise<T>,
+): Promise<T> {
+  assertTicketWritesHere(context);
+  try {
+    return await write({ apiKeyId: context.apiKey.id, clientIp: context.clientIp, operation });
+  } catch (error) {
+    throw toParameterError(error);
+  }
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Reply } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
+import { ticketAddBody } from '../helpers/tickets.ts';
 import {
   createOsticketDatabase,
   OSTICKET_SKIP,
@@ -204,19 +205,7 @@ describe('ticket and task reads in osTicket mode', { skip: OSTICKET_SKIP }, () =
   test('ticket writes answer 501 requires_osticket_bridge and write nothing', async () => {
     const [before] = await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM ost_thread_entry');
     for (const [condition, parameters] of [
-      [
-        'add',
-        {
-          title: 'x',
-          subject: 'y',
-          user_id: userId,
-          priority_id: 0,
-          status_id: 0,
-          dept_id: 0,
-          sla_id: 0,
-          topic_id: 0,
-        },
-      ],
+      ['add', ticketAddBody(userId).parameters],
       ['reply', { ticket_id: ticketId, body: 'x', staff_id: 1 }],
       ['close', { ticket_id: ticketId, staff_id: 1, status_id: 3 }],
     ] as const) {

@@ -20,28 +20,12 @@ import { IdempotencyConflictError, RejectedValueError } from '../store.ts';
 import { formatTimestamp, now } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
 import type { CreatedTicket } from './ticket-store.ts';
+import { toTicketEntry } from './to-ticket-entry.ts';
 
 /** osTicket's default priority on a fresh install (config `default_priority_id`): Normal. */
 const DEFAULT_PRIORITY_ID = 2;
 /** An SLA plan's active flag (osTicket's 0x1): only an active plan sets a due time. */
 const SLA_ACTIVE = 1;
-
-function toEntry(row: Selectable<TicketEntryTable>): TicketEntry {
-  return {
-    id: Number(row.id),
-    pid: Number(row.pid),
-    type: row.type as TicketEntry['type'],
-    userId: Number(row.user_id),
-    staffId: Number(row.staff_id),
-    poster: row.poster,
-    title: row.title,
-    body: row.body,
-    format: row.format,
-    source: row.source,
-    ipAddress: row.ip_address,
-    created: formatTimestamp(row.created_at),
-  };
-}
 
 const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
 
@@ -106,7 +90,8 @@ async function entriesOf(
     .orderBy('ticket_id')
     .orderBy('id');
   if (!notes) query = query.where('type', '<>', 'N');
-  for (const row of await query.execute()) byTicket.get(Number(row.ticket_id))?.push(toEntry(row));
+  for (const row of await query.execute())
+    byTicket.get(Number(row.ticket_id))?.push(toTicketEntry({ ...row, created: row.created_at }));
   return byTicket;
 }
 

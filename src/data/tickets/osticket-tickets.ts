@@ -2,7 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from '../../domain.ts';
 import type { OsticketDatabase } from '../osticket/schema.ts';
 import { formatTimestamp } from '../time.ts';
-import type { OstThreadEntryTable, OstTicketTable } from './osticket-ticket-tables.ts';
+import type { OstTicketTable } from './osticket-ticket-tables.ts';
+import { toTicketEntry } from './to-ticket-entry.ts';
 
 /** The ticket's own columns, named: never `*` over joined tables (the original's defect). */
 const TICKET_COLUMNS = [
@@ -38,23 +39,6 @@ const TICKET_COLUMNS = [
 type TicketRow = Selectable<OstTicketTable>;
 
 const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
-
-function toEntry(row: Selectable<OstThreadEntryTable>): TicketEntry {
-  return {
-    id: Number(row.id),
-    pid: Number(row.pid),
-    type: row.type as TicketEntry['type'],
-    userId: Number(row.user_id),
-    staffId: Number(row.staff_id),
-    poster: row.poster,
-    title: row.title,
-    body: row.body,
-    format: row.format,
-    source: row.source,
-    ipAddress: row.ip_address,
-    created: formatTimestamp(row.created),
-  };
-}
 
 interface Answers {
   subject?: string;
@@ -161,7 +145,7 @@ async function entriesOf(
     .orderBy('thread.object_id')
     .orderBy('thread_entry.id')
     .execute();
-  for (const row of rows) byTicket.get(Number(row.object_id))?.push(toEntry(row));
+  for (const row of rows) byTicket.get(Number(row.object_id))?.push(toTicketEntry(row));
   return byTicket;
 }
 

@@ -17,6 +17,18 @@ describeEachDatabase('ticket/add', (database) => {
     userId = await addUser(server.store);
   });
 
+  const countTickets = async () =>
+    (
+      await server.store.tickets.listTickets({
+        order: 'created',
+        from: undefined,
+        to: undefined,
+        statusId: 0,
+        after: undefined,
+        limit: 100_000,
+        notes: false,
+      })
+    ).length;
   const add = (overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
     server.request(ticketAddBody(userId, overrides), { method: 'POST', headers });
   const read = async (id: unknown) => {
@@ -91,17 +103,7 @@ describeEachDatabase('ticket/add', (database) => {
   });
 
   test('every unknown id → 400 naming the field, nothing written', async () => {
-    const before = await (
-      await server.store.tickets.listTickets({
-        order: 'created',
-        from: undefined,
-        to: undefined,
-        statusId: 0,
-        after: undefined,
-        limit: 100_000,
-        notes: false,
-      })
-    ).length;
+    const before = await countTickets();
     for (const [field, value] of [
       ['user_id', 999_999],
       ['priority_id', 99],
@@ -119,17 +121,7 @@ describeEachDatabase('ticket/add', (database) => {
         [`parameters.${field}`],
       );
     }
-    const after = await (
-      await server.store.tickets.listTickets({
-        order: 'created',
-        from: undefined,
-        to: undefined,
-        statusId: 0,
-        after: undefined,
-        limit: 100_000,
-        notes: false,
-      })
-    ).length;
+    const after = await countTickets();
     assert.equal(after, before);
   });
 

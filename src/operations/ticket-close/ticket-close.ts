@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { escapeHtml } from '../plain-text.ts';
-import { assertTicketWritesHere, toParameterError } from '../ticket-writes.ts';
+import { writeTicket } from '../ticket-writes.ts';
 
 const checked = (what: string) =>
   integerField(0, INT32_MAX)
@@ -56,27 +56,22 @@ export const ticketClose = defineOperation({
   ],
   nothingFound: false,
   errors: ['requires_osticket_bridge'],
-  async handle({ parameters }, context) {
-    assertTicketWritesHere(context);
-    const { store, apiKey, clientIp } = context;
-    try {
-      await store.tickets.closeTicket(
+  handle: ({ parameters }, context) =>
+    writeTicket(context, 'ticket/close', async (actor) => {
+      await context.store.tickets.closeTicket(
         {
           ticketId: parameters.ticket_id,
           staffId: parameters.staff_id,
           statusId: parameters.status_id,
           body: escapeHtml(parameters.body?.trim() ?? ''),
-          ipAddress: clientIp,
+          ipAddress: context.clientIp,
           teamId: parameters.team_id ?? 0,
           deptId: parameters.dept_id ?? 0,
           topicId: parameters.topic_id ?? 0,
           username: parameters.username,
         },
-        { apiKeyId: apiKey.id, clientIp, operation: 'ticket/close' },
+        actor,
       );
       return String(parameters.ticket_id);
-    } catch (error) {
-      throw toParameterError(error);
-    }
-  },
+    }),
 });

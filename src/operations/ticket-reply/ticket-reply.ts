@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
-import { assertTicketWritesHere, toParameterError } from '../ticket-writes.ts';
+import { writeTicket } from '../ticket-writes.ts';
 
 export const ticketReplyParameters = z.strictObject({
   ticket_id: integerField(1, INT32_MAX).meta({ description: 'The ticket to answer.' }),
@@ -37,22 +37,18 @@ export const ticketReply = defineOperation({
   ],
   nothingFound: false,
   errors: ['requires_osticket_bridge'],
-  async handle({ parameters }, context) {
-    assertTicketWritesHere(context);
-    const { store, apiKey, clientIp } = context;
-    try {
-      const entryId = await store.tickets.replyToTicket(
-        {
-          ticketId: parameters.ticket_id,
-          staffId: parameters.staff_id,
-          body: escapeHtml(parameters.body),
-          ipAddress: clientIp,
-        },
-        { apiKeyId: apiKey.id, clientIp, operation: 'ticket/reply' },
-      );
-      return String(entryId);
-    } catch (error) {
-      throw toParameterError(error);
-    }
-  },
+  handle: ({ parameters }, context) =>
+    writeTicket(context, 'ticket/reply', async (actor) =>
+      String(
+        await context.store.tickets.replyToTicket(
+          {
+            ticketId: parameters.ticket_id,
+            staffId: parameters.staff_id,
+            body: escapeHtml(parameters.body),
+            ipAddress: context.clientIp,
+          },
+          actor,
+        ),
+      ),
+    ),
 });
