@@ -7,7 +7,6 @@ import { dateBound, endBound } from '../user-all/date-bound.ts';
 import { USER_CURSOR } from '../user-all/user-cursor.ts';
 import {
   TICKET_EXAMPLE,
-  type TicketView,
   ticketViewSchema,
   toTicketView,
 } from '../views/ticket-view.ts';
