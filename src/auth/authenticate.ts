@@ -1,3 +1,4 @@
+import { apiKeys } from '../data/api-keys/api-keys.ts';
 import type { Store } from '../data/store.ts';
 import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
@@ -58,7 +59,7 @@ export function makeAuthenticator(
   }
 
   async function readKey(secret: string): Promise<ApiKey | undefined> {
-    const key = await store.findApiKeyBySecret(secret);
+    const key = await store.data(apiKeys).findApiKeyBySecret(secret);
     return key && adjustKey ? adjustKey(key) : key;
   }
 
@@ -91,7 +92,7 @@ export function makeAuthenticator(
       }
       if (now - (lastMarked.get(key.id) ?? 0) > LAST_USED_INTERVAL_MS) {
         lastMarked.set(key.id, now);
-        await store.markApiKeyUsed(key.id);
+        await store.data(apiKeys).markApiKeyUsed(key.id);
       }
       return key;
     },

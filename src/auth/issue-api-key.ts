@@ -1,3 +1,4 @@
+import { apiKeys } from '../data/api-keys/api-keys.ts';
 import type { Store } from '../data/store.ts';
 import type { ApiKey, Scope } from '../domain.ts';
 import { generateApiKey, hashApiKey } from './api-key-secret.ts';
@@ -19,6 +20,8 @@ export async function issueApiKey(
 ): Promise<IssuedApiKey> {
   const allowIps = input.allowIps.map(normalizeIpRange);
   const key = generateApiKey();
-  const apiKey = await store.createApiKey({ ...input, allowIps, keyHash: hashApiKey(key) });
+  const apiKey = await store
+    .data(apiKeys)
+    .createApiKey({ ...input, allowIps, keyHash: hashApiKey(key) });
   return { apiKey, key };
 }

@@ -5,6 +5,7 @@ import { describeStartError } from '../data/describe-start-error.ts';
 import { sqlitePathOf } from '../data/open-database.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Store } from '../data/store.ts';
+import { SERVICE_ENTITIES } from '../server/service-entities.ts';
 
 /**
  * Runs `fn` with an open Store and always closes it, whatever `fn` does. It never creates or
@@ -19,7 +20,7 @@ export async function usingStore<T>(
   const path = sqlitePathOf(config.databaseUrl);
   if (path !== undefined && path !== '' && path !== ':memory:' && !existsSync(path))
     throw new NotADeskgateDatabaseError(config.databaseUrl, `there is no file ${path}`);
-  const { store } = await openStore(config, { migrate: false });
+  const { store } = await openStore(config, { migrate: false, entities: SERVICE_ENTITIES });
   try {
     return await fn(store);
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { makeReader, type RunRead } from './common/prepared-query.ts';
 import {
   DatabaseRefusedError,
@@ -6,22 +6,18 @@ import {
   NotADeskgateDatabaseError,
 } from './database-open-error.ts';
 import { describeStartError } from './describe-start-error.ts';
-import { makeDeskgateStore } from './deskgate/deskgate-store.ts';
 import type { Dialect, PoolOptions, PoolStats } from './dialects/dialect.ts';
+import type { AnyEntity, DataAccess, DataHandle, Entity } from './entity.ts';
 import {
   assertNoUnknownMigrations,
-  type Layout,
-  MIGRATIONS,
   migrateToLatest,
   pendingMigrations,
 } from './migrations/migrate.ts';
+import { type Layout, MIGRATIONS } from './migrations/migrations.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
-import { assertOsticketTables } from './osticket/assert-osticket-tables.ts';
-import { assertTablesReadable } from './osticket/assert-tables-readable.ts';
-import { makeOsticketStore } from './osticket/osticket-store.ts';
-import type { OsticketDatabase } from './osticket/schema.ts';
+import { assertOsticketTables, assertTablesReadable } from './osticket/assert-osticket-tables.ts';
+import { collectRequirements, tableRequirements } from './osticket/osticket-requirements.ts';
 import { TablePrefixPlugin } from './osticket/table-prefix-plugin.ts';
-import type { Database } from './schema.ts';
 import { DatabaseUnreachableError, type Store, StoreError } from './store.ts';
 
 /** Where the data is: the database and its layout, as configured (Config has all of these). */
@@ -34,6 +30,16 @@ export interface StoreLocation {
   /** osTicket mode: also log each successful call in osTicket's `syslog`. */
   osticketSyslog?: boolean;
   pool?: PoolOptions;
+}
+
+export interface OpenOptions {
+  /** Apply pending migrations (`serve` with DESKGATE_MIGRATE, `migrate`), or only check. */
+  migrate: boolean;
+  /**
+   * The entities the store serves (src/server/service-entities.ts): in osTicket mode their
+   * tables, columns and grants are checked at open and by `ping`; `data` refuses any other.
+   */
+  entities: readonly AnyEntity[];
 }
 
 export interface OpenedStore {
@@ -64,8 +70,8 @@ function explain(error: unknown, dialect: Dialect, databaseUrl: string): unknown
   );
 }
 
-async function prepare<DB>(
-  db: Kysely<DB>,
+async function prepare(
+  db: Kysely<object>,
   dialect: Dialect,
   layout: Layout,
   migrate: boolean,
@@ -84,14 +90,46 @@ async function prepare<DB>(
   return [];
 }
 
+/**
+ * The Store over `handle`: each entity's data functions are built on first use, for this
+ * layout, and kept for the life of the store.
+ */
+function makeStore(
+  handle: DataHandle,
+  entities: readonly AnyEntity[],
+  ping: () => Promise<void>,
+): Store {
+  const declared = new Set(entities);
+  const built = new Map<AnyEntity, unknown>();
+  const data: DataAccess = <Api>(entity: Entity<Api>): Api => {
+    let api = built.get(entity) as Api | undefined;
+    if (api === undefined) {
+      if (!declared.has(entity)) {
+        throw new Error(
+          `entity ${entity.name} is not among the store's entities: name it in the operation's \`uses\``,
+        );
+      }
+      api = handle.layout === 'osticket' ? entity.osticket(handle) : entity.own(handle);
+      built.set(entity, api);
+    }
+    return api;
+  };
+  return {
+    dialect: handle.dialect.name,
+    data,
+    ping,
+    close: () => handle.db.destroy(),
+  };
+}
+
 /** Opens one layout's database, migrates or checks it, builds its Store; closes it on failure. */
-async function openLayout<DB>(
+async function openLayout(
   location: StoreLocation,
-  options: { migrate: boolean },
+  options: OpenOptions,
   layout: Layout,
-  build: (db: Kysely<DB>, dialect: Dialect, runRead: RunRead | undefined) => Promise<Store>,
+  build: (db: Kysely<object>, dialect: Dialect, runRead: RunRead | undefined) => Promise<Store>,
 ): Promise<OpenedStore> {
-  const { db, dialect, poolStats, runRead } = openDatabase<DB>(
+  const { db, dialect, poolStats, runRead } = openDatabase<object>(
     location.databaseUrl,
     location.pool ?? DEFAULT_POOL,
     // osTicket writes and reads its DATETIMEs in the server's time zone: so must deskgate.
@@ -109,20 +147,34 @@ async function openLayout<DB>(
 /** Opens the database, brings deskgate's tables up to date (or checks them), and returns its Store. */
 export async function openStore(
   location: StoreLocation,
-  options: { migrate: boolean },
+  options: OpenOptions,
 ): Promise<OpenedStore> {
   if (location.schema === 'osticket') {
     const prefix = location.tablePrefix ?? 'ost_';
-    return openLayout<OsticketDatabase>(location, options, 'osticket', async (db, dialect) => {
-      await assertOsticketTables(db, prefix);
-      const prefixed = db.withPlugin(new TablePrefixPlugin(prefix));
+    const requirements = tableRequirements(collectRequirements(options.entities));
+    const own = new Set(requirements.filter((r) => r.own).map((r) => r.table));
+    return openLayout(location, options, 'osticket', async (db, dialect) => {
+      await assertOsticketTables(db, prefix, requirements);
+      const prefixed = db.withPlugin(new TablePrefixPlugin(prefix, own));
       const syslog = location.osticketSyslog === true;
+      const ping = () => assertTablesReadable(prefixed, requirements, { syslog });
       // A column osTicket no longer has, or a SELECT grant missing, stops the start here.
-      await assertTablesReadable(prefixed, { syslog });
-      return makeOsticketStore(prefixed, dialect, prefix, { syslog });
+      await ping();
+      const handle: DataHandle = {
+        layout: 'osticket',
+        db: prefixed,
+        dialect,
+        reader: makeReader(prefixed),
+        prefix,
+        syslog,
+      };
+      return makeStore(handle, options.entities, ping);
     });
   }
-  return openLayout<Database>(location, options, 'deskgate', async (db, dialect, runRead) =>
-    makeDeskgateStore(db, dialect, makeReader(db, runRead)),
-  );
+  return openLayout(location, options, 'deskgate', async (db, dialect, runRead) => {
+    const handle: DataHandle = { layout: 'own', db, dialect, reader: makeReader(db, runRead) };
+    return makeStore(handle, options.entities, async () => {
+      await sql`select 1`.execute(db);
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { Config } from '../config.ts';
+import { callLog } from '../data/call-log/call-log.ts';
 import type { Store } from '../data/store.ts';
 import { type ApiKey, WRITE_SCOPES } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
@@ -126,8 +127,9 @@ export async function runServiceCall(
     );
   }
   const data = await operation.run(body, {
-    store: deps.store,
+    data: deps.store.data,
     config: deps.config,
+    operation: operation.name,
     apiKey,
     clientIp,
     requestId,
@@ -142,7 +144,8 @@ export async function runServiceCall(
     return { found: false };
   }
   // Writes log themselves in their transaction; a read is recorded once it has succeeded.
-  if (!WRITE_SCOPES.has(operation.scope) && deps.store.recordCall)
-    await deps.store.recordCall({ apiKeyId: apiKey.id, clientIp, operation: operation.name });
+  const { recordCall } = deps.store.data(callLog);
+  if (!WRITE_SCOPES.has(operation.scope) && recordCall)
+    await recordCall({ apiKeyId: apiKey.id, clientIp, operation: operation.name });
   return { found: true, data };
 }

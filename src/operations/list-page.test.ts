@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { insertTopics } from '../../test/helpers/data-setup.ts';
 import { describeEachDatabase } from '../../test/helpers/each-database.ts';
 import { type Reply, userBody } from '../../test/helpers/http.ts';
 import { useTestServer } from '../../test/helpers/test-server.ts';
+import { topics } from '../data/topics/topics.ts';
 
 /** A bcrypt hash, stored as sent: creating users costs no hashing. */
 const HASH = '$2y$04$abcdefghijklmnopqrstuu7tWf1Lh1Iu7cL0n2K3p8o5B6v8sQm3Cq';
@@ -78,7 +80,9 @@ describeEachDatabase('list operations without limit', (database) => {
   test('topics/all: the same rule, and pages with limit and after', async () => {
     const all = listedOf(await listTopics(), 'topics').ids;
     const more = MAX_LIST + 1 - all.length;
-    await server.store.insertTopics(
+    await insertTopics(
+      server,
+
       Array.from({ length: Math.max(more, 0) }, (_, i) => ({
         parentId: 0,
         isPublic: true,
@@ -91,7 +95,7 @@ describeEachDatabase('list operations without limit', (database) => {
     assert.equal(reply.status, 400, reply.text);
     assert.equal(reply.body?.code, 'too_many_results');
     assert.match(String(reply.body?.data), new RegExp(`More than ${MAX_LIST} topics match`));
-    const expected = (await server.store.listTopicsInOrder()).map((t) => String(t.id));
+    const expected = (await server.store.data(topics).listTopicsInOrder()).map((t) => String(t.id));
     const seen: string[] = [];
     let after: string | undefined;
     let pages = 0;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
-import type { Store } from '../data/store.ts';
+import type { AnyEntity, DataAccess, Entity } from '../data/entity.ts';
 import type { ApiKey, Scope } from '../domain.ts';
 import { DeskgateError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -8,9 +8,19 @@ import { validateParameters } from './validate-parameters.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
 
-export interface OperationContext {
-  store: Store;
+/** An operation's `uses`: the entities (src/data/<entity>/) its handler reads or writes. */
+export type Uses = readonly [AnyEntity, ...AnyEntity[]];
+
+/**
+ * What a handler gets to do its work. `data(entity)` gives an entity's data functions on the
+ * store's database; the type checker accepts only the entities the operation names in `uses`,
+ * which is how osTicket mode knows the tables, columns and grants each operation needs.
+ */
+export interface OperationContext<Used extends readonly AnyEntity[] = readonly AnyEntity[]> {
+  data: Used extends Uses ? <Api>(entity: Entity<Api> & Used[number]) => Api : DataAccess;
   config: Readonly<Config>;
+  /** The operation's name, `query/condition`. */
+  operation: string;
   apiKey: ApiKey;
   clientIp: string;
   requestId: string;
@@ -60,6 +70,7 @@ export interface OperationDefinition<
   Sets extends ParameterSets,
   Response extends z.ZodType,
   NothingFound extends boolean,
+  Used extends Uses,
 > {
   query: string;
   condition: string;
@@ -78,6 +89,8 @@ export interface OperationDefinition<
   defaultSort?: keyof Sets & string;
   /** Whether `parameters` may be left out of the body (then `{}` is validated). */
   parametersOptional?: boolean;
+  /** The entities the handler reads or writes (src/data/<entity>/), e.g. `[topics]`. */
+  uses: Used;
   /** The schema of the success envelope's `data`. */
   response: Response;
   /** A `data` the operation really returns, for the document. */
@@ -91,7 +104,7 @@ export interface OperationDefinition<
   errors?: readonly ErrorCode[];
   handle(
     selection: Selection<Sets>,
-    context: OperationContext,
+    context: OperationContext<Used>,
   ): Promise<Outcome<Response, NothingFound>>;
 }
 
@@ -119,6 +132,7 @@ export interface Operation {
   /** The accepted `sort` values and the default; undefined when the operation takes none. */
   readonly sort: { values: readonly string[]; default: string } | undefined;
   readonly parametersOptional: boolean;
+  readonly uses: readonly AnyEntity[];
   readonly response: z.ZodType;
   readonly responseExample: unknown;
   readonly examples: readonly { name: string; summary: string; body: Record<string, unknown> }[];
@@ -162,7 +176,8 @@ export function defineOperation<
   const Sets extends ParameterSets,
   Response extends z.ZodType,
   NothingFound extends boolean,
->(definition: OperationDefinition<Sets, Response, NothingFound>): Operation {
+  const Used extends Uses,
+>(definition: OperationDefinition<Sets, Response, NothingFound, Used>): Operation {
   const name = `${definition.query}/${definition.condition}`;
   const sorts = Object.keys(definition.parameters);
   if (definition.defaultSort === undefined && (sorts.length !== 1 || sorts[0] !== NO_SORT)) {
@@ -183,6 +198,7 @@ export function defineOperation<
     })),
     sort: fallback === undefined ? undefined : { values: sorts, default: fallback },
     parametersOptional: definition.parametersOptional ?? false,
+    uses: definition.uses,
     response: definition.response,
     responseExample: definition.responseExample,
     examples: definition.examples.map((example) => ({

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { createUsersCreatedAt } from '../../test/helpers/data-setup.ts';
 import { describeEachDatabase } from '../../test/helpers/each-database.ts';
 import type { Reply } from '../../test/helpers/http.ts';
 import { useTestServer } from '../../test/helpers/test-server.ts';
-import { openDatabase } from '../data/open-database.ts';
-import type { Database } from '../data/schema.ts';
+import { topics } from '../data/topics/topics.ts';
 
 const HASH = '$2y$04$abcdefghijklmnopqrstuu7tWf1Lh1Iu7cL0n2K3p8o5B6v8sQm3Cq';
 
@@ -34,10 +34,11 @@ describeEachDatabase('settings for the original behaviour', (database) => {
       noon: '2026-03-02 12:00:00',
       nextMidnight: '2026-03-03 00:00:00',
     };
-    const { db } = openDatabase<Database>(database.url);
-    try {
-      for (const [name, created] of Object.entries(times) as [keyof typeof times, string][]) {
-        const id = await standard.store.createUser(
+    for (const [name, created] of Object.entries(times) as [keyof typeof times, string][]) {
+      const [id] = await createUsersCreatedAt(
+        standard,
+        database.url,
+        [
           {
             name,
             email: `${name}@example.com`,
@@ -48,13 +49,10 @@ describeEachDatabase('settings for the original behaviour', (database) => {
             defaultEmailId: 0,
             status: 0,
           },
-          { apiKeyId: standard.keyId, clientIp: '127.0.0.1', operation: 'user/add' },
-        );
-        await db.updateTable('users').set({ created_at: created }).where('id', '=', id).execute();
-        users[name] = id;
-      }
-    } finally {
-      await db.destroy();
+        ],
+        created,
+      );
+      users[name] = id as number;
     }
   });
 
@@ -87,7 +85,7 @@ describeEachDatabase('settings for the original behaviour', (database) => {
   });
 
   test('DESKGATE_TOPICS_ALL=top-level: topics/all without parent answers top-level topics only', async () => {
-    const all = await standard.store.listTopicsInOrder();
+    const all = await standard.store.data(topics).listTopicsInOrder();
     assert.ok(
       all.some((t) => t.parentId !== 0),
       'the defaults include a child topic',

@@ -2,6 +2,7 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.ts';
+import { apiKeys } from '../data/api-keys/api-keys.ts';
 import { sqlitePathOf } from '../data/open-database.ts';
 import type { Store } from '../data/store.ts';
 import type { Logger } from '../logger.ts';
@@ -42,7 +43,7 @@ export async function announceFirstKey(
     if (firstKey) stdout.write(`${formatFirstKeyBanner(firstKey, config, address)}\n`);
     return;
   }
-  if ((await store.countApiKeys()) > 0) return;
+  if ((await store.data(apiKeys).countApiKeys()) > 0) return;
   const path = firstKeyFilePath(config);
   // The file is made before the key, so a path that cannot be written costs no key; an old file
   // is replaced, never followed (O_EXCL refuses a symlink planted in its place).

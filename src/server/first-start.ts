@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { generateApiKey, hashApiKey } from '../auth/api-key-secret.ts';
 import type { IssuedApiKey } from '../auth/issue-api-key.ts';
 import type { Config } from '../config.ts';
+import { apiKeys } from '../data/api-keys/api-keys.ts';
 import type { Store } from '../data/store.ts';
 import { SCOPES } from '../domain.ts';
 
@@ -10,9 +11,9 @@ import { SCOPES } from '../domain.ts';
  * Instances starting together on a fresh database create one between them, not one each.
  */
 export async function createFirstKey(store: Store): Promise<IssuedApiKey | undefined> {
-  if ((await store.countApiKeys()) > 0) return undefined;
+  if ((await store.data(apiKeys).countApiKeys()) > 0) return undefined;
   const key = generateApiKey();
-  const apiKey = await store.createFirstApiKey({
+  const apiKey = await store.data(apiKeys).createFirstApiKey({
     name: 'default',
     keyHash: hashApiKey(key),
     scopes: [...SCOPES],

@@ -8,6 +8,7 @@ import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import { makeMetrics } from '../metrics/metrics.ts';
 import { announceFirstKey } from './announce-first-key.ts';
+import { SERVICE_ENTITIES } from './service-entities.ts';
 import { settleWithin } from './settle-within.ts';
 
 /** Time the closes get when in-flight requests used up the whole shutdown timeout. */
@@ -29,6 +30,7 @@ export async function runServer(
 ): Promise<RunningServer> {
   const { store, dialect, applied, poolStats } = await openStore(config, {
     migrate: config.migrate,
+    entities: SERVICE_ENTITIES,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   const limits = await makeLimits(config, logger);

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import { answerMetricsRequests } from '../metrics/cluster-metrics.ts';
 import { announceFirstKey } from './announce-first-key.ts';
 import { runServer } from './run-server.ts';
+import { SERVICE_ENTITIES } from './service-entities.ts';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /** How far past DESKGATE_SHUTDOWN_TIMEOUT a shutdown may run before the process exits regardless. */
@@ -46,7 +47,10 @@ async function serveInThisProcess(
  * again, so the primary stops everything and exits 1 instead.
  */
 async function serveWithWorkers(config: Readonly<Config>, logger: Logger): Promise<void> {
-  const { store } = await openStore(config, { migrate: config.migrate });
+  const { store } = await openStore(config, {
+    migrate: config.migrate,
+    entities: SERVICE_ENTITIES,
+  });
   await store.close();
   // Workers share the port, so a scrape reaches one of them: it asks here for everyone's series.
   if (config.metrics) answerMetricsRequests();
@@ -60,7 +64,7 @@ async function serveWithWorkers(config: Readonly<Config>, logger: Logger): Promi
   cluster.on('listening', (worker) => listened.add(worker.id));
   cluster.once('listening', (_worker, address) => {
     void (async () => {
-      const opened = await openStore(config, { migrate: false });
+      const opened = await openStore(config, { migrate: false, entities: SERVICE_ENTITIES });
       try {
         await announceFirstKey(opened.store, config, logger, address);
       } finally {

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
+import { topics as topicData } from '../../src/data/topics/topics.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { withStore } from '../helpers/server.ts';
@@ -85,13 +87,13 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
 
     test('names stored with controls (before this check) are printed escaped: no forged rows', async () => {
       await withStore(database.url, async (store) => {
-        await store.createApiKey({
+        await store.data(apiKeys).createApiKey({
           name: 'evil\n999  forged-key  read,write  any',
           scopes: ['read'],
           allowIps: [],
           keyHash: hashApiKey('ABCDEF0123456789ABCDEF0123456789'),
         });
-        await store.insertTopics([
+        await store.data(topicData).insertTopics([
           {
             parentId: 0,
             isPublic: true,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { tasks } from '../../src/data/tasks/tasks.ts';
 import type { KindDatabase } from '../helpers/each-database.ts';
 import { userBody } from '../helpers/http.ts';
 import type { TestServer } from '../helpers/test-server.ts';
@@ -101,7 +102,7 @@ export async function addTicketsForLookUps(
     sql`update tickets set created_at = ${CREATED}, last_update_at = ${LAST_UPDATE}`.execute(db),
   );
   for (let n = 1; n <= 3; n++) {
-    await server.store.tickets.createTask({
+    await server.store.data(tasks).createTask({
       ticketId: TICKETS_BEFORE_EXAMPLES + 1,
       deptId: 1,
       staffId: 1,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { type StartedServer, startServer, withStore } from '../helpers/server.ts';
 
@@ -29,7 +30,7 @@ for (const kind of DATABASES) {
         s.output.some((line) => line.includes('created the first API key')),
       );
       assert.equal(banners.length, 1, servers.map((s) => s.output.join('\n')).join('\n---\n'));
-      const keys = await withStore(database.url, (store) => store.listApiKeys());
+      const keys = await withStore(database.url, (store) => store.data(apiKeys).listApiKeys());
       assert.deepEqual(
         keys.map((k) => k.name),
         ['default'],

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { topics } from '../../src/data/topics/topics.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { withStore } from '../helpers/server.ts';
@@ -39,8 +40,8 @@ for (const kind of DATABASES) {
       assert.equal(result.stdout.trim(), `Imported ${COUNT[kind.name]} topics.`);
       await withStore(database.url, async (store) => {
         // The four default topics, and the import.
-        assert.equal(await store.countTopics(), COUNT[kind.name] + 4);
-        const child = await store.findTopicById(1000 + 1 - 1);
+        assert.equal(await store.data(topics).countTopics(), COUNT[kind.name] + 4);
+        const child = await store.data(topics).findTopicById(1000 + 1 - 1);
         assert.equal(child?.name, 'Imported 0');
       });
     });

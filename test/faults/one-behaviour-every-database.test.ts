@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { topics } from '../../src/data/topics/topics.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, userBody } from '../helpers/http.ts';
@@ -87,7 +88,9 @@ for (const kind of DATABASES) {
         database.url,
       ]);
       assert.equal(imported.code, 0, imported.stderr);
-      const stored = await withStore(database.url, (store) => store.findTopicById(5000));
+      const stored = await withStore(database.url, (store) =>
+        store.data(topics).findTopicById(5000),
+      );
       assert.equal(stored?.notes, notes);
 
       const refused = await runCli([

@@ -4,6 +4,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { users } from '../../src/data/users/users.ts';
 import { call, type Reply, userBody } from '../helpers/http.ts';
 import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
 import { holdWriteLock } from '../helpers/sqlite-write-lock.ts';
@@ -106,7 +107,10 @@ describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs
     assert.equal(resumed.status, 200, resumed.text);
     await withStore(url, async (store) => {
       for (const email of acknowledged)
-        assert.ok(await store.findUserIdByEmail(email), `${email} was acknowledged and is gone`);
+        assert.ok(
+          await store.data(users).findUserIdByEmail(email),
+          `${email} was acknowledged and is gone`,
+        );
     });
   });
 
@@ -152,9 +156,16 @@ describe('SQLite on a full disk', { skip: disk ? false : 'mounting a tmpfs needs
     );
     await withStore(url, async (store) => {
       for (const email of failed?.emails ?? [])
-        assert.equal(await store.findUserIdByEmail(email), undefined, `${email} was refused`);
+        assert.equal(
+          await store.data(users).findUserIdByEmail(email),
+          undefined,
+          `${email} was refused`,
+        );
       for (const email of acknowledged)
-        assert.ok(await store.findUserIdByEmail(email), `${email} was acknowledged and is gone`);
+        assert.ok(
+          await store.data(users).findUserIdByEmail(email),
+          `${email} was acknowledged and is gone`,
+        );
     });
     assert.doesNotMatch(server.output.join('\n'), /cannot rollback/);
   });

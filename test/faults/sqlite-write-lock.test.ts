@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { users } from '../../src/data/users/users.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
 import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
@@ -125,7 +126,8 @@ for (const kind of DATABASES.filter((d) => d.name === 'sqlite')) {
         assert.ok(ms < QUERY_TIMEOUT_MS + PROMPT_MS, `gave up after ${Math.round(ms)} ms`);
       }
       await withStore(database.url, async (store) => {
-        for (const email of emails) assert.equal(await store.findUserIdByEmail(email), undefined);
+        for (const email of emails)
+          assert.equal(await store.data(users).findUserIdByEmail(email), undefined);
       });
     });
   });

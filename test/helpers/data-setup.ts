@@ -1,6 +1,10 @@
+import { type ApiKeyData, apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { openDatabase } from '../../src/data/open-database.ts';
-import type { Database } from '../../src/data/schema.ts';
-import type { Store } from '../../src/data/store.ts';
+import { type TopicData, topics } from '../../src/data/topics/topics.ts';
+import { type UserData, users } from '../../src/data/users/users.ts';
+import { writes } from '../../src/data/writes/writes.ts';
+import type { NewUser } from '../../src/domain.ts';
+import type { Database } from '../support/own-schema.ts';
 import type { TestServer } from './test-server.ts';
 
 /*
@@ -11,38 +15,38 @@ import type { TestServer } from './test-server.ts';
 /** Adds topics with the ids, sorts and flags the test picks (no operation creates topics). */
 export async function insertTopics(
   server: Pick<TestServer, 'store'>,
-  topics: Parameters<Store['insertTopics']>[0],
+  list: Parameters<TopicData['insertTopics']>[0],
 ): Promise<void> {
-  await server.store.insertTopics(topics);
+  await server.store.data(topics).insertTopics(list);
 }
 
 /** Every topic the store holds, as the data layer reads it. */
-export function listTopics(server: Pick<TestServer, 'store'>): ReturnType<Store['listTopics']> {
-  return server.store.listTopics();
+export function listTopics(server: Pick<TestServer, 'store'>): ReturnType<TopicData['listTopics']> {
+  return server.store.data(topics).listTopics();
 }
 
-/** A bcrypt hash stored as sent, so no hashing slows the set-up down. */
-export type NewUserAt = Omit<Parameters<Store['createUser']>[0], 'passwordHash'> & {
-  passwordHash: string;
-};
+/** A user to store with a bcrypt hash as sent, so no hashing slows the set-up down. */
+export type NewUserAt = NewUser;
 
 /**
- * Creates users through the store, then sets their creation time to `created` (`YYYY-MM-DD
- * HH:MM:SS`, UTC) in deskgate's own schema, which no operation lets a caller choose.
+ * Creates users through the store's write path, then sets their creation time to `created`
+ * (`YYYY-MM-DD HH:MM:SS`, UTC) in deskgate's own schema, which no operation lets a caller choose.
  */
 export async function createUsersCreatedAt(
   server: Pick<TestServer, 'store'>,
   databaseUrl: string,
-  users: readonly NewUserAt[],
+  list: readonly NewUserAt[],
   created: string,
 ): Promise<number[]> {
   const ids: number[] = [];
-  for (const user of users) {
+  for (const user of list) {
     ids.push(
-      await server.store.createUser(user, {
-        apiKeyId: 1,
-        clientIp: '127.0.0.1',
-        operation: 'user/add',
+      await server.store.data(writes).recordWrite({
+        actor: { apiKeyId: 1, clientIp: '127.0.0.1', operation: 'user/add' },
+        run: (trx, at) => server.store.data(users).insertUser(trx, user, at),
+        targetId: String,
+        outcome: String,
+        answer: (id) => id,
       }),
     );
   }
@@ -59,14 +63,14 @@ export async function createUsersCreatedAt(
 export function findUserById(
   server: Pick<TestServer, 'store'>,
   id: number,
-): ReturnType<Store['findUserById']> {
-  return server.store.findUserById(id);
+): ReturnType<UserData['findUserById']> {
+  return server.store.data(users).findUserById(id);
 }
 
 /** Stores an API key row as given, past issueApiKey's checks (a row an older version wrote). */
 export async function createApiKeyRow(
   server: Pick<TestServer, 'store'>,
-  row: Parameters<Store['createApiKey']>[0],
+  row: Parameters<ApiKeyData['createApiKey']>[0],
 ): Promise<void> {
-  await server.store.createApiKey(row);
+  await server.store.data(apiKeys).createApiKey(row);
 }

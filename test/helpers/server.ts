@@ -7,6 +7,7 @@ import { issueApiKey } from '../../src/auth/issue-api-key.ts';
 import { openStore } from '../../src/data/open-store.ts';
 import type { Store } from '../../src/data/store.ts';
 import type { Scope } from '../../src/domain.ts';
+import { SERVICE_ENTITIES } from '../../src/server/service-entities.ts';
 import { childEnv } from './child-env.ts';
 import { ROOT } from './paths.ts';
 
@@ -115,7 +116,7 @@ export async function withStore<T>(
   databaseUrl: string,
   fn: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const { store } = await openStore({ databaseUrl }, { migrate: true });
+  const { store } = await openStore({ databaseUrl }, { migrate: true, entities: SERVICE_ENTITIES });
   try {
     return await fn(store);
   } finally {

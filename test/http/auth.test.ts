@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { assertError } from '../helpers/assertions.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
@@ -80,7 +81,10 @@ describeEachDatabase('authentication', (database) => {
       body: topicBody(1),
     });
     assert.equal(before.status, 200, before.text);
-    assert.equal(await withStore(database.url, (store) => store.revokeApiKey(revoked.id)), true);
+    assert.equal(
+      await withStore(database.url, (store) => store.data(apiKeys).revokeApiKey(revoked.id)),
+      true,
+    );
     const reply = await call(server.url, {
       headers: { apikey: revoked.key },
       body: topicBody(1),
@@ -90,7 +94,7 @@ describeEachDatabase('authentication', (database) => {
 
   test('unknown, malformed and revoked keys get the same answer', async () => {
     const revoked = await server.createKey({ name: 'revoked-for-comparison' });
-    await withStore(database.url, (store) => store.revokeApiKey(revoked.id));
+    await withStore(database.url, (store) => store.data(apiKeys).revokeApiKey(revoked.id));
     const replies: Reply[] = [];
     for (const value of [unknownKey(), unknownKey().toLowerCase(), 'short', revoked.key]) {
       replies.push(await call(server.url, { headers: { apikey: value }, body: topicBody(1) }));

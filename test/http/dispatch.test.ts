@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { users } from '../../src/data/users/users.ts';
 import { assertError } from '../helpers/assertions.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody, userFields } from '../helpers/http.ts';
@@ -77,7 +78,7 @@ describeEachDatabase('dispatch', (database) => {
       assert.equal(reply.headers.allow, 'POST, PUT');
       // Nothing was written.
       assert.equal(
-        await withStore(database.url, (store) => store.findUserIdByEmail(email)),
+        await withStore(database.url, (store) => store.data(users).findUserIdByEmail(email)),
         undefined,
       );
     }
@@ -91,7 +92,9 @@ describeEachDatabase('dispatch', (database) => {
       assert.equal(reply.body?.status, 'Success');
       const id = String(reply.body?.data);
       assert.match(id, /^[1-9][0-9]*$/);
-      const stored = await withStore(database.url, (store) => store.findUserIdByEmail(email));
+      const stored = await withStore(database.url, (store) =>
+        store.data(users).findUserIdByEmail(email),
+      );
       assert.equal(String(stored), id);
     }
   });
@@ -131,7 +134,7 @@ describeEachDatabase('dispatch', (database) => {
       JSON.stringify(user.body?.errors),
     );
     assert.equal(
-      await withStore(database.url, (store) => store.findUserIdByEmail(email)),
+      await withStore(database.url, (store) => store.data(users).findUserIdByEmail(email)),
       undefined,
     );
   });

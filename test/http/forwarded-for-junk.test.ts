@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../src/data/open-database.ts';
-import type { Database } from '../../src/data/schema.ts';
 import { DATABASES } from '../helpers/databases.ts';
 import { describeWithDatabase } from '../helpers/each-database.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
+import type { Database } from '../support/own-schema.ts';
 
 for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
   describeWithDatabase(

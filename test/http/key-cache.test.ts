@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
 import { withStore } from '../helpers/server.ts';
@@ -7,7 +8,7 @@ import { useTestServer } from '../helpers/test-server.ts';
 
 async function revoke(databaseUrl: string, id: number): Promise<void> {
   await withStore(databaseUrl, async (store) => {
-    assert.equal(await store.revokeApiKey(id), true);
+    assert.equal(await store.data(apiKeys).revokeApiKey(id), true);
   });
 }
 

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { openDatabase } from '../../src/data/open-database.ts';
-import type { Database } from '../../src/data/schema.ts';
+import { tasks } from '../../src/data/tasks/tasks.ts';
+import type { OwnTicketTables } from '../../src/data/tickets/own-tickets.ts';
+import { tickets } from '../../src/data/tickets/tickets.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { addAgent, addUser, ticketAddBody } from '../helpers/tickets.ts';
@@ -47,7 +49,9 @@ describeEachDatabase('ticket and task injection payloads', (database) => {
   let ticketId: number;
 
   async function counts(): Promise<Record<string, number>> {
-    const { db } = openDatabase<Database>(database.url);
+    const { db } = openDatabase<
+      OwnTicketTables & { api_keys: { id: number }; users: { id: number } }
+    >(database.url);
     try {
       const result: Record<string, number> = {};
       for (const table of TABLES) {
@@ -72,7 +76,7 @@ describeEachDatabase('ticket and task injection payloads', (database) => {
       const reply = await server.request(ticketAddBody(userId), { method: 'POST' });
       ticketId = Number(reply.body?.data);
     }
-    await server.store.tickets.createTask({
+    await server.store.data(tasks).createTask({
       ticketId,
       deptId: 1,
       staffId: 0,
@@ -138,10 +142,9 @@ describeEachDatabase('ticket and task injection payloads', (database) => {
         ticket_entries: (before.ticket_entries ?? 0) + 1,
         ticket_events: (before.ticket_events ?? 0) + 1,
       });
-      const ticket = await server.store.tickets.findTicket(
-        { id: Number(reply.body?.data) },
-        { notes: false },
-      );
+      const ticket = await server.store
+        .data(tickets)
+        .findTicket({ id: Number(reply.body?.data) }, { notes: false });
       assert.equal(ticket?.subject, payload);
       assert.equal(ticket?.entries[0]?.body, payload.replaceAll("'", '&#039;'));
     });

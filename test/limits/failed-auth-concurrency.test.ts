@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { DATABASES, REDIS_URL, type TestDatabase } from '../helpers/databases.ts';
 import { call, type Reply, topicBody } from '../helpers/http.ts';
 import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
@@ -38,7 +39,7 @@ for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
         database = await kind.create();
         ({ key } = await createKey(database.url));
         const toRevoke = await createKey(database.url);
-        await withStore(database.url, (store) => store.revokeApiKey(toRevoke.id));
+        await withStore(database.url, (store) => store.data(apiKeys).revokeApiKey(toRevoke.id));
         revoked = toRevoke.key;
         server = await startServer({
           databaseUrl: database.url,

@@ -3,12 +3,12 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../src/data/open-database.ts';
-import type { Database } from '../../src/data/schema.ts';
 import { passwordMatches } from '../../src/operations/user-add/password.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, userFields } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { rawExchange } from '../http/raw-exchange.ts';
+import type { Database } from '../support/own-schema.ts';
 import {
   assertAlive,
   assertCleanLog,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { users } from '../../src/data/users/users.ts';
 import { passwordMatches } from '../../src/operations/user-add/password.ts';
 import { runCliJson } from '../cli/cli-assertions.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
@@ -96,7 +97,7 @@ describeEachDatabase('injection corpus', (database) => {
       assert.equal(reply.status, 200, `${JSON.stringify(name)}: ${reply.text}`);
       created++;
       const id = Number(reply.body?.data);
-      const user = await withStore(database.url, (store) => store.findUserById(id));
+      const user = await withStore(database.url, (store) => store.data(users).findUserById(id));
       assert.equal(user?.name, name.trim());
     }
   });
@@ -116,7 +117,7 @@ describeEachDatabase('injection corpus', (database) => {
       const shown =
         email === accepted[0]
           ? await runCliJson<{ email: string }>(['users', 'get', id, '--database', database.url])
-          : await withStore(database.url, (store) => store.findUserById(Number(id)));
+          : await withStore(database.url, (store) => store.data(users).findUserById(Number(id)));
       assert.equal(shown?.email, email);
     }
     // The same address with other letter case is the same address, whatever quotes it holds.
@@ -144,7 +145,7 @@ describeEachDatabase('injection corpus', (database) => {
       assert.equal(reply.status, 200, reply.text);
       created++;
       const hash = await withStore(database.url, (store) =>
-        store.findPasswordHash(Number(reply.body?.data)),
+        store.data(users).findPasswordHash(Number(reply.body?.data)),
       );
       assert.ok(hash && hash !== password && !hash.includes(password));
       assert.equal(await passwordMatches(password, hash), true);

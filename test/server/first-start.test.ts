@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
+import { topics as topicData } from '../../src/data/topics/topics.ts';
 import { assertNoStackTrace } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
@@ -76,7 +78,7 @@ for (const kind of DATABASES) {
         assert.equal(data.topic.topic, 'General Inquiry');
 
         // The key has every scope but admin: it may create users and tickets too.
-        const listed = await withStore(database.url, (store) => store.listApiKeys());
+        const listed = await withStore(database.url, (store) => store.data(apiKeys).listApiKeys());
         assert.equal(listed.length, 1);
         assert.deepEqual(listed[0]?.scopes, [
           'read',
@@ -98,7 +100,7 @@ for (const kind of DATABASES) {
         assert.equal(reply.status, 200, 'the first key still works after a restart');
         assert.ok(!second.output.some((line) => HEX_KEY.test(line)), second.output.join('\n'));
         assert.ok(!second.output.some((line) => /curl/.test(line)));
-        const listed = await withStore(database.url, (store) => store.listApiKeys());
+        const listed = await withStore(database.url, (store) => store.data(apiKeys).listApiKeys());
         assert.equal(listed.length, 1, 'no second key was created');
       } finally {
         assert.equal(await second.stop(), 0);
@@ -106,7 +108,7 @@ for (const kind of DATABASES) {
     });
 
     test('the default help topics exist, Access Issue under Report a Problem', async () => {
-      const topics = await withStore(database.url, (store) => store.listTopics());
+      const topics = await withStore(database.url, (store) => store.data(topicData).listTopics());
       const byName = new Map(topics.map((t) => [t.name, t]));
       for (const name of ['General Inquiry', 'Feedback', 'Report a Problem']) {
         assert.equal(byName.get(name)?.parentId, 0, `${name} is a top-level topic`);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { users } from '../../src/data/users/users.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, userBody } from '../helpers/http.ts';
 import { createKey, startServer, withStore } from '../helpers/server.ts';
@@ -74,7 +75,7 @@ for (const kind of DATABASES) {
       // Read back through a store of its own, after the server process has gone.
       await withStore(database.url, async (store) => {
         for (const o of acknowledged) {
-          const user = await store.findUserById(Number(o.id));
+          const user = await store.data(users).findUserById(Number(o.id));
           assert.equal(user?.email, o.email, `user ${o.id} was acknowledged but is not stored`);
         }
       });
@@ -103,7 +104,9 @@ for (const kind of DATABASES) {
         assert.match(text, /\r\nConnection: close\r\n/i);
         await connection.closed;
         assert.equal(await exited, 0);
-        const user = await withStore(database.url, (store) => store.findUserById(Number(id)));
+        const user = await withStore(database.url, (store) =>
+          store.data(users).findUserById(Number(id)),
+        );
         assert.equal(user?.email, email);
       } finally {
         connection.socket.destroy();

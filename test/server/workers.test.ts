@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
+import { users } from '../../src/data/users/users.ts';
 import { assertNoStackTrace } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
@@ -99,7 +101,9 @@ for (const kind of DATABASES) {
         assert.match(text, /HTTP\/1\.1 200 /);
         const id = /"data":"(\d+)"/.exec(text)?.[1];
         assert.equal(await waitForExit(server), 0, server.output.join('\n'));
-        const user = await withStore(database.url, (store) => store.findUserById(Number(id)));
+        const user = await withStore(database.url, (store) =>
+          store.data(users).findUserById(Number(id)),
+        );
         assert.equal(user?.email, email);
       } finally {
         connection.socket.destroy();
@@ -131,7 +135,7 @@ for (const kind of DATABASES) {
         assert.equal(reply.status, 200);
         assert.equal(shown.filter((l) => /shown only this once/.test(l)).length, 1);
         assert.ok(!server.output.some((l) => l.includes(apikey)), 'the key is not in the log');
-        const keys = await withStore(database.url, (store) => store.listApiKeys());
+        const keys = await withStore(database.url, (store) => store.data(apiKeys).listApiKeys());
         assert.equal(keys.length, 1);
       } finally {
         assert.equal(await server.stop(), 0);

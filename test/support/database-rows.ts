@@ -7,7 +7,7 @@ import type {
   UserAccountTable,
   UserEmailTable,
   UserTable,
-} from '../../src/data/schema.ts';
+} from './own-schema.ts';
 
 /**
  * A direct connection to a test database, to check the rows the server really wrote. These

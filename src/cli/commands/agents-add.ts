@@ -1,3 +1,4 @@
+import { agents } from '../../data/agents/agents.ts';
 import { RejectedValueError } from '../../data/store.ts';
 import type { Agent } from '../../domain.ts';
 import { type Command, JSON_OPTION, parseId, printJson, UsageError } from '../command.ts';
@@ -47,11 +48,14 @@ export const agentsAdd: Command = {
     if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError('--email must be an address');
     const deptId = parseId(String(values.dept), '--dept');
     const agent = await usingStore(input.config, (store) =>
-      store.tickets.createAgent({ username, name, email, deptId }).catch((error: unknown) => {
-        throw error instanceof RejectedValueError
-          ? new UsageError(`--${error.field} ${error.message}`)
-          : error;
-      }),
+      store
+        .data(agents)
+        .createAgent({ username, name, email, deptId })
+        .catch((error: unknown) => {
+          throw error instanceof RejectedValueError
+            ? new UsageError(`--${error.field} ${error.message}`)
+            : error;
+        }),
     );
     if (values.json) printJson(input, agentToJson(agent));
     else input.out(`Added agent ${agent.id} "${agent.username}" (${agent.name}).\n`);

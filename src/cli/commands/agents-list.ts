@@ -1,3 +1,4 @@
+import { agents } from '../../data/agents/agents.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
@@ -10,15 +11,15 @@ export const agentsList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const agents = await usingStore(input.config, (store) => store.tickets.listAgents());
+    const list = await usingStore(input.config, (store) => store.data(agents).listAgents());
     if (input.values.json) {
-      printJson(input, agents.map(agentToJson));
+      printJson(input, list.map(agentToJson));
       return;
     }
     input.out(
       formatTable(
         ['ID', 'USERNAME', 'NAME', 'EMAIL', 'DEPT', 'ACTIVE'],
-        agents.map((a) => [
+        list.map((a) => [
           String(a.id),
           a.username,
           a.name,

@@ -5,6 +5,7 @@ import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
 import { migrate } from './migrate.ts';
+import { osticketCheck } from './osticket-check.ts';
 import { serve } from './serve.ts';
 import { tasksAdd } from './tasks-add.ts';
 import { topicsAdd } from './topics-add.ts';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   topicsImport,
   topicsList,
   usersGet,
+  osticketCheck,
   agentsAdd,
   agentsList,
   tasksAdd,

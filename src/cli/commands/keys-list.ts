@@ -1,3 +1,4 @@
+import { apiKeys } from '../../data/api-keys/api-keys.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
@@ -9,7 +10,7 @@ export const keysList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const keys = await usingStore(input.config, (store) => store.listApiKeys());
+    const keys = await usingStore(input.config, (store) => store.data(apiKeys).listApiKeys());
     if (input.values.json) {
       printJson(input, keys);
       return;

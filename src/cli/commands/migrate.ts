@@ -1,4 +1,5 @@
 import { openStore } from '../../data/open-store.ts';
+import { SERVICE_ENTITIES } from '../../server/service-entities.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 
 export const migrate: Command = {
@@ -8,7 +9,10 @@ export const migrate: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const { store, applied } = await openStore(input.config, { migrate: true });
+    const { store, applied } = await openStore(input.config, {
+      migrate: true,
+      entities: SERVICE_ENTITIES,
+    });
     await store.close();
     if (input.values.json) printJson(input, { applied });
     else

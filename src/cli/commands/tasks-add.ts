@@ -1,4 +1,5 @@
 import { RejectedValueError } from '../../data/store.ts';
+import { tasks } from '../../data/tasks/tasks.ts';
 import { type Command, JSON_OPTION, parseId, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters, hasControlCharactersInText } from '../control-characters.ts';
 import { usingStore } from '../using-store.ts';
@@ -37,7 +38,8 @@ export const tasksAdd: Command = {
     const optionalId = (value: unknown, option: string) =>
       String(value) === '0' ? 0 : parseId(String(value), option);
     const task = await usingStore(input.config, (store) =>
-      store.tickets
+      store
+        .data(tasks)
         .createTask({
           title,
           description,

@@ -1,3 +1,4 @@
+import { topics } from '../../data/topics/topics.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { assertTopicsFit, toNewTopic, topicListInput, topicToJson } from '../topic-input.ts';
 import { usingStore } from '../using-store.ts';
@@ -36,8 +37,8 @@ export const topicsAdd: Command = {
     }
     const batch = parsed.data.map(toNewTopic);
     const [topic] = await usingStore(input.config, async (store) => {
-      assertTopicsFit(await store.listTopics(), batch);
-      return store.insertTopics(batch);
+      assertTopicsFit(await store.data(topics).listTopics(), batch);
+      return store.data(topics).insertTopics(batch);
     });
     if (!topic) throw new Error('insert returned no topic');
     if (values.json) printJson(input, topicToJson(topic));

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { topics } from '../../data/topics/topics.ts';
 import { type Command, CommandError, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { assertTopicsFit, toNewTopic, topicListInput, topicToJson } from '../topic-input.ts';
 import { usingStore } from '../using-store.ts';
@@ -42,17 +43,17 @@ export const topicsImport: Command = {
       );
     }
     const batch = parsed.data.map(toNewTopic);
-    const topics = await usingStore(input.config, async (store) => {
+    const imported = await usingStore(input.config, async (store) => {
       try {
-        assertTopicsFit(await store.listTopics(), batch);
+        assertTopicsFit(await store.data(topics).listTopics(), batch);
       } catch (error) {
         if (error instanceof CommandError)
           throw new CommandError(`${path}: ${error.message}; nothing was imported`);
         throw error;
       }
-      return store.insertTopics(batch);
+      return store.data(topics).insertTopics(batch);
     });
-    if (input.values.json) printJson(input, topics.map(topicToJson));
-    else input.out(`Imported ${topics.length} topic${topics.length === 1 ? '' : 's'}.\n`);
+    if (input.values.json) printJson(input, imported.map(topicToJson));
+    else input.out(`Imported ${imported.length} topic${imported.length === 1 ? '' : 's'}.\n`);
   },
 };

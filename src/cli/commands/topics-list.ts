@@ -1,3 +1,4 @@
+import { topics as topicData } from '../../data/topics/topics.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { topicToJson } from '../topic-input.ts';
@@ -10,7 +11,7 @@ export const topicsList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const topics = await usingStore(input.config, (store) => store.listTopics());
+    const topics = await usingStore(input.config, (store) => store.data(topicData).listTopics());
     if (input.values.json) {
       printJson(input, topics.map(topicToJson));
       return;

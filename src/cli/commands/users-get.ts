@@ -1,3 +1,4 @@
+import { users } from '../../data/users/users.ts';
 import { type Command, CommandError, JSON_OPTION, parseId, printJson } from '../command.ts';
 import { usingStore } from '../using-store.ts';
 
@@ -9,7 +10,7 @@ export const usersGet: Command = {
   positionals: 1,
   async run(input) {
     const id = parseId(input.positionals[0], 'ID');
-    const user = await usingStore(input.config, (store) => store.findUserById(id));
+    const user = await usingStore(input.config, (store) => store.data(users).findUserById(id));
     if (!user) throw new CommandError(`no user with id ${id}`);
     const view = {
       id: user.id,

@@ -1,34 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Dialect } from '../dialects/dialect.ts';
-import * as osticketExactIdempotencyKeys from '../osticket/migration-002-exact-idempotency-keys.ts';
-import * as osticketOwnTables from '../osticket/migrations.ts';
 import { StoreError } from '../store.ts';
-import * as initialSchema from './001-initial-schema.ts';
-import * as defaultTopics from './002-default-topics.ts';
-import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
-import * as usersCreatedIndex from './004-users-created-index.ts';
-import * as tickets from './005-tickets.ts';
-
-type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
-
-/** Versioned migrations of each layout, in order. Add one line per new migration file. */
-export const MIGRATIONS = {
-  deskgate: [
-    ['001-initial-schema', initialSchema],
-    ['002-default-topics', defaultTopics],
-    ['003-exact-text-on-mysql', exactTextOnMysql],
-    ['004-users-created-index', usersCreatedIndex],
-    ['005-tickets', tickets],
-  ],
-  // In an osTicket database only deskgate's own tables are migrated; osTicket's are never touched.
-  osticket: [
-    ['osticket-001-deskgate-tables', osticketOwnTables],
-    ['osticket-002-exact-idempotency-keys', osticketExactIdempotencyKeys],
-  ],
-} as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
-
-export type Layout = keyof typeof MIGRATIONS;
+import { type Layout, MIGRATIONS } from './migrations.ts';
 
 async function makeMigrator<DB>(
   db: Kysely<DB>,

@@ -8,21 +8,23 @@ import {
   type TableNode,
   type UnknownRow,
 } from 'kysely';
-import { OWN_TABLE_NAMES } from './schema.ts';
+import { OWN_TABLE_PREFIX } from './osticket-requirements.ts';
 
 class PrefixTransformer extends OperationNodeTransformer {
   readonly #prefix: string;
+  readonly #own: ReadonlySet<string>;
 
-  constructor(prefix: string) {
+  constructor(prefix: string, own: ReadonlySet<string>) {
     super();
     this.#prefix = prefix;
+    this.#own = own;
   }
 
   protected override transformTable(node: TableNode): TableNode {
     const transformed = super.transformTable(node);
     const name = transformed.table.identifier.name;
-    if (name.startsWith('deskgate_')) return transformed;
-    const renamed = OWN_TABLE_NAMES.get(name) ?? `${this.#prefix}${name}`;
+    if (name.startsWith(OWN_TABLE_PREFIX)) return transformed;
+    const renamed = `${this.#own.has(name) ? OWN_TABLE_PREFIX : this.#prefix}${name}`;
     return {
       ...transformed,
       table: {
@@ -35,13 +37,13 @@ class PrefixTransformer extends OperationNodeTransformer {
 
 /**
  * Adds osTicket's table prefix (`ost_` by default) to every osTicket table a query names, and
- * maps deskgate's own tables to their `deskgate_` names.
+ * `deskgate_` to deskgate's own tables (`own`: their names in deskgate's own schema).
  */
 export class TablePrefixPlugin implements KyselyPlugin {
   readonly #transformer: PrefixTransformer;
 
-  constructor(prefix: string) {
-    this.#transformer = new PrefixTransformer(prefix);
+  constructor(prefix: string, own: ReadonlySet<string>) {
+    this.#transformer = new PrefixTransformer(prefix, own);
   }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {

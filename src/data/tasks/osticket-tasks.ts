@@ -1,9 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Task, TaskListQuery } from '../../domain.ts';
-import type { OsticketDatabase } from '../osticket/schema.ts';
+import { type OsticketHandle, tablesOf } from '../entity.ts';
+import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
+import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
+import type { OsticketTicketTables } from '../tickets/osticket-ticket-tables.ts';
 import { formatTimestamp } from '../time.ts';
+import type { TaskData } from './tasks.ts';
 
-function selectTasks(db: Kysely<OsticketDatabase>) {
+type Db = Kysely<OsticketTicketTables>;
+
+function selectTasks(db: Db) {
   return db
     .selectFrom('task')
     .leftJoin('task__cdata', 'task__cdata.task_id', 'task.id')
@@ -25,7 +31,7 @@ function selectTasks(db: Kysely<OsticketDatabase>) {
 type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTasks>['execute']>>[number];
 
 /** The description is the first entry of the task's own thread (`object_type` A). */
-async function toTasks(db: Kysely<OsticketDatabase>, rows: TaskRow[]): Promise<Task[]> {
+async function toTasks(db: Db, rows: TaskRow[]): Promise<Task[]> {
   const descriptions = new Map<number, string>();
   if (rows.length > 0) {
     const entries = await db
@@ -60,17 +66,11 @@ async function toTasks(db: Kysely<OsticketDatabase>, rows: TaskRow[]): Promise<T
   }));
 }
 
-export async function findTask(
-  db: Kysely<OsticketDatabase>,
-  id: number,
-): Promise<Task | undefined> {
+export async function findTask(db: Db, id: number): Promise<Task | undefined> {
   return (await toTasks(db, await selectTasks(db).where('task.id', '=', id).execute()))[0];
 }
 
-export async function listTasks(
-  db: Kysely<OsticketDatabase>,
-  query: TaskListQuery,
-): Promise<Task[]> {
+export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
   let select = selectTasks(db);
   if (query.from !== undefined) select = select.where('task.created', '>=', query.from);
   if (query.to !== undefined) select = select.where('task.created', '<=', query.to);
@@ -90,4 +90,36 @@ export async function listTasks(
   }
   const rows = await select.orderBy('task.created').orderBy('task.id').limit(query.limit).execute();
   return toTasks(db, rows);
+}
+
+export const OSTICKET_TASK_TABLES: readonly OsticketTableRequirement[] = [
+  {
+    table: 'task',
+    privileges: ['SELECT'],
+    columns: [
+      'id',
+      'object_id',
+      'object_type',
+      'number',
+      'dept_id',
+      'staff_id',
+      'duedate',
+      'closed',
+      'created',
+      'updated',
+    ],
+  },
+  { table: 'task__cdata', privileges: ['SELECT'], columns: ['task_id', 'title'] },
+  { table: 'thread', privileges: ['SELECT'], columns: ['id', 'object_id', 'object_type'] },
+  { table: 'thread_entry', privileges: ['SELECT'], columns: ['id', 'thread_id', 'body'] },
+];
+
+/** Tasks of an osTicket database, read-only: osTicket's agents create them in its panel. */
+export function makeOsticketTasks(handle: OsticketHandle): TaskData {
+  const db = tablesOf<OsticketTicketTables>(handle.db);
+  return {
+    findTask: (id) => findTask(db, id),
+    listTasks: (query) => listTasks(db, query),
+    createTask: managedByOsticket('tasks'),
+  };
 }

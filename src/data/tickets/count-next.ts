@@ -1,12 +1,15 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../schema.ts';
+import type { CounterTable } from './own-tickets.ts';
 
 /**
  * Takes the next number of a numbered kind (`ticket`, `task`) inside the creating transaction.
  * The UPDATE locks the counter's row until the transaction ends, so concurrent creations queue
  * on it and each reads its own increment: no two get the same number on any database.
  */
-export async function takeNextNumber(trx: Transaction<Database>, kind: string): Promise<string> {
+export async function takeNextNumber(
+  trx: Transaction<{ counters: CounterTable }>,
+  kind: string,
+): Promise<string> {
   await trx
     .updateTable('counters')
     .set({ next: sql<number>`next + 1` })

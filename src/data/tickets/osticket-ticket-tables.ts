@@ -82,7 +82,20 @@ export interface OstTaskCdataTable {
   title: string | null;
 }
 
-export interface OsticketTicketTables {
+/** The ticket form's answers: the columns the subject and priority are read from. */
+export interface OstFormTables {
+  form: { id: number; type: string };
+  form_field: { id: number; form_id: number; name: string };
+  form_entry: { id: number; form_id: number; object_id: number | null; object_type: string };
+  form_entry_values: {
+    entry_id: number;
+    field_id: number;
+    value: string | null;
+    value_id: number | null;
+  };
+}
+
+export interface OsticketTicketTables extends OstFormTables {
   ticket: OstTicketTable;
   thread: OstThreadTable;
   thread_entry: OstThreadEntryTable;

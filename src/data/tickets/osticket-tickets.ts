@@ -1,8 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from '../../domain.ts';
-import type { OsticketDatabase } from '../osticket/schema.ts';
+import { type OsticketHandle, tablesOf } from '../entity.ts';
+import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
+import { UnsupportedInModeError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
-import type { OstTicketTable } from './osticket-ticket-tables.ts';
+import type { OsticketTicketTables, OstTicketTable } from './osticket-ticket-tables.ts';
+import type { TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
 
 /** The ticket's own columns, named: never `*` over joined tables (the original's defect). */
@@ -37,6 +40,7 @@ const TICKET_COLUMNS = [
 ] as const;
 
 type TicketRow = Selectable<OstTicketTable>;
+type Db = Kysely<OsticketTicketTables>;
 
 const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
 
@@ -50,10 +54,7 @@ interface Answers {
  * Subject and priority as osTicket's staff view shows them: the ticket form's answers, else the
  * `ticket__cdata` row (whose priority is the id), the priority's name from `ticket_priority`.
  */
-async function answersOf(
-  db: Kysely<OsticketDatabase>,
-  ids: number[],
-): Promise<Map<number, Answers>> {
+async function answersOf(db: Db, ids: number[]): Promise<Map<number, Answers>> {
   const answers = new Map<number, Answers>(ids.map((id) => [id, {}]));
   const values = await db
     .selectFrom('form_entry')
@@ -115,7 +116,7 @@ async function answersOf(
 
 /** The ticket threads' messages and responses (notes when asked for), never a task's thread. */
 async function entriesOf(
-  db: Kysely<OsticketDatabase>,
+  db: Db,
   ids: number[],
   notes: boolean,
 ): Promise<Map<number, TicketEntry[]>> {
@@ -149,11 +150,7 @@ async function entriesOf(
   return byTicket;
 }
 
-async function toTickets(
-  db: Kysely<OsticketDatabase>,
-  rows: TicketRow[],
-  notes: boolean,
-): Promise<Ticket[]> {
+async function toTickets(db: Db, rows: TicketRow[], notes: boolean): Promise<Ticket[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => Number(row.ticket_id));
   const [answers, entries] = await Promise.all([answersOf(db, ids), entriesOf(db, ids, notes)]);
@@ -197,7 +194,7 @@ async function toTickets(
 }
 
 export async function findTicket(
-  db: Kysely<OsticketDatabase>,
+  db: Db,
   lookup: TicketLookup,
   options: { notes: boolean },
 ): Promise<Ticket | undefined> {
@@ -212,7 +209,7 @@ export async function findTicket(
   return (await toTickets(db, rows, options.notes))[0];
 }
 
-function filtered(db: Kysely<OsticketDatabase>, query: TicketListQuery) {
+function filtered(db: Db, query: TicketListQuery) {
   const column = query.order === 'created' ? 'ticket.created' : 'ticket.lastupdate';
   let select = db.selectFrom('ticket');
   if (query.from !== undefined) select = select.where(column, '>=', query.from);
@@ -221,10 +218,7 @@ function filtered(db: Kysely<OsticketDatabase>, query: TicketListQuery) {
   return { select, column } as const;
 }
 
-export async function listTickets(
-  db: Kysely<OsticketDatabase>,
-  query: TicketListQuery,
-): Promise<Ticket[]> {
+export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
   const { select, column } = filtered(db, query);
   let page = select.select(TICKET_COLUMNS).where(column, 'is not', null);
   const after = query.after;
@@ -238,4 +232,73 @@ export async function listTickets(
   }
   const rows = await page.orderBy(column).orderBy('ticket.ticket_id').limit(query.limit).execute();
   return toTickets(db, rows, query.notes);
+}
+
+/** The columns the reads select, probed at start and by /readyz (a grant missing stops the start). */
+export const OSTICKET_TICKET_TABLES: readonly OsticketTableRequirement[] = [
+  {
+    table: 'ticket',
+    privileges: ['SELECT'],
+    columns: TICKET_COLUMNS.map((column) => column.slice('ticket.'.length)),
+  },
+  { table: 'thread', privileges: ['SELECT'], columns: ['id', 'object_id', 'object_type'] },
+  {
+    table: 'thread_entry',
+    privileges: ['SELECT'],
+    columns: [
+      'id',
+      'pid',
+      'thread_id',
+      'staff_id',
+      'user_id',
+      'type',
+      'poster',
+      'source',
+      'title',
+      'body',
+      'format',
+      'ip_address',
+      'created',
+    ],
+  },
+  {
+    table: 'ticket_priority',
+    privileges: ['SELECT'],
+    columns: ['priority_id', 'priority_desc'],
+  },
+  {
+    table: 'ticket__cdata',
+    privileges: ['SELECT'],
+    columns: ['ticket_id', 'subject', 'priority'],
+  },
+  { table: 'form', privileges: ['SELECT'], columns: ['id', 'type'] },
+  { table: 'form_field', privileges: ['SELECT'], columns: ['id', 'form_id', 'name'] },
+  {
+    table: 'form_entry',
+    privileges: ['SELECT'],
+    columns: ['id', 'form_id', 'object_id', 'object_type'],
+  },
+  {
+    table: 'form_entry_values',
+    privileges: ['SELECT'],
+    columns: ['entry_id', 'field_id', 'value', 'value_id'],
+  },
+];
+
+function writtenByOsticket(): Promise<never> {
+  return Promise.reject(
+    new UnsupportedInModeError("in osTicket mode tickets are written by osTicket's own code"),
+  );
+}
+
+/** Tickets of an osTicket database: parameterised read-only SQL on its real columns. */
+export function makeOsticketTickets(handle: OsticketHandle): TicketData {
+  const db = tablesOf<OsticketTicketTables>(handle.db);
+  return {
+    findTicket: (lookup, options) => findTicket(db, lookup, options),
+    listTickets: (query) => listTickets(db, query),
+    insertTicket: writtenByOsticket,
+    insertReply: writtenByOsticket,
+    closeTicket: writtenByOsticket,
+  };
 }

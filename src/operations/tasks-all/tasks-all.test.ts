@@ -5,6 +5,7 @@ import type { Reply } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
 import { RejectedValueError } from '../../data/store.ts';
+import { tasks } from '../../data/tasks/tasks.ts';
 
 interface Page {
   total: number;
@@ -31,7 +32,7 @@ describeEachDatabase('tasks/all and tasks/specific', (database) => {
     const reply = await server.request(ticketAddBody(userId), { method: 'POST' });
     ticketId = Number(reply.body?.data);
     for (let i = 0; i < 3; i++) {
-      const task = await server.store.tickets.createTask({
+      const task = await server.store.data(tasks).createTask({
         ticketId,
         deptId: 1,
         staffId: agentId,
@@ -41,7 +42,7 @@ describeEachDatabase('tasks/all and tasks/specific', (database) => {
       ofTicket.push(task.id);
     }
     for (let i = 0; i < 3; i++) {
-      const task = await server.store.tickets.createTask({
+      const task = await server.store.data(tasks).createTask({
         ticketId: 0,
         deptId: 1,
         staffId: 0,
@@ -105,7 +106,7 @@ describeEachDatabase('tasks/all and tasks/specific', (database) => {
       [{ ticketId: 0, deptId: 1, staffId: 999_999 }, 'staff_id'],
     ] as const) {
       await assert.rejects(
-        server.store.tickets.createTask({ ...task, title: 'x', description: '' }),
+        server.store.data(tasks).createTask({ ...task, title: 'x', description: '' }),
         (error: unknown) => error instanceof RejectedValueError && error.field === field,
       );
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tasks } from '../../data/tasks/tasks.ts';
 import type { TaskListQuery } from '../../domain.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
@@ -61,9 +62,10 @@ export const tasksAll = defineOperation({
       parameters: { ticket_id: 7 },
     },
   ],
+  uses: [tasks],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle({ parameters }, { store, config }) {
+  async handle({ parameters }, { data, config }) {
     const { elements, next } = await readList(
       { limit: parameters.limit, maxList: config.maxList, noun: 'tasks', cursor: USER_CURSOR },
       (count) => {
@@ -74,7 +76,7 @@ export const tasksAll = defineOperation({
           after: parameters.after,
           limit: count,
         };
-        return store.tickets.listTasks(query);
+        return data(tasks).listTasks(query);
       },
       (task) => ({ created: task.created, id: task.id }),
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tasks } from '../../data/tasks/tasks.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { TASK_EXAMPLE, taskViewSchema, toTaskView } from '../views/ticket-view.ts';
@@ -20,9 +21,10 @@ export const tasksSpecific = defineOperation({
     .meta({ description: 'The task found, as a list of one.' }),
   responseExample: { total: 1, tasks: [TASK_EXAMPLE] },
   examples: [{ name: 'by-id', summary: 'By id', parameters: { id: 3 } }],
+  uses: [tasks],
   nothingFound: true,
-  async handle({ parameters }, { store }) {
-    const task = await store.tickets.findTask(parameters.id);
+  async handle({ parameters }, { data }) {
+    const task = await data(tasks).findTask(parameters.id);
     return task && { total: 1 as const, tasks: [toTaskView(task)] };
   },
 });

@@ -1,10 +1,16 @@
 import { z } from 'zod';
-import { IdempotencyConflictError } from '../../data/store.ts';
+import { tickets } from '../../data/tickets/tickets.ts';
+import { writes } from '../../data/writes/writes.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { defineOperation, type OperationContext } from '../operation.ts';
+import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
+import { defineOperation } from '../operation.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
-import { assertTicketWritesHere, toParameterError } from '../ticket-writes.ts';
-import { claimOf, replayedId } from './ticket-idempotency.ts';
+import {
+  assertTicketWritesHere,
+  TICKET_WRITE_USES,
+  type TicketWriteContext,
+  writeTicket,
+} from '../ticket-writes.ts';
 
 const chosen = (what: string) =>
   integerField(0, INT32_MAX)
@@ -22,11 +28,11 @@ export const ticketAddParameters = z.strictObject({
   topic_id: chosen('A help topic id (default: none)'),
 });
 
-/** Answers the ticket's id, and its number in the X-Ticket-Number header. */
-async function answer(context: OperationContext, id: number): Promise<string> {
-  const ticket = await context.store.tickets.findTicket({ id }, { notes: false });
+/** Answers the ticket's id, and its number in the X-Ticket-Number header (a replay looks it up). */
+async function withNumber(context: TicketWriteContext, id: string): Promise<string> {
+  const ticket = await context.data(tickets).findTicket({ id: Number(id) }, { notes: false });
   if (ticket) context.addResponseHeader('X-Ticket-Number', ticket.number);
-  return String(id);
+  return id;
 }
 
 export const ticketAdd = defineOperation({
@@ -66,43 +72,34 @@ export const ticketAdd = defineOperation({
       },
     },
   ],
+  uses: TICKET_WRITE_USES,
   nothingFound: false,
   idempotencyKey: true,
   errors: ['idempotency_mismatch', 'requires_osticket_bridge'],
   async handle({ parameters }, context) {
     assertTicketWritesHere(context);
-    const { store, apiKey, clientIp, idempotencyKey } = context;
-    const claim = idempotencyKey
-      ? claimOf('ticket/add', apiKey.id, idempotencyKey, parameters)
-      : undefined;
-    if (claim) {
-      const earlier = await replayedId(store, claim);
-      if (earlier !== undefined) return answer(context, earlier);
-    }
-    try {
-      const created = await store.tickets.createTicket(
-        {
-          userId: parameters.user_id,
-          subject: parameters.title,
-          body: escapeHtml(parameters.subject),
-          priorityId: parameters.priority_id ?? 0,
-          statusId: parameters.status_id ?? 0,
-          deptId: parameters.dept_id ?? 0,
-          slaId: parameters.sla_id ?? 0,
-          topicId: parameters.topic_id ?? 0,
-          ipAddress: clientIp,
-        },
-        { apiKeyId: apiKey.id, clientIp, operation: 'ticket/add' },
-        claim,
-      );
-      context.addResponseHeader('X-Ticket-Number', created.number);
-      return String(created.id);
-    } catch (error) {
-      if (error instanceof IdempotencyConflictError && claim) {
-        const earlier = await replayedId(store, claim);
-        if (earlier !== undefined) return answer(context, earlier);
-      }
-      throw toParameterError(error);
-    }
+    const ticket = {
+      userId: parameters.user_id,
+      subject: parameters.title,
+      body: escapeHtml(parameters.subject),
+      priorityId: parameters.priority_id ?? 0,
+      statusId: parameters.status_id ?? 0,
+      deptId: parameters.dept_id ?? 0,
+      slaId: parameters.sla_id ?? 0,
+      topicId: parameters.topic_id ?? 0,
+      ipAddress: context.clientIp,
+    };
+    const id = await writeOnce(context.data(writes), context, {
+      fingerprint: fingerprintOf(parameters),
+      write: (claim) =>
+        writeTicket(context, {
+          claim,
+          run: (trx, at) => context.data(tickets).insertTicket(trx, ticket, at),
+          targetId: (created) => String(created.id),
+          outcome: (created) => `created ticket ${created.id} (number ${created.number})`,
+          answer: (created) => String(created.id),
+        }),
+    });
+    return withNumber(context, id);
   },
 });

@@ -5,7 +5,7 @@ import type { Reply } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
 import { openDatabase } from '../../data/open-database.ts';
-import type { Database } from '../../data/schema.ts';
+import type { OwnTicketTables } from '../../data/tickets/own-tickets.ts';
 
 interface Page {
   total: number;
@@ -48,7 +48,9 @@ describeEachDatabase('ticket/all and ticket/specific', (database) => {
     assert.equal(closing.status, 200, closing.text);
     closedId = ids[14] ?? 0;
     // Ten on one day (five in one second), five on the next; last updates a week later.
-    const { db } = openDatabase<Database>(database.url);
+    const { db } = openDatabase<
+      OwnTicketTables & { api_keys: { id: number }; users: { id: number } }
+    >(database.url);
     try {
       for (const [index, id] of ids.entries()) {
         const day = index < 10 ? '2026-03-01' : '2026-03-02';

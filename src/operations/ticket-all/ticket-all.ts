@@ -1,15 +1,12 @@
 import { z } from 'zod';
+import { tickets } from '../../data/tickets/tickets.ts';
 import type { TicketListQuery } from '../../domain.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { dateBound, endBound } from '../user-all/date-bound.ts';
 import { USER_CURSOR } from '../user-all/user-cursor.ts';
-import {
-  TICKET_EXAMPLE,
-  ticketViewSchema,
-  toTicketView,
-} from '../views/ticket-view.ts';
+import { TICKET_EXAMPLE, ticketViewSchema, toTicketView } from '../views/ticket-view.ts';
 
 const status = () =>
   integerField(0, INT32_MAX).meta({
@@ -83,9 +80,10 @@ export const ticketAll = defineOperation({
       parameters: { status: 3, start_date: '2026-11-01', end_date: '2026-11-30' },
     },
   ],
+  uses: [tickets],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle(selection, { store, config, apiKey }) {
+  async handle(selection, { data, config, apiKey }) {
     const { parameters } = selection;
     const order = selection.sort === 'lastUpdateDate' ? 'lastupdate' : 'created';
     const { elements, next } = await readList(
@@ -100,7 +98,7 @@ export const ticketAll = defineOperation({
           limit: count,
           notes: apiKey.notes,
         };
-        return store.tickets.listTickets(query);
+        return data(tickets).listTickets(query);
       },
       (ticket) => ({
         created: order === 'created' ? ticket.created : (ticket.lastUpdate ?? ticket.created),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { tickets } from '../../data/tickets/tickets.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { escapeHtml } from '../plain-text.ts';
-import { writeTicket } from '../ticket-writes.ts';
+import { TICKET_WRITE_USES, writeTicket } from '../ticket-writes.ts';
 
 const checked = (what: string) =>
   integerField(0, INT32_MAX)
@@ -54,24 +55,29 @@ export const ticketClose = defineOperation({
       parameters: { ticket_id: 7, body: 'Fire is out.', staff_id: 1, status_id: 3 },
     },
   ],
+  uses: TICKET_WRITE_USES,
   nothingFound: false,
   errors: ['requires_osticket_bridge'],
   handle: ({ parameters }, context) =>
-    writeTicket(context, 'ticket/close', async (actor) => {
-      await context.store.tickets.closeTicket(
-        {
-          ticketId: parameters.ticket_id,
-          staffId: parameters.staff_id,
-          statusId: parameters.status_id,
-          body: escapeHtml(parameters.body?.trim() ?? ''),
-          ipAddress: context.clientIp,
-          teamId: parameters.team_id ?? 0,
-          deptId: parameters.dept_id ?? 0,
-          topicId: parameters.topic_id ?? 0,
-          username: parameters.username,
-        },
-        actor,
-      );
-      return String(parameters.ticket_id);
+    writeTicket(context, {
+      run: (trx, at) =>
+        context.data(tickets).closeTicket(
+          trx,
+          {
+            ticketId: parameters.ticket_id,
+            staffId: parameters.staff_id,
+            statusId: parameters.status_id,
+            body: escapeHtml(parameters.body?.trim() ?? ''),
+            ipAddress: context.clientIp,
+            teamId: parameters.team_id ?? 0,
+            deptId: parameters.dept_id ?? 0,
+            topicId: parameters.topic_id ?? 0,
+            username: parameters.username,
+          },
+          at,
+        ),
+      targetId: () => String(parameters.ticket_id),
+      outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+      answer: () => String(parameters.ticket_id),
     }),
 });

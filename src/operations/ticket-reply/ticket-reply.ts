@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { agents } from '../../data/agents/agents.ts';
+import { tickets } from '../../data/tickets/tickets.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
-import { writeTicket } from '../ticket-writes.ts';
+import { TICKET_WRITE_USES, writeTicket } from '../ticket-writes.ts';
 
 export const ticketReplyParameters = z.strictObject({
   ticket_id: integerField(1, INT32_MAX).meta({ description: 'The ticket to answer.' }),
@@ -35,20 +37,25 @@ export const ticketReply = defineOperation({
       parameters: { ticket_id: 7, body: 'A technician is on the way.', staff_id: 1 },
     },
   ],
+  // agents: the staff_id it acts as (deskgate agents add).
+  uses: [...TICKET_WRITE_USES, agents],
   nothingFound: false,
   errors: ['requires_osticket_bridge'],
   handle: ({ parameters }, context) =>
-    writeTicket(context, 'ticket/reply', async (actor) =>
-      String(
-        await context.store.tickets.replyToTicket(
+    writeTicket(context, {
+      run: (trx, at) =>
+        context.data(tickets).insertReply(
+          trx,
           {
             ticketId: parameters.ticket_id,
             staffId: parameters.staff_id,
             body: escapeHtml(parameters.body),
             ipAddress: context.clientIp,
           },
-          actor,
+          at,
         ),
-      ),
-    ),
+      targetId: String,
+      outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
+      answer: String,
+    }),
 });

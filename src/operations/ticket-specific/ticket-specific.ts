@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tickets } from '../../data/tickets/tickets.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { TICKET_EXAMPLE, ticketViewSchema, toTicketView } from '../views/ticket-view.ts';
@@ -47,11 +48,12 @@ export const ticketSpecific = defineOperation({
     { name: 'by-id', summary: 'By id', parameters: { id: 7 } },
     { name: 'by-number', summary: 'By number', parameters: { number: '000007' } },
   ],
+  uses: [tickets],
   nothingFound: true,
-  async handle({ parameters }, { store, apiKey }) {
+  async handle({ parameters }, { data, apiKey }) {
     const lookup =
       parameters.number === undefined ? { id: parameters.id ?? 0 } : { number: parameters.number };
-    const ticket = await store.tickets.findTicket(lookup, { notes: apiKey.notes });
+    const ticket = await data(tickets).findTicket(lookup, { notes: apiKey.notes });
     return ticket && { total: 1 as const, tickets: [toTicketView(ticket)] };
   },
 });

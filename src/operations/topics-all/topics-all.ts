@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { topics } from '../../data/topics/topics.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
@@ -51,16 +52,17 @@ export const topicsAll = defineOperation({
     { name: 'all', summary: 'Every topic' },
     { name: 'top-level', summary: 'Top-level topics only', parameters: { parent: 0 } },
   ],
+  uses: [topics],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle({ parameters }, { store, config }) {
+  async handle({ parameters }, { data, config }) {
     const { after } = parameters;
     const parent = parameters.parent ?? (config.topicsAll === 'top-level' ? 0 : undefined);
     const { elements, next } = await readList(
       { limit: parameters.limit, maxList: config.maxList, noun: 'topics', cursor: TOPIC_CURSOR },
       // The store answers the whole (small) topic table; paging is done here.
       async (count) =>
-        (await store.listTopicsInOrder(parent))
+        (await data(topics).listTopicsInOrder(parent))
           .filter((topic) => isTopicVisible(topic, config))
           .filter((topic) => after === undefined || isAfter(topic, after))
           .slice(0, count),

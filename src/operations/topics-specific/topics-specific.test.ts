@@ -4,6 +4,7 @@ import { assertError, assertNoContent } from '../../../test/helpers/assertions.t
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, topicBody } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
+import { topics } from '../../data/topics/topics.ts';
 import type { Topic } from '../../domain.ts';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
@@ -22,7 +23,7 @@ describeEachDatabase('topics/specific', (database) => {
 
   before(async () => {
     key = server.key;
-    [hidden, child] = (await server.store.insertTopics([
+    [hidden, child] = (await server.store.data(topics).insertTopics([
       { parentId: 0, isPublic: false, sort: 3, name: 'Internal Only', notes: '' },
       { parentId: 10, isPublic: true, sort: 7, name: 'Printer', notes: 'Paper jams' },
     ])) as [Topic, Topic];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { topics } from '../../data/topics/topics.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { isTopicVisible } from '../topic-visibility.ts';
@@ -52,16 +53,17 @@ export const topicsSpecific = defineOperation({
     { name: 'by-id', summary: 'By id', parameters: { id: 1 } },
     { name: 'by-name', summary: 'By name', sort: 'name', parameters: { name: 'inquiry' } },
   ],
+  uses: [topics],
   nothingFound: true,
-  async handle(selection, { store, config }) {
+  async handle(selection, { data, config }) {
     if (selection.sort === 'id') {
-      const topic = await store.findTopicById(selection.parameters.id);
+      const topic = await data(topics).findTopicById(selection.parameters.id);
       if (!topic || !isTopicVisible(topic, config)) return undefined;
       return { total: 1 as const, topic: toTopicView(topic) };
     }
     // Help desks have tens or hundreds of topics: the list is small, the match is done in code.
     const { name } = selection.parameters;
-    const topic = (await store.listTopicsInOrder()).find(
+    const topic = (await data(topics).listTopicsInOrder()).find(
       (candidate) => isTopicVisible(candidate, config) && topicNameContains(candidate.name, name),
     );
     return topic && { total: 1 as const, topic: toTopicView(topic) };

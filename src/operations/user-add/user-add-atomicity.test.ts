@@ -12,6 +12,7 @@ import {
   type TableName,
   waitForOutput,
 } from '../../../test/support/database-rows.ts';
+import { users } from '../../data/users/users.ts';
 
 const USER_TABLES: TableName[] = ['users', 'user_emails', 'user_accounts', 'audit_log'];
 
@@ -43,7 +44,10 @@ describeEachDatabase('user/add is atomic', (database) => {
     assertHiddenInternalError(await add('atomic.accounts@example.com'));
     assert.deepEqual(await countRows(database.url, USER_TABLES), [0, 0, 0, 0]);
     await withStore(database.url, async (store) => {
-      assert.equal(await store.findUserIdByEmail('atomic.accounts@example.com'), undefined);
+      assert.equal(
+        await store.data(users).findUserIdByEmail('atomic.accounts@example.com'),
+        undefined,
+      );
     });
     // The operator, unlike the caller, sees the cause in the server's log.
     await waitForOutput(server, 'injected failure');

@@ -1,21 +1,19 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import {
-  DuplicateEmailError,
-  IdempotencyConflictError,
-  RejectedValueError,
-  type Store,
-} from '../../data/store.ts';
-import { formatTimestamp } from '../../data/time.ts';
-import type { IdempotencyClaim } from '../../domain.ts';
+import { RejectedValueError } from '../../data/store.ts';
+import { DuplicateEmailError, users } from '../../data/users/users.ts';
+import { writes } from '../../data/writes/writes.ts';
 import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
+import { type Claim, fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
-import { type UserAddParameters, userAddParameters } from './parameters.ts';
+import type { UserAddParameters } from './parameters.ts';
+import { userAddParameters } from './parameters.ts';
 import { type HashingOptions, passwordKind, passwordMatches, toPasswordHash } from './password.ts';
 
 /** osTicket's own bcrypt settings (phpass, work factor 8): its users' hashes look like its own. */
 const OSTICKET_HASHING: HashingOptions = { cost: 8, version: '2a' };
+
+const USES = [users, writes] as const;
 
 function invalidParameter(field: string, message: string): DeskgateError {
   return new DeskgateError(
@@ -27,84 +25,51 @@ function invalidParameter(field: string, message: string): DeskgateError {
   );
 }
 
-/** How long an Idempotency-Key is remembered. */
-const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/**
- * How often a process deletes the expired idempotency records: a sweep on every add cost a
- * DELETE per creation. It only keeps the table small; an expired record is never replayed, and
- * the replay check deletes an expired record of its own key at once, freeing the key.
- */
-const SWEEP_INTERVAL_MS = 60_000;
-const lastSweeps = new WeakMap<Store, number>();
-
-/** Deletes the expired idempotency records, at most once per SWEEP_INTERVAL_MS for one store. */
-async function sweepExpiredRecords(store: Store): Promise<void> {
-  const now = Date.now();
-  if (now - (lastSweeps.get(store) ?? Number.NEGATIVE_INFINITY) < SWEEP_INTERVAL_MS) return;
-  lastSweeps.set(store, now);
-  await store.deleteIdempotencyRecordsBefore(cutoff());
-}
-
-/**
- * Identifies the request body for Idempotency-Key. The password is left out so that no fast
- * hash of it is stored; a replay checks it against the user's password hash instead.
- */
-function fingerprintOf(parameters: UserAddParameters): string {
-  const { password: _password, ...rest } = parameters;
-  const canonical = JSON.stringify(Object.entries(rest).sort(([a], [b]) => a.localeCompare(b)));
-  return createHash('sha256').update(canonical).digest('hex');
-}
-
-/** The id of the user an earlier request with this claim created, or undefined if there was none. */
-async function replay(
-  claim: IdempotencyClaim,
-  parameters: UserAddParameters,
-  { store }: OperationContext,
-): Promise<string | undefined> {
-  const record = await store.findIdempotencyRecord(claim.apiKeyId, claim.key);
-  if (!record) return undefined;
-  const limit = cutoff();
-  if (record.created < limit) {
-    // Expired: forgotten, and the key is free again (the periodic sweep may not have run yet).
-    await store.deleteIdempotencyRecordsBefore(limit, claim);
-    return undefined;
-  }
-  const storedHash = await store.findPasswordHash(record.userId);
-  const same =
-    record.fingerprint === claim.fingerprint &&
-    storedHash !== undefined &&
-    (await passwordMatches(parameters.password, storedHash));
-  if (!same) {
-    throw new DeskgateError('idempotency_mismatch', MESSAGES.idempotencyMismatch);
-  }
-  return String(record.userId);
-}
-
 function duplicateEmail(existingId: number | undefined): DeskgateError {
   return new DeskgateError('duplicate_email', MESSAGES.duplicateEmail, {
     extra: existingId === undefined ? {} : { existing_id: String(existingId) },
   });
 }
 
-/**
- * The answer when the address is taken. With an Idempotency-Key, the taker may be a concurrent
- * request with the same key and body: this one is then its retry and gets the same id, not a 409.
- */
-async function answerTakenEmail(
-  claim: IdempotencyClaim | undefined,
+/** Creates the user (its rows, audit entry and, with `claim`, its stored answer); resolves to its id. */
+async function addUser(
   parameters: UserAddParameters,
-  context: OperationContext,
-  existingId?: number,
+  context: OperationContext<typeof USES>,
+  claim: Claim | undefined,
 ): Promise<string> {
-  if (claim) {
-    const earlier = await replay(claim, parameters, context);
-    if (earlier !== undefined) return earlier;
+  const { data, config, apiKey, clientIp, operation } = context;
+  // Fast answer for the common duplicate, before paying for bcrypt; the unique index still decides races.
+  const existing = await data(users).findUserIdByEmail(parameters.email);
+  if (existing !== undefined) throw duplicateEmail(existing);
+  const passwordHash = await toPasswordHash(
+    parameters.password,
+    config.schema === 'osticket' ? OSTICKET_HASHING : { cost: config.bcryptCost, version: '2y' },
+  );
+  const user = {
+    name: parameters.name,
+    email: parameters.email,
+    passwordHash,
+    timezone: parameters.timezone,
+    phone: parameters.phone,
+    orgId: parameters.org_id,
+    defaultEmailId: parameters.default_email_id,
+    status: parameters.status,
+  };
+  try {
+    return await data(writes).recordWrite({
+      actor: { apiKeyId: apiKey.id, clientIp, operation },
+      claim,
+      run: (trx, at) => data(users).insertUser(trx, user, at),
+      targetId: String,
+      outcome: (id) => `created user ${id}`,
+      answer: String,
+    });
+  } catch (error) {
+    if (error instanceof DuplicateEmailError)
+      throw duplicateEmail(await data(users).findUserIdByEmail(parameters.email));
+    if (error instanceof RejectedValueError) throw invalidParameter(error.field, error.message);
+    throw error;
   }
-  throw duplicateEmail(existingId ?? (await context.store.findUserIdByEmail(parameters.email)));
-}
-
-function cutoff(): string {
-  return formatTimestamp(new Date(Date.now() - IDEMPOTENCY_TTL_MS));
 }
 
 export const userAdd = defineOperation({
@@ -141,58 +106,26 @@ export const userAdd = defineOperation({
       },
     },
   ],
+  uses: USES,
   nothingFound: false,
   idempotencyKey: true,
   errors: ['duplicate_email', 'idempotency_mismatch'],
   async handle({ parameters }, context) {
-    const { store, config, apiKey, clientIp, idempotencyKey } = context;
-    const osticket = config.schema === 'osticket';
-    if (osticket && passwordKind(parameters.password) === 'argon2') {
+    if (context.config.schema === 'osticket' && passwordKind(parameters.password) === 'argon2') {
       // osTicket cannot verify argon2: the user could never log in.
       throw invalidParameter(
         'password',
         'must not be an argon2 hash in osTicket mode (osTicket verifies bcrypt and MD5 only)',
       );
     }
-    const claim: IdempotencyClaim | undefined = idempotencyKey
-      ? { apiKeyId: apiKey.id, key: idempotencyKey, fingerprint: fingerprintOf(parameters) }
-      : undefined;
-    if (claim) {
-      const earlier = await replay(claim, parameters, context);
-      if (earlier !== undefined) return earlier;
-      await sweepExpiredRecords(store);
-    }
-    // Fast answer for the common duplicate, before paying for bcrypt; the unique index still decides races.
-    const existing = await store.findUserIdByEmail(parameters.email);
-    if (existing !== undefined) return answerTakenEmail(claim, parameters, context, existing);
-    const passwordHash = await toPasswordHash(
-      parameters.password,
-      osticket ? OSTICKET_HASHING : { cost: config.bcryptCost, version: '2y' },
-    );
-    try {
-      const id = await store.createUser(
-        {
-          name: parameters.name,
-          email: parameters.email,
-          passwordHash,
-          timezone: parameters.timezone,
-          phone: parameters.phone,
-          orgId: parameters.org_id,
-          defaultEmailId: parameters.default_email_id,
-          status: parameters.status,
-        },
-        { apiKeyId: apiKey.id, clientIp, operation: 'user/add' },
-        claim,
-      );
-      return String(id);
-    } catch (error) {
-      if (error instanceof IdempotencyConflictError && claim) {
-        const earlier = await replay(claim, parameters, context);
-        if (earlier !== undefined) return earlier;
-      }
-      if (error instanceof DuplicateEmailError) return answerTakenEmail(claim, parameters, context);
-      if (error instanceof RejectedValueError) throw invalidParameter(error.field, error.message);
-      throw error;
-    }
+    return writeOnce(context.data(writes), context, {
+      // The password is left out: no fast hash of it is stored; a retry's is checked instead.
+      fingerprint: fingerprintOf(parameters, ['password']),
+      async confirm(answer) {
+        const hash = await context.data(users).findPasswordHash(Number(answer));
+        return hash !== undefined && passwordMatches(parameters.password, hash);
+      },
+      write: (claim) => addUser(parameters, context, claim),
+    });
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { users } from '../../data/users/users.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { toUserView, USER_EXAMPLE, userViewSchema } from '../views/user-view.ts';
@@ -72,13 +73,14 @@ export const userAll = defineOperation({
       },
     },
   ],
+  uses: [users],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle({ parameters }, { store, config }) {
+  async handle({ parameters }, { data, config }) {
     const { elements, next } = await readList(
       { limit: parameters.limit, maxList: config.maxList, noun: 'users', cursor: USER_CURSOR },
       (count) =>
-        store.listUsersCreatedBetween({
+        data(users).listUsersCreatedBetween({
           from: parameters.start_date,
           to: endBound(parameters.end_date, config.endDate),
           after: parameters.after,

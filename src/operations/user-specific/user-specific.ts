@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { users } from '../../data/users/users.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { toUserView, USER_EXAMPLE, userViewSchema } from '../views/user-view.ts';
@@ -46,13 +47,14 @@ export const userSpecific = defineOperation({
       parameters: { email: 'ann@example.com' },
     },
   ],
+  uses: [users],
   nothingFound: true,
-  async handle(selection, { store }) {
+  async handle(selection, { data }) {
     const id =
       selection.sort === 'id'
         ? selection.parameters.id
-        : await store.findUserIdByEmail(selection.parameters.email);
-    const user = id === undefined ? undefined : await store.findUserById(id);
+        : await data(users).findUserIdByEmail(selection.parameters.email);
+    const user = id === undefined ? undefined : await data(users).findUserById(id);
     return user && { total: 1 as const, users: [toUserView(user)] };
   },
 });

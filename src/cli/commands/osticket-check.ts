@@ -1,0 +1,179 @@
+import { type Command, CommandError, printJson, UsageError } from '../command.ts';
+import { CHECK_MAIL_DOMAIN } from '../osticket-check/check-probes.ts';
+import { GUIDE_PATH, readGuideItems } from '../osticket-check/guide-items.ts';
+import {
+  type CallsFrom,
+  type KeyAddresses,
+  readKeyAddresses,
+} from '../osticket-check/key-addresses.ts';
+import { type ProbeResult, readTopicFacts, runCheck } from '../osticket-check/run-check.ts';
+
+function parseCallsFrom(values: readonly string[]): CallsFrom[] {
+  return values.map((value) => {
+    const match = /^(?:([1-9][0-9]*)=)?([0-9A-Fa-f:.]+)$/.exec(value);
+    if (!match?.[2])
+      throw new UsageError(
+        `--calls-from must be ADDRESS or KEY_ID=ADDRESS, got ${JSON.stringify(value)}`,
+      );
+    return { keyId: match[1] ? Number(match[1]) : undefined, address: match[2] };
+  });
+}
+
+function requireUrl(value: unknown, option: string): string {
+  if (typeof value !== 'string' || !/^https?:\/\/./.test(value))
+    throw new UsageError(`${option} needs the service's URL (http:// or https://)`);
+  return value;
+}
+
+const strings = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
+
+function verdict(
+  result: ProbeResult,
+  known: ReadonlySet<string>,
+): 'same' | 'documented' | 'undocumented' {
+  if (result.undocumented.length > 0 || result.anchors.some((a) => !known.has(a)))
+    return 'undocumented';
+  return result.anchors.length > 0 ? 'documented' : 'same';
+}
+
+function printKeys(out: (text: string) => void, keys: KeyAddresses[], sources: string[]): void {
+  out(
+    `\nAPI keys and where their calls come from (read from ${sources.join(', ') || 'no record'}):\n`,
+  );
+  for (const key of keys) {
+    const state = key.active ? '' : ' (inactive)';
+    const seen = key.seen.length
+      ? key.seen.map((s) => `${s.address} ×${s.calls} (${s.source})`).join(', ')
+      : 'no calls recorded';
+    out(`  key ${key.id}${state} bound to ${key.boundTo || '(no address)'}: ${seen}\n`);
+    if (key.active && !key.canCreateTickets)
+      out(
+        '    without "Can create tickets": deskgate answers user/specific and user/all 403 for it [change-users-read]\n',
+      );
+    if (key.mismatched.length && key.active)
+      out(
+        `    MISMATCH: calls from ${key.mismatched.join(', ')} would be refused by deskgate (403 ip_not_allowed) [change-key-address]\n`,
+      );
+  }
+}
+
+export const osticketCheck: Command = {
+  name: 'osticket check',
+  usage:
+    'deskgate osticket check --original URL --deskgate URL [--key KEY | --original-key KEY --deskgate-key KEY] [--read-only] [--calls-from [KEY_ID=]ADDRESS]… [--log FILE]… [--database URL] [--json]',
+  summary:
+    "Sends the PHP service and deskgate the same requests and prints each difference with the switch-over guide's explanation; exit 1 on one the guide does not list. Writes throwaway users (user/add) unless --read-only. Keys: --key or DESKGATE_CHECK_KEY.",
+  options: {
+    original: { type: 'string' },
+    deskgate: { type: 'string' },
+    key: { type: 'string' },
+    'original-key': { type: 'string' },
+    'deskgate-key': { type: 'string' },
+    'read-only': { type: 'boolean', default: false },
+    'calls-from': { type: 'string', multiple: true },
+    log: { type: 'string', multiple: true },
+    json: { type: 'boolean', default: false },
+  },
+  positionals: 0,
+  async run(input) {
+    const { values } = input;
+    const originalUrl = requireUrl(values.original, '--original');
+    const deskgateUrl = requireUrl(values.deskgate, '--deskgate');
+    const shared = (values.key as string | undefined) ?? process.env.DESKGATE_CHECK_KEY;
+    const originalKey = (values['original-key'] as string | undefined) ?? shared;
+    const deskgateKey = (values['deskgate-key'] as string | undefined) ?? shared;
+    if (!originalKey || !deskgateKey)
+      throw new UsageError(
+        'give an API key: --key (or DESKGATE_CHECK_KEY), or --original-key and --deskgate-key',
+      );
+    const callsFrom = parseCallsFrom(strings(values['calls-from']));
+    const logFiles = strings(values.log);
+    const write = values['read-only'] !== true;
+    // osTicket's database is MySQL/MariaDB; the SQLite default is not it.
+    const databaseUrl = /^mysql:/.test(input.config.databaseUrl)
+      ? input.config.databaseUrl
+      : undefined;
+    if (!databaseUrl && (callsFrom.length || logFiles.length))
+      throw new UsageError(
+        "--calls-from and --log compare with the keys in osTicket's database: give --database mysql://… (read only)",
+      );
+
+    const guide = readGuideItems();
+    const known = new Set(guide.keys());
+    const topicFacts = databaseUrl
+      ? await readTopicFacts(databaseUrl, input.config.tablePrefix)
+      : undefined;
+    const results = await runCheck({
+      original: { url: originalUrl, key: originalKey },
+      deskgate: { url: deskgateUrl, key: deskgateKey },
+      write,
+      topicFacts,
+    });
+    const keyReport = databaseUrl
+      ? await readKeyAddresses({
+          databaseUrl,
+          prefix: input.config.tablePrefix,
+          logFiles,
+          callsFrom,
+        })
+      : undefined;
+
+    const classified = results.map((r) => ({ ...r, verdict: verdict(r, known) }));
+    const undocumented = classified.filter((r) => r.verdict === 'undocumented').length;
+    const anchors = [...new Set(classified.flatMap((r) => r.anchors))];
+    if (values.json) {
+      printJson(input, {
+        original: originalUrl,
+        deskgate: deskgateUrl,
+        wrote: write,
+        results: classified,
+        guide: Object.fromEntries(anchors.map((a) => [a, guide.get(a)?.text ?? null])),
+        keys: keyReport?.keys ?? null,
+        undocumented,
+      });
+    } else {
+      const out = input.out;
+      out(`Comparing the original ${originalUrl} with deskgate ${deskgateUrl}\n`);
+      out(
+        write
+          ? `This check WRITES: each user/add creates a throwaway user on each side (addresses …@${CHECK_MAIL_DOMAIN}); delete them in osTicket (Users) afterwards. --read-only skips them.\n\n`
+          : 'Read-only: user/add was not compared.\n\n',
+      );
+      for (const r of classified) {
+        const label = {
+          same: 'same        ',
+          documented: 'documented  ',
+          undocumented: 'UNDOCUMENTED',
+        }[r.verdict];
+        out(`${label} ${r.probe}${r.anchors.length ? `  [${r.anchors.join(', ')}]` : ''}\n`);
+        if (r.verdict === 'same') continue;
+        out(`    original: ${r.original}\n    deskgate: ${r.deskgate}\n`);
+        for (const note of r.notes) out(`    note: ${note}\n`);
+        for (const difference of r.undocumented) out(`    not in the guide: ${difference}\n`);
+        for (const anchor of r.anchors.filter((a) => !known.has(a)))
+          out(`    not in the guide: ${GUIDE_PATH} has no item #${anchor}\n`);
+      }
+      if (anchors.some((a) => known.has(a))) {
+        out(`\nThe documented differences, as ${GUIDE_PATH} explains them:\n`);
+        for (const anchor of anchors) {
+          const item = guide.get(anchor);
+          if (item) out(`\n#${anchor}\n  ${item.text}\n`);
+        }
+      }
+      if (keyReport) printKeys(out, keyReport.keys, keyReport.sources);
+      else
+        out(
+          "\nAPI key addresses: not checked (give --database mysql://… to read osTicket's keys, read only).\n",
+        );
+      const counts = (v: string) => classified.filter((r) => r.verdict === v).length;
+      out(
+        `\n${classified.length} requests: ${counts('same')} same, ${counts('documented')} with documented differences, ${undocumented} with undocumented differences.\n`,
+      );
+    }
+    if (undocumented > 0)
+      throw new CommandError(
+        `${undocumented} request(s) answered differently in a way ${GUIDE_PATH} does not list`,
+      );
+  },
+};

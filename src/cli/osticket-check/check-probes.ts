@@ -1,0 +1,220 @@
+/** One request of the side-by-side check, sent to the original and to deskgate. */
+export interface Probe {
+  name: string;
+  kind:
+    | 'topic'
+    | 'topic-name'
+    | 'topics-all'
+    | 'user-add'
+    | 'user-lookup'
+    | 'user-list'
+    | 'refusal';
+  method: string;
+  /** The body for both sides, unless `bodies` gives each its own (a write needs two addresses). */
+  body: unknown;
+  bodies?: { original: unknown; deskgate: unknown };
+  /** 'none' sends no apikey header; a string is sent to both sides instead of their keys. */
+  key?: string;
+  writes?: boolean;
+  /** The text a name search looks for. */
+  search?: string;
+  /** The phone a user/add sends, when the probe is about phones. */
+  phone?: string | number;
+  /** The day a bare `end_date` names. */
+  endDay?: string;
+}
+
+/** Where the throwaway users' addresses are: `.invalid` never delivers mail (RFC 2606). */
+export const CHECK_MAIL_DOMAIN = 'deskgate-check.invalid';
+
+const topicById = (id: number) => ({
+  query: 'topics',
+  condition: 'specific',
+  sort: 'id',
+  parameters: { id },
+});
+
+export function topicProbes(ids: readonly number[], names: readonly string[]): Probe[] {
+  const probes: Probe[] = ids.map((id) => ({
+    name: `topics/specific id ${id}`,
+    kind: 'topic',
+    method: 'GET',
+    body: topicById(id),
+  }));
+  for (const search of [...names, '%']) {
+    probes.push({
+      name: `topics/specific name ${JSON.stringify(search)}`,
+      kind: 'topic-name',
+      method: 'GET',
+      body: { query: 'topics', condition: 'specific', sort: 'name', parameters: { name: search } },
+      search,
+    });
+  }
+  probes.push(
+    {
+      name: 'topics/specific without sort',
+      kind: 'topic',
+      method: 'GET',
+      body: { query: 'topics', condition: 'specific', parameters: { id: ids[0] ?? 1 } },
+    },
+    {
+      name: 'topics/all',
+      kind: 'topics-all',
+      method: 'GET',
+      body: { query: 'topics', condition: 'all' },
+    },
+  );
+  return probes;
+}
+
+/** The request refusals both answer: keys, methods, operations. */
+export function refusalProbes(): Probe[] {
+  const body = topicById(1);
+  return [
+    { name: 'no apikey header', kind: 'refusal', method: 'GET', body, key: 'none' },
+    {
+      name: 'unknown key (32 hex digits)',
+      kind: 'refusal',
+      method: 'GET',
+      body,
+      key: '0123456789ABCDEF0123456789ABCDEF',
+    },
+    { name: 'malformed key', kind: 'refusal', method: 'GET', body, key: 'not-a-key' },
+    { name: 'topics/specific sent with POST', kind: 'refusal', method: 'POST', body },
+    {
+      name: 'user/add sent with GET',
+      kind: 'refusal',
+      method: 'GET',
+      body: { query: 'user', condition: 'add', parameters: { name: 'x' } },
+    },
+    {
+      name: 'unknown query',
+      kind: 'refusal',
+      method: 'GET',
+      body: { query: 'nosuchthing', condition: 'all' },
+    },
+    {
+      name: 'unknown condition',
+      kind: 'refusal',
+      method: 'GET',
+      body: { query: 'topics', condition: 'nosuchthing' },
+    },
+  ];
+}
+
+function newUser(email: string, phone: string | number) {
+  return {
+    query: 'user',
+    condition: 'add',
+    parameters: {
+      name: 'Switch Check',
+      email,
+      // MD5 of "password", as the original's clients send: both sides store it as given.
+      password: '5f4dcc3b5aa765d61d8327deb882cf99',
+      timezone: 'UTC',
+      phone,
+      // The original refuses 0 here ("Empty or Incorrect fields"): organisation 1 and status 1
+      // are what its README's example sends.
+      org_id: 1,
+      default_email_id: 1,
+      status: 1,
+    },
+  };
+}
+
+/** user/add of every kind; each write makes one throwaway user on each side. */
+export function userAddProbes(tag: string): { probes: Probe[]; emails: string[] } {
+  const address = (what: string, side: string) => `${what}-${tag}-${side}@${CHECK_MAIL_DOMAIN}`;
+  const emails: string[] = [];
+  const add = (what: string, phone: string | number, name: string): Probe => {
+    const original = address(what, 'php');
+    const deskgate = address(what, 'deskgate');
+    emails.push(original, deskgate);
+    return {
+      name,
+      kind: 'user-add',
+      method: 'POST',
+      body: newUser(original, phone),
+      bodies: { original: newUser(original, phone), deskgate: newUser(deskgate, phone) },
+      writes: true,
+      phone,
+    };
+  };
+  const valid = add('valid', 5551234, 'user/add valid');
+  const probes: Probe[] = [
+    valid,
+    {
+      name: 'user/add duplicate email',
+      kind: 'user-add',
+      method: 'POST',
+      body: newUser(address('valid', 'php'), 5551234),
+    },
+    {
+      name: 'user/add missing fields',
+      kind: 'user-add',
+      method: 'POST',
+      body: { query: 'user', condition: 'add', parameters: { email: address('bad', 'x') } },
+    },
+    {
+      name: 'user/add unknown field',
+      kind: 'user-add',
+      method: 'POST',
+      body: {
+        ...newUser(address('bad', 'y'), 5551234),
+        parameters: { ...newUser(address('bad', 'y'), 5551234).parameters, nickname: 'x' },
+      },
+    },
+    add('zero', '0612345678', 'user/add phone "0612345678"'),
+    add('dashes', '555-123-4567', 'user/add phone "555-123-4567"'),
+  ];
+  return { probes, emails };
+}
+
+/** user/specific by id and by email, and an id nobody has. */
+export function userLookupProbes(emails: readonly string[], ids: readonly string[]): Probe[] {
+  const probes: Probe[] = [];
+  for (const id of ids) {
+    probes.push({
+      name: `user/specific id ${id}`,
+      kind: 'user-lookup',
+      method: 'GET',
+      body: { query: 'user', condition: 'specific', sort: 'id', parameters: { id } },
+    });
+  }
+  for (const email of emails) {
+    probes.push({
+      name: `user/specific email ${email}`,
+      kind: 'user-lookup',
+      method: 'GET',
+      body: { query: 'user', condition: 'specific', sort: 'email', parameters: { email } },
+    });
+  }
+  probes.push({
+    name: 'user/specific id 2147483647 (none)',
+    kind: 'user-lookup',
+    method: 'GET',
+    body: { query: 'user', condition: 'specific', sort: 'id', parameters: { id: 2147483647 } },
+  });
+  return probes;
+}
+
+/** user/all over every user (the first), over `today` with a bare end date, over no user. */
+export function userListProbes(today: string): Probe[] {
+  const range = (start: string, end: string, name: string, endDay?: string): Probe => ({
+    name,
+    kind: 'user-list',
+    method: 'GET',
+    body: {
+      query: 'user',
+      condition: 'all',
+      sort: 'creationDate',
+      parameters: { start_date: start, end_date: end },
+    },
+    endDay,
+  });
+  return [
+    range('1970-01-01', '2100-01-01', 'user/all every user (1970-01-01 to 2100-01-01)'),
+    range(today, today, `user/all ${today} to ${today} (bare end date)`, today),
+    range('1971-01-01', '1971-01-02', 'user/all an empty range (1971)'),
+  ];
+}

@@ -1,0 +1,236 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Probe } from './check-probes.ts';
+import type { Reading } from './read-answer.ts';
+
+/** What is known beyond the two answers (from osTicket's database, when the check may read it). */
+export interface CompareContext {
+  /** Topics whose `flags` lack the active bit; undefined when the database was not read. */
+  inactiveTopicIds?: ReadonlySet<string>;
+}
+
+/** The differences of one probe: those the guide names (by anchor), and the rest. */
+export interface Comparison {
+  anchors: string[];
+  /** Notes on documented differences the check could not verify. */
+  notes: string[];
+  undocumented: string[];
+}
+
+type Row = Record<string, unknown>;
+
+/** The fields the original answered for a user; deskgate's others are change-user-fields. */
+const ORIGINAL_USER_FIELDS = ['user_id', 'name', 'created'];
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** Created on `day` after its first second: what an inclusive end date adds. */
+function createdLaterThat(user: Row, day: string): boolean {
+  const created = String(user.created ?? '');
+  return created.startsWith(day) && created > `${day} 00:00:00`;
+}
+
+class Differences implements Comparison {
+  anchors: string[] = [];
+  notes: string[] = [];
+  undocumented: string[] = [];
+  add(anchor: string) {
+    if (!this.anchors.includes(anchor)) this.anchors.push(anchor);
+  }
+}
+
+function compareTopic(found: Differences, original: Row, deskgate: Row, probe: Probe): void {
+  if (original.id !== deskgate.id) {
+    const matches = (row: Row) => fold(String(row.topic)).includes(fold(probe.search ?? '\0'));
+    if (probe.kind === 'topic-name' && matches(original) && matches(deskgate)) {
+      found.add('change-name-order');
+      return;
+    }
+    found.undocumented.push(`a different topic: ${original.id} vs ${deskgate.id}`);
+    return;
+  }
+  for (const field of new Set([...Object.keys(original), ...Object.keys(deskgate)])) {
+    const before = original[field];
+    const now = deskgate[field];
+    if (isDeepStrictEqual(before, now)) continue;
+    if (field === 'notes' && before === null && now === '') found.add('change-notes-null');
+    else
+      found.undocumented.push(
+        `topic ${original.id} ${field}: ${JSON.stringify(before)} vs ${JSON.stringify(now)}`,
+      );
+  }
+}
+
+function compareTopicLists(
+  found: Differences,
+  original: Row[],
+  deskgate: Row[],
+  probe: Probe,
+  context: CompareContext,
+): void {
+  const byId = (rows: Row[]) => new Map(rows.map((row) => [String(row.id), row]));
+  const before = byId(original);
+  const now = byId(deskgate);
+  for (const [id, row] of now) {
+    if (before.has(id)) continue;
+    if (row.parent !== '0') found.add('change-child-topics');
+    else if (row.ispublic === '0') found.add('change-private-topics');
+    else found.undocumented.push(`topic ${id} answered by deskgate only`);
+  }
+  for (const id of before.keys()) {
+    if (now.has(id)) continue;
+    markInactive(found, id, context);
+  }
+  for (const [id, row] of before) {
+    const other = now.get(id);
+    if (other) compareTopic(found, row, other, probe);
+  }
+  // Both order by `sort`; the original leaves ties to MySQL, so only the sort order is compared.
+  const order = (rows: Row[]) =>
+    rows
+      .filter((row) => before.has(String(row.id)) && now.has(String(row.id)))
+      .map((row) => String(row.sort));
+  if (!isDeepStrictEqual(order(original), order(deskgate)))
+    found.undocumented.push('the topics come in another order');
+}
+
+function markInactive(found: Differences, id: string, context: CompareContext): void {
+  if (!context.inactiveTopicIds) {
+    found.add('change-inactive-topics');
+    found.notes.push(
+      `topic ${id} is taken to be disabled or archived (give --database to verify it)`,
+    );
+  } else if (context.inactiveTopicIds.has(id)) {
+    found.add('change-inactive-topics');
+  } else {
+    found.undocumented.push(`topic ${id} (active) is not answered by deskgate`);
+  }
+}
+
+function compareUsers(found: Differences, original: Row[], deskgate: Row[], probe: Probe): void {
+  const before = new Map(original.map((row) => [String(row.user_id), row]));
+  const now = new Map(deskgate.map((row) => [String(row.user_id), row]));
+  for (const [id, row] of now) {
+    const other = before.get(id);
+    if (!other) {
+      if (probe.endDay && createdLaterThat(row, probe.endDay)) found.add('change-end-date');
+      else found.undocumented.push(`user ${id} answered by deskgate only`);
+      continue;
+    }
+    for (const field of Object.keys(row)) {
+      if (!ORIGINAL_USER_FIELDS.includes(field)) {
+        found.add('change-user-fields');
+        continue;
+      }
+      if (!isDeepStrictEqual(row[field], other[field]))
+        found.undocumented.push(
+          `user ${id} ${field}: ${JSON.stringify(other[field])} vs ${JSON.stringify(row[field])}`,
+        );
+    }
+  }
+  for (const id of before.keys()) {
+    if (!now.has(id)) found.undocumented.push(`user ${id} answered by the original only`);
+  }
+}
+
+function compareSuccesses(
+  found: Differences,
+  probe: Probe,
+  original: Reading,
+  deskgate: Reading,
+  context: CompareContext,
+): void {
+  const before = original.data;
+  const now = deskgate.data;
+  if (probe.kind === 'user-add') {
+    // Each side made its own user: both answer a new id.
+    const isId = (value: unknown) => typeof value === 'string' && /^[1-9][0-9]*$/.test(value);
+    if (!isId(before) || !isId(now))
+      found.undocumented.push(
+        `user/add answered ${JSON.stringify(before)} vs ${JSON.stringify(now)}`,
+      );
+    return;
+  }
+  const a = (before ?? {}) as Row;
+  const b = (now ?? {}) as Row;
+  if (a.topic && b.topic) {
+    compareTopic(found, a.topic as Row, b.topic as Row, probe);
+  } else if (Array.isArray(a.topics) && Array.isArray(b.topics)) {
+    compareTopicLists(found, a.topics as Row[], b.topics as Row[], probe, context);
+  } else if (Array.isArray(a.users) && Array.isArray(b.users)) {
+    compareUsers(found, a.users as Row[], b.users as Row[], probe);
+    if (a.total !== b.total && b.total === (b.users as Row[]).length && a.total === a.users.length)
+      return; // each counts its own list; the lists were compared
+    if (a.total !== b.total) found.undocumented.push(`total ${a.total} vs ${b.total}`);
+  } else if (!isDeepStrictEqual(before, now))
+    found.undocumented.push(`data ${JSON.stringify(before)} vs ${JSON.stringify(now)}`);
+}
+
+/**
+ * Compares what the original and deskgate answered to one probe, naming each difference by the
+ * switch-over guide's anchor for it, or listing it as undocumented. `time` is never compared.
+ */
+export function compareReadings(
+  probe: Probe,
+  original: Reading,
+  deskgate: Reading,
+  context: CompareContext = {},
+): Comparison {
+  const found = new Differences();
+  const o = original.outcome;
+  const n = deskgate.outcome;
+  if (o === 'not-found' && n === 'not-found') {
+    if (original.status !== deskgate.status) found.add('change-204');
+  } else if (o === 'error' && n === 'error') {
+    if (original.status !== deskgate.status || original.message !== deskgate.message)
+      found.add('change-errors');
+  } else if (o === 'success' && n === 'success') {
+    compareSuccesses(found, probe, original, deskgate, context);
+  } else if (o === 'success' && n === 'not-found') {
+    found.add('change-204');
+    const topic = (original.data as { topic?: Row } | undefined)?.topic;
+    if (probe.kind === 'topic-name' && /[%_]/.test(probe.search ?? ''))
+      found.add('change-name-wildcards');
+    else if (probe.kind.startsWith('topic') && topic?.id !== undefined)
+      markInactive(found, String(topic.id), context);
+    else found.undocumented.push('found by the original, not found by deskgate');
+  } else if (o === 'success' && n === 'error') {
+    const code = deskgate.code;
+    if (code === 'ip_not_allowed') found.add('change-key-address');
+    else if (code === 'insufficient_scope' && probe.kind.startsWith('user-'))
+      found.add('change-users-read');
+    else if (code === 'too_many_requests') found.add('change-rate-limit');
+    else if (code === 'too_many_results') found.add('change-lists');
+    else if (probe.phone !== undefined && deskgate.fields?.includes('parameters.phone'))
+      found.add('change-phones');
+    else found.undocumented.push(`the original succeeded, deskgate refused (${code ?? 'no code'})`);
+  } else if (n === 'success') {
+    const data = deskgate.data as Row | undefined;
+    const topic = data?.topic as Row | undefined;
+    const list = (data?.users ?? data?.topics) as unknown[] | undefined;
+    const users = (data?.users ?? []) as Row[];
+    if (o === 'not-found' && topic?.ispublic === '0') found.add('change-private-topics');
+    else if (o === 'not-found' && list?.length === 0) found.add('change-empty-lists');
+    else if (
+      o === 'not-found' &&
+      probe.endDay !== undefined &&
+      users.every((u) => createdLaterThat(u, probe.endDay as string))
+    ) {
+      // The original found none because its end date stopped at midnight.
+      found.add('change-end-date');
+      found.add('change-empty-lists');
+    } else if (
+      o === 'error' &&
+      original.message === 'Unknown Parameter.' &&
+      !('sort' in (probe.body as Row))
+    )
+      found.add('change-sort');
+    else found.undocumented.push('refused or not found by the original, answered by deskgate');
+  } else {
+    found.undocumented.push(
+      o === 'not-found'
+        ? 'the original found nothing, deskgate refused'
+        : 'the original refused, deskgate found nothing',
+    );
+  }
+  return found;
+}

@@ -1,0 +1,192 @@
+import { createConnection } from 'mysql2/promise';
+import {
+  type Probe,
+  refusalProbes,
+  topicProbes,
+  userAddProbes,
+  userListProbes,
+  userLookupProbes,
+} from './check-probes.ts';
+import { type CompareContext, type Comparison, compareReadings } from './compare-readings.ts';
+import { describeReading, type Reading, readAnswer } from './read-answer.ts';
+import { type Exchange, sendExchange } from './send-exchange.ts';
+
+export interface CheckTarget {
+  url: string;
+  key: string;
+}
+
+export interface ProbeResult extends Comparison {
+  probe: string;
+  writes: boolean;
+  original: string;
+  deskgate: string;
+}
+
+/** Pages deskgate's user/all follows before giving up (a runaway `next` would never end). */
+const MAX_PAGES = 1000;
+
+async function send(target: CheckTarget, probe: Probe, body: unknown): Promise<Reading> {
+  const exchange: Exchange = {
+    method: probe.method,
+    body,
+    key: probe.key === 'none' ? undefined : (probe.key ?? target.key),
+  };
+  return readAnswer(await sendExchange(target.url, exchange));
+}
+
+/**
+ * deskgate's user/all pages a long list; a client following `next` sees every user, which is
+ * what is compared (the paging itself is change-lists).
+ */
+async function followPages(target: CheckTarget, probe: Probe, first: Reading): Promise<boolean> {
+  let page = first;
+  const data = first.data as { users: unknown[]; total: number; next?: string };
+  if (!data?.next) return false;
+  const body = probe.body as { parameters: Record<string, unknown> };
+  for (let i = 0; i < MAX_PAGES && (page.data as { next?: string })?.next; i++) {
+    const after = (page.data as { next: string }).next;
+    page = await send(target, probe, { ...body, parameters: { ...body.parameters, after } });
+    if (page.outcome !== 'success') break;
+    data.users.push(...(page.data as { users: unknown[] }).users);
+  }
+  data.total = data.users.length;
+  delete data.next;
+  return true;
+}
+
+async function runProbe(
+  probe: Probe,
+  original: CheckTarget,
+  deskgate: CheckTarget,
+  context: CompareContext,
+): Promise<{ result: ProbeResult; original: Reading; deskgate: Reading }> {
+  const a = await send(original, probe, probe.bodies?.original ?? probe.body);
+  const b = await send(deskgate, probe, probe.bodies?.deskgate ?? probe.body);
+  const shown = describeReading(b);
+  const paged =
+    probe.kind === 'user-list' &&
+    b.outcome === 'success' &&
+    (await followPages(deskgate, probe, b));
+  const comparison = compareReadings(probe, a, b, context);
+  if (paged && !comparison.anchors.includes('change-lists'))
+    comparison.anchors.unshift('change-lists');
+  return {
+    result: {
+      probe: probe.name,
+      writes: probe.writes === true,
+      original: describeReading(a),
+      deskgate: paged ? `${shown} (followed to ${describeReading(b)})` : shown,
+      ...comparison,
+    },
+    original: a,
+    deskgate: b,
+  };
+}
+
+/** The database facts a comparison can use: every topic's id, and which are inactive. */
+export async function readTopicFacts(
+  databaseUrl: string,
+  prefix: string,
+): Promise<{ ids: string[]; inactive: Set<string> }> {
+  const connection = await createConnection({ uri: databaseUrl });
+  try {
+    await connection.query('SET SESSION TRANSACTION READ ONLY');
+    const [rows] = await connection.query(
+      `SELECT topic_id, flags FROM \`${prefix}help_topic\` ORDER BY topic_id`,
+    );
+    const topics = rows as { topic_id: number; flags: number }[];
+    return {
+      ids: topics.map((t) => String(t.topic_id)),
+      inactive: new Set(topics.filter((t) => (t.flags & 2) === 0).map((t) => String(t.topic_id))),
+    };
+  } finally {
+    await connection.end();
+  }
+}
+
+const listIds = (reading: Reading, field: 'topics' | 'users', id: string) =>
+  reading.outcome === 'success'
+    ? ((reading.data as Record<string, Record<string, unknown>[]>)[field] ?? []).map((row) =>
+        String(row[id]),
+      )
+    : [];
+
+/**
+ * Sends both services the same requests of every kind they both serve and compares the
+ * answers. Writes (user/add) only when `write` is true.
+ */
+export async function runCheck(options: {
+  original: CheckTarget;
+  deskgate: CheckTarget;
+  write: boolean;
+  topicFacts?: { ids: string[]; inactive: Set<string> };
+  now?: Date;
+}): Promise<ProbeResult[]> {
+  const { original, deskgate } = options;
+  const context: CompareContext = { inactiveTopicIds: options.topicFacts?.inactive };
+  const results: ProbeResult[] = [];
+  const run = async (probe: Probe) => {
+    const outcome = await runProbe(probe, original, deskgate, context);
+    results.push(outcome.result);
+    return outcome;
+  };
+
+  const lists = topicProbes([], []).filter((p) => p.kind === 'topics-all');
+  const all = await run(lists[0] as Probe);
+  const ids = new Set([
+    ...listIds(all.original, 'topics', 'id'),
+    ...listIds(all.deskgate, 'topics', 'id'),
+    ...(options.topicFacts?.ids ?? []),
+  ]);
+  const numeric = [...ids]
+    .map(Number)
+    .filter((id) => id > 0)
+    .sort((x, y) => x - y);
+  const topicNames =
+    (all.original.data as { topics?: { topic?: unknown }[] } | undefined)?.topics ?? [];
+  const words = [
+    ...new Set(
+      topicNames
+        .map((t) => /[A-Za-z]{3,}/.exec(String(t.topic))?.[0]?.toLowerCase())
+        .filter((w): w is string => Boolean(w)),
+    ),
+  ].slice(0, 5);
+  for (const probe of topicProbes([...numeric, 2147483647], words)) {
+    if (probe.kind !== 'topics-all') await run(probe);
+  }
+  for (const probe of refusalProbes()) await run(probe);
+
+  const emails: string[] = [];
+  const userIds: string[] = [];
+  if (options.write) {
+    const tag = (options.now ?? new Date()).toISOString().replace(/\D/g, '').slice(0, 14);
+    const adds = userAddProbes(tag);
+    for (const probe of adds.probes) {
+      const outcome = await run(probe);
+      if (!probe.bodies) continue;
+      for (const [reading, body] of [
+        [outcome.original, probe.bodies.original],
+        [outcome.deskgate, probe.bodies.deskgate],
+      ] as const) {
+        if (reading.outcome !== 'success') continue;
+        userIds.push(String(reading.data));
+        emails.push((body as { parameters: { email: string } }).parameters.email);
+      }
+    }
+  }
+  // user/all compares `created` days as the database's clock writes them: the local day here.
+  const now = options.now ?? new Date();
+  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  const [everyUser, ...ranges] = userListProbes(today);
+  const listed = await run(everyUser as Probe);
+  const existing = listIds(listed.original, 'users', 'user_id').filter(
+    (id) => !userIds.includes(id),
+  );
+  for (const probe of [
+    ...userLookupProbes(emails, [...userIds, ...existing.slice(0, 3)]),
+    ...ranges,
+  ])
+    await run(probe);
+  return results;
+}

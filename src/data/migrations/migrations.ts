@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../dialects/dialect.ts';
+import * as initialSchema from './001-initial-schema.ts';
+import * as defaultTopics from './002-default-topics.ts';
+import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
+import * as usersCreatedIndex from './004-users-created-index.ts';
+import * as genericIdempotencyRecords from './005-generic-idempotency-records.ts';
+import * as tickets from './006-tickets.ts';
+import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
+import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
+import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
+
+export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+
+/**
+ * Versioned migrations of each layout, in order: a new migration is a file in this folder and
+ * its line here. In an osTicket database only deskgate's own tables are migrated; osTicket's
+ * are never touched.
+ */
+export const MIGRATIONS = {
+  deskgate: [
+    ['001-initial-schema', initialSchema],
+    ['002-default-topics', defaultTopics],
+    ['003-exact-text-on-mysql', exactTextOnMysql],
+    ['004-users-created-index', usersCreatedIndex],
+    ['005-generic-idempotency-records', genericIdempotencyRecords],
+    ['006-tickets', tickets],
+  ],
+  osticket: [
+    ['osticket-001-deskgate-tables', osticketOwnTables],
+    ['osticket-002-exact-idempotency-keys', osticketExactIdempotencyKeys],
+    ['osticket-003-generic-idempotency-records', osticketGenericIdempotencyRecords],
+  ],
+} as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
+
+export type Layout = keyof typeof MIGRATIONS;

@@ -1,0 +1,239 @@
+import type { Generated, Kysely } from 'kysely';
+import type { NewUser, User, UserRangeQuery } from '../../domain.ts';
+import { prepareInsertReturningId } from '../common/insert-returning-id.ts';
+import { type Param, prepareQuery } from '../common/prepared-query.ts';
+import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
+import { type OwnHandle, tablesOf } from '../entity.ts';
+import { formatTimestamp } from '../time.ts';
+import { DuplicateEmailError, type UserData } from './users.ts';
+
+/** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
+export interface UserTable {
+  id: Generated<number>;
+  org_id: number;
+  default_email_id: number;
+  status: number;
+  name: string;
+  phone: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserEmailTable {
+  id: Generated<number>;
+  user_id: number;
+  address: string;
+  /** Lower-cased address: its unique index makes email uniqueness case-insensitive. */
+  address_key: string;
+}
+
+export interface UserAccountTable {
+  id: Generated<number>;
+  user_id: number;
+  timezone: string;
+  password_hash: string;
+  registered_at: string;
+}
+
+export interface OwnUserTables {
+  users: UserTable;
+  user_emails: UserEmailTable;
+  user_accounts: UserAccountTable;
+}
+
+/** The unique index holds the lower-cased address, so uniqueness ignores case. */
+export function emailKey(address: string): string {
+  return address.toLowerCase();
+}
+
+export const EMAIL_UNIQUE: UniqueIndex = {
+  table: 'user_emails',
+  index: 'user_emails_address_key_unique',
+};
+
+type UserValues = NewUser & { at: string };
+
+const insertUserRow = prepareInsertReturningId(
+  (db: Kysely<OwnUserTables>, param: Param<UserValues>) =>
+    db.insertInto('users').values({
+      org_id: param('orgId'),
+      default_email_id: param('defaultEmailId'),
+      status: param('status'),
+      name: param('name'),
+      phone: param('phone'),
+      created_at: param('at'),
+      updated_at: param('at'),
+    }),
+);
+
+const insertEmail = prepareInsertReturningId(
+  (
+    db: Kysely<OwnUserTables>,
+    param: Param<{ userId: number; address: string; addressKey: string }>,
+  ) =>
+    db.insertInto('user_emails').values({
+      user_id: param('userId'),
+      address: param('address'),
+      address_key: param('addressKey'),
+    }),
+);
+
+const setDefaultEmail = prepareQuery(
+  (db: Kysely<OwnUserTables>, param: Param<{ userId: number; emailId: number }>) =>
+    db
+      .updateTable('users')
+      .set({ default_email_id: param('emailId') })
+      .where('id', '=', param('userId')),
+);
+
+const insertAccount = prepareQuery(
+  (db: Kysely<OwnUserTables>, param: Param<UserValues & { userId: number }>) =>
+    db.insertInto('user_accounts').values({
+      user_id: param('userId'),
+      timezone: param('timezone'),
+      password_hash: param('passwordHash'),
+      registered_at: param('at'),
+    }),
+);
+
+/** The user, its address and its account, in the write's transaction; returns the new id. */
+export async function insertUser(
+  trx: Kysely<OwnUserTables>,
+  dialect: Dialect,
+  user: NewUser,
+  at: string,
+): Promise<number> {
+  try {
+    const userId = await insertUserRow(trx, { ...user, at });
+    const emailId = await insertEmail(trx, {
+      userId,
+      address: user.email,
+      addressKey: emailKey(user.email),
+    });
+    if (user.defaultEmailId === 0) await setDefaultEmail(trx, { userId, emailId });
+    await insertAccount(trx, { ...user, at, userId });
+    return userId;
+  } catch (error) {
+    if (dialect.isUniqueViolation(error, EMAIL_UNIQUE))
+      throw new DuplicateEmailError(user.email, { cause: error });
+    throw error;
+  }
+}
+
+const selectUserIdByEmail = prepareQuery(
+  (db: Kysely<OwnUserTables>, param: Param<{ addressKey: string }>) =>
+    db.selectFrom('user_emails').select('user_id').where('address_key', '=', param('addressKey')),
+);
+
+export async function findUserIdByEmail(
+  db: Kysely<OwnUserTables>,
+  email: string,
+): Promise<number | undefined> {
+  const [row] = (await selectUserIdByEmail(db, { addressKey: emailKey(email) })).rows;
+  return row && Number(row.user_id);
+}
+
+/** Users with their default address and account, in the columns the User object needs. */
+export function selectUsers(db: Kysely<OwnUserTables>) {
+  return db
+    .selectFrom('users')
+    .innerJoin('user_accounts', 'user_accounts.user_id', 'users.id')
+    .leftJoin('user_emails', 'user_emails.id', 'users.default_email_id')
+    .select([
+      'users.id',
+      'users.name',
+      'user_emails.address',
+      'user_accounts.timezone',
+      'users.phone',
+      'users.org_id',
+      'users.default_email_id',
+      'users.status',
+      'users.created_at',
+      'users.updated_at',
+    ]);
+}
+
+type UserRow = Awaited<ReturnType<ReturnType<typeof selectUsers>['execute']>>[number];
+
+/** `email` stands in for a missing default address. */
+export function toUser(row: UserRow, email = row.address ?? ''): User {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    email,
+    timezone: row.timezone,
+    phone: Number(row.phone),
+    orgId: Number(row.org_id),
+    defaultEmailId: Number(row.default_email_id),
+    status: Number(row.status),
+    created: formatTimestamp(row.created_at),
+    updated: formatTimestamp(row.updated_at),
+  };
+}
+
+export async function findUserById(
+  db: Kysely<OwnUserTables>,
+  id: number,
+): Promise<User | undefined> {
+  const row = await selectUsers(db).where('users.id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const email =
+    row.address ??
+    (
+      await db
+        .selectFrom('user_emails')
+        .select('address')
+        .where('user_id', '=', id)
+        .orderBy('id')
+        .executeTakeFirst()
+    )?.address ??
+    '';
+  return toUser(row, email);
+}
+
+export async function findPasswordHash(
+  db: Kysely<OwnUserTables>,
+  userId: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('user_accounts')
+    .select('password_hash')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.password_hash;
+}
+
+/**
+ * Users created in [from, to], after `after` in (created, id) order, at most `limit`. Timestamps
+ * are UTC text of one shape on deskgate's schema, so comparing them as text orders them in time.
+ */
+export async function listUsersCreatedBetween(
+  db: Kysely<OwnUserTables>,
+  { from, to, after, limit }: UserRangeQuery,
+): Promise<User[]> {
+  let query = selectUsers(db)
+    .where('users.created_at', '>=', from)
+    .where('users.created_at', '<=', to);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('users.created_at', '>', after.created),
+        eb.and([eb('users.created_at', '=', after.created), eb('users.id', '>', after.id)]),
+      ]),
+    );
+  }
+  const rows = await query.orderBy('users.created_at').orderBy('users.id').limit(limit).execute();
+  return rows.map((row) => toUser(row));
+}
+
+export function makeOwnUsers(handle: OwnHandle): UserData {
+  const db = tablesOf<OwnUserTables>(handle.db);
+  return {
+    insertUser: (trx, user, at) =>
+      insertUser(tablesOf<OwnUserTables>(trx), handle.dialect, user, at),
+    findUserById: (id) => findUserById(db, id),
+    findUserIdByEmail: (email) => findUserIdByEmail(db, email),
+    findPasswordHash: (userId) => findPasswordHash(db, userId),
+    listUsersCreatedBetween: (query) => listUsersCreatedBetween(db, query),
+  };
+}

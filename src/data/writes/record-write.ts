@@ -1,0 +1,55 @@
+import { callLog } from '../call-log/call-log.ts';
+import { type DataHandle, tablesOf } from '../entity.ts';
+import { now } from '../time.ts';
+import { type AuditLogTables, insertAuditEntry } from './audit-log.ts';
+import {
+  deleteStoredAnswersBefore,
+  findStoredAnswer,
+  IDEMPOTENCY_UNIQUE,
+  type IdempotencyTables,
+  insertStoredAnswer,
+} from './idempotency-records.ts';
+import { IdempotencyConflictError, type Writes } from './writes.ts';
+
+/**
+ * The write path over deskgate's own tables, the same in every layout (in an osTicket database
+ * they are `deskgate_…` beside osTicket's). On SQLite, concurrent writes share one transaction,
+ * each in a savepoint of its own (Dialect.writeTransaction).
+ */
+export function makeWrites(handle: DataHandle): Writes {
+  const { dialect } = handle;
+  const db = tablesOf<IdempotencyTables>(handle.db);
+  const log = handle.layout === 'osticket' ? callLog.osticket(handle) : callLog.own(handle);
+  return {
+    async recordWrite(write) {
+      const { actor, claim } = write;
+      try {
+        return await dialect.writeTransaction(handle.db, async (trx) => {
+          const at = now();
+          const result = await write.run(trx, at);
+          const answer = write.answer(result);
+          await insertAuditEntry(tablesOf<AuditLogTables>(trx), actor, write.targetId(result), at);
+          if (claim) {
+            await insertStoredAnswer(tablesOf<IdempotencyTables>(trx), {
+              apiKeyId: actor.apiKeyId,
+              operation: actor.operation,
+              key: claim.key,
+              fingerprint: claim.fingerprint,
+              answer: JSON.stringify(answer),
+              at,
+            });
+          }
+          await log.recordWrite?.(trx, actor, write.outcome(result));
+          return answer;
+        });
+      } catch (error) {
+        if (dialect.isUniqueViolation(error, IDEMPOTENCY_UNIQUE)) {
+          throw new IdempotencyConflictError(claim?.key, { cause: error });
+        }
+        throw error;
+      }
+    },
+    findStoredAnswer: (key) => findStoredAnswer(db, key),
+    forgetAnswersBefore: (cutoff, only) => deleteStoredAnswersBefore(db, cutoff, only),
+  };
+}

@@ -1,0 +1,73 @@
+import type { Actor } from '../../domain.ts';
+import { defineEntity, type WriteTransaction } from '../entity.ts';
+import { makeWrites } from './record-write.ts';
+
+/** Where an Idempotency-Key's answer is kept: per API key and operation. */
+export interface WriteKey {
+  apiKeyId: number;
+  /** `query/condition`, e.g. `user/add`. */
+  operation: string;
+  key: string;
+}
+
+/** The answer a write with an Idempotency-Key gave. */
+export interface StoredAnswer {
+  fingerprint: string;
+  /** The response's `data` as JSON, exactly as it was sent. */
+  answer: string;
+  created: string;
+}
+
+/** A write as Writes.recordWrite runs it: `run` with its audit entry and stored answer. */
+export interface RecordedWrite<Result, Answer> {
+  actor: Actor;
+  /** With an Idempotency-Key: the answer is stored under it, in the same transaction. */
+  claim?: { key: string; fingerprint: string } | undefined;
+  /** The entity's rows, in the write's transaction (`at`: its timestamp). */
+  run(trx: WriteTransaction, at: string): Promise<Result>;
+  /** What the audit log names as the write's target (the new row's id). */
+  targetId(result: Result): string;
+  /** What the call log says the write did, e.g. `created user 42`. */
+  outcome(result: Result): string;
+  /** The response's `data`, stored as JSON under the claim. */
+  answer(result: Result): Answer;
+}
+
+/** The generic write path every layout shares (idempotency and audit, never one entity's columns). */
+export interface Writes {
+  /**
+   * Runs the write, its audit entry, the answer under its claim and (osTicket with
+   * DESKGATE_OSTICKET_SYSLOG) its System Logs row in one write transaction. Throws
+   * IdempotencyConflictError when another request stored an answer under the same key first.
+   */
+  recordWrite<Result, Answer>(write: RecordedWrite<Result, Answer>): Promise<Answer>;
+  findStoredAnswer(key: WriteKey): Promise<StoredAnswer | undefined>;
+  /** Forgets the answers stored before `cutoff`: all of them, or with `only`, that key's. */
+  forgetAnswersBefore(cutoff: string, only?: WriteKey): Promise<void>;
+}
+
+export class IdempotencyConflictError extends Error {
+  override name = 'IdempotencyConflictError';
+}
+
+export const writes = defineEntity<Writes>({
+  name: 'writes',
+  own: makeWrites,
+  osticket: makeWrites,
+  osticketRequires: {
+    comment:
+      "deskgate's own tables, which it creates at the first start (and alters when it upgrades them)",
+    tables: [
+      {
+        table: 'audit_log',
+        own: true,
+        privileges: ['CREATE', 'INDEX', 'SELECT', 'INSERT', 'DELETE'],
+      },
+      {
+        table: 'idempotency_keys',
+        own: true,
+        privileges: ['CREATE', 'ALTER', 'INDEX', 'SELECT', 'INSERT', 'DELETE'],
+      },
+    ],
+  },
+});

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { formatTimestamp } from '../data/time.ts';
+import type { WriteKey, Writes } from '../data/writes/writes.ts';
+import type { ApiKey } from '../domain.ts';
+import { DeskgateError } from '../errors.ts';
+import { MESSAGES } from '../messages.ts';
+
+/** How long an Idempotency-Key's answer is kept. */
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How often a process deletes the expired answers: a sweep on every write cost a DELETE per
+ * write. It only keeps the table small; an expired answer is never replayed, and the replay
+ * check deletes an expired answer of its own key at once, freeing the key.
+ */
+const SWEEP_INTERVAL_MS = 60_000;
+const lastSweeps = new WeakMap<Writes, number>();
+
+function cutoff(): string {
+  return formatTimestamp(new Date(Date.now() - IDEMPOTENCY_TTL_MS));
+}
+
+/** Deletes the expired answers, at most once per SWEEP_INTERVAL_MS for one database. */
+async function sweepExpiredAnswers(writes: Writes): Promise<void> {
+  const now = Date.now();
+  if (now - (lastSweeps.get(writes) ?? Number.NEGATIVE_INFINITY) < SWEEP_INTERVAL_MS) return;
+  lastSweeps.set(writes, now);
+  await writes.forgetAnswersBefore(cutoff());
+}
+
+/**
+ * Identifies a request's parameters for its Idempotency-Key: SHA-256 of their canonical JSON.
+ * `secrets` are left out so that no fast hash of them is stored; a write that has them checks
+ * them on replay instead (IdempotentWrite.confirm).
+ */
+export function fingerprintOf(
+  parameters: Readonly<Record<string, unknown>>,
+  secrets: readonly string[] = [],
+): string {
+  const kept = Object.entries(parameters).filter(([name]) => !secrets.includes(name));
+  const canonical = JSON.stringify(kept.sort(([a], [b]) => a.localeCompare(b)));
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** The claim a write passes to Writes.recordWrite, which stores its answer under it. */
+export interface Claim {
+  key: string;
+  fingerprint: string;
+}
+
+export interface IdempotentWrite<Answer> {
+  /** The request's fingerprintOf. */
+  fingerprint: string;
+  /**
+   * Whether this request's secrets (left out of the fingerprint) are the ones of the write that
+   * gave `answer`; user/add checks the password against the new user's hash.
+   */
+  confirm?: (answer: Answer) => Promise<boolean>;
+  /** Does the write, passing `claim` (undefined without an Idempotency-Key) to Writes.recordWrite. */
+  write(claim: Claim | undefined): Promise<Answer>;
+}
+
+/** Who calls, and the Idempotency-Key they sent: the operation's context. */
+export interface WriteCaller {
+  apiKey: ApiKey;
+  operation: string;
+  idempotencyKey: string | undefined;
+}
+
+const NONE = Symbol('no stored answer');
+
+/**
+ * The answer stored under `key`, as it was sent; NONE when there is none (or it expired, and is
+ * then forgotten at once). The same key with other parameters is 422 idempotency_mismatch.
+ */
+async function replay<Answer>(
+  writes: Writes,
+  key: WriteKey,
+  request: IdempotentWrite<Answer>,
+): Promise<Answer | typeof NONE> {
+  const stored = await writes.findStoredAnswer(key);
+  if (!stored) return NONE;
+  const limit = cutoff();
+  if (stored.created < limit) {
+    // Expired: forgotten, and the key is free again (the periodic sweep may not have run yet).
+    await writes.forgetAnswersBefore(limit, key);
+    return NONE;
+  }
+  const answer = JSON.parse(stored.answer) as Answer;
+  const same =
+    stored.fingerprint === request.fingerprint &&
+    (request.confirm === undefined || (await request.confirm(answer)));
+  if (!same) throw new DeskgateError('idempotency_mismatch', MESSAGES.idempotencyMismatch);
+  return answer;
+}
+
+/**
+ * Runs a write at most once per (API key, operation, Idempotency-Key) within 24 hours: a retry
+ * gets the first answer as it was sent. The race between two requests with one key is decided
+ * by the database: the answer is stored in the write's own transaction under a unique key, so
+ * the second write fails (on that key, or on the entity's own unique index) and, finding the
+ * first one's answer, replays it.
+ */
+export async function writeOnce<Answer>(
+  writes: Writes,
+  caller: WriteCaller,
+  request: IdempotentWrite<Answer>,
+): Promise<Answer> {
+  if (caller.idempotencyKey === undefined) return request.write(undefined);
+  const key: WriteKey = {
+    apiKeyId: caller.apiKey.id,
+    operation: caller.operation,
+    key: caller.idempotencyKey,
+  };
+  const earlier = await replay(writes, key, request);
+  if (earlier !== NONE) return earlier;
+  await sweepExpiredAnswers(writes);
+  try {
+    return await request.write({ key: key.key, fingerprint: request.fingerprint });
+  } catch (error) {
+    // A concurrent request with this key may have won: then this one is its retry.
+    let concurrent: Answer | typeof NONE;
+    try {
+      concurrent = await replay(writes, key, request);
+    } catch (replayError) {
+      if (replayError instanceof DeskgateError) throw replayError;
+      throw error;
+    }
+    if (concurrent !== NONE) return concurrent;
+    throw error;
+  }
+}

@@ -1,0 +1,244 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parseGuideItems } from '../../src/cli/osticket-check/guide-items.ts';
+import { runCli } from '../helpers/cli.ts';
+import { installOriginalService, ORIGINAL_SERVICE_SKIP } from '../helpers/original-php-service.ts';
+import { ROOT } from '../helpers/paths.ts';
+import {
+  REAL_OSTICKET_SKIP,
+  type RealOsticket,
+  startRealOsticket,
+} from '../helpers/real-osticket.ts';
+import { useTestServer } from '../helpers/test-server.ts';
+import { OSTICKET_DIR } from '../osticket/osticket-database.ts';
+
+const skip = REAL_OSTICKET_SKIP || ORIGINAL_SERVICE_SKIP;
+
+interface CheckJson {
+  results: {
+    probe: string;
+    verdict: 'same' | 'documented' | 'undocumented';
+    writes: boolean;
+    anchors: string[];
+    undocumented: string[];
+  }[];
+  guide: Record<string, string | null>;
+  keys: { id: number; boundTo: string; seen: { address: string }[]; mismatched: string[] }[];
+  undocumented: number;
+}
+
+/**
+ * A proxy in front of deskgate that changes one field of topic 1 in every answer: a difference
+ * the guide cannot list, to show the check fails on it.
+ */
+function startAlteringProxy(target: string): Promise<Server> {
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const forward = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(
+              '"id":"1","parent":"0","ispublic":"1","sort":"',
+              '"id":"1","parent":"0","ispublic":"1","sort":"9',
+            );
+          const headers = { ...answer.headers };
+          delete headers['content-length'];
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(body);
+        });
+      },
+    );
+    req.pipe(forward);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+describe('deskgate osticket check against the real PHP service and osTicket 1.18.1', {
+  skip,
+}, () => {
+  let osticket: RealOsticket;
+  let original: string;
+
+  before(async () => {
+    osticket = await startRealOsticket();
+    original = await installOriginalService(osticket);
+    // The seed's private (12), disabled (13), archived (14) and non-ASCII (15) topics.
+    const seed = readFileSync(join(OSTICKET_DIR, 'seed-1.18.1.sql'), 'utf8')
+      .split('\n')
+      .filter((line) => /^INSERT INTO `ost_help_topic` .* VALUES \(1[2-5],/.test(line));
+    assert.equal(seed.length, 4);
+    for (const line of seed) await osticket.query(line);
+  });
+  const deskgate = useTestServer(() => ({
+    database: osticket.databaseUrl,
+    env: {
+      DESKGATE_SCHEMA: 'osticket',
+      DESKGATE_TABLE_PREFIX: 'ost_',
+      DESKGATE_OSTICKET_SYSLOG: 'true',
+    },
+    ownKey: false,
+  }));
+  after(() => osticket?.stop());
+
+  const check = (args: string[], deskgateUrl = deskgate.url) =>
+    runCli(
+      [
+        'osticket',
+        'check',
+        '--original',
+        original,
+        '--deskgate',
+        deskgateUrl,
+        '--database',
+        osticket.databaseUrl,
+        ...args,
+      ],
+      { DESKGATE_CHECK_KEY: osticket.apiKey.key },
+    );
+
+  test('every difference is classified: by the guide item it names (with its text), or as undocumented with exit 1', async (t) => {
+    const text = await check([]);
+    t.diagnostic(text.stdout);
+    const run = await check(['--json']);
+    const report = JSON.parse(run.stdout) as CheckJson;
+    const guide = parseGuideItems(
+      readFileSync(join(ROOT, 'docs', 'replacing-the-osticket-web-service.md'), 'utf8'),
+    );
+    const by = (probe: string) => {
+      const result = report.results.find((r) => r.probe === probe);
+      assert.ok(result, `no result for ${probe}`);
+      return result;
+    };
+    for (const result of report.results) {
+      if (result.verdict === 'same')
+        assert.deepEqual([result.anchors, result.undocumented], [[], []]);
+      for (const anchor of result.anchors)
+        assert.equal(report.guide[anchor], guide.get(anchor)?.text ?? null, anchor);
+      const documented =
+        result.undocumented.length === 0 && result.anchors.every((a) => guide.has(a));
+      if (result.verdict !== 'same')
+        assert.equal(result.verdict, documented ? 'documented' : 'undocumented', result.probe);
+    }
+    assert.equal(
+      report.undocumented,
+      report.results.filter((r) => r.verdict === 'undocumented').length,
+    );
+    assert.equal(run.code, report.undocumented > 0 ? 1 : 0, run.stderr);
+    // What each side really answers, named by the guide's anchors.
+    assert.deepEqual(by('topics/specific id 1').verdict, 'same');
+    assert.deepEqual(by('topics/specific id 12').anchors, ['change-private-topics']);
+    assert.deepEqual(by('topics/specific id 13').anchors, ['change-204', 'change-inactive-topics']);
+    assert.deepEqual(by('topics/specific id 14').anchors, ['change-204', 'change-inactive-topics']);
+    assert.deepEqual(by('topics/specific name "%"').anchors, [
+      'change-204',
+      'change-name-wildcards',
+    ]);
+    assert.ok(by('topics/all').anchors.includes('change-child-topics'));
+    assert.deepEqual(by('no apikey header').anchors, ['change-errors']);
+    assert.deepEqual(by('topics/specific sent with POST').anchors, ['change-errors']);
+    assert.deepEqual(by('unknown query').anchors, ['change-errors']);
+    assert.deepEqual(by('user/add valid').verdict, 'same');
+    assert.deepEqual(by('user/add duplicate email').anchors, ['change-errors']);
+    assert.deepEqual(by('user/all an empty range (1971)').anchors, ['change-empty-lists']);
+    // On this fresh install every other difference is one the guide lists; the one it does not
+    // is the original's: it double-encodes non-ASCII names (utf8_encode on UTF-8 text).
+    assert.match(by('topics/specific id 15').undocumented.join(), /topic 15 topic: "CafÃ©/);
+    for (const result of report.results.filter((r) => r.verdict === 'undocumented')) {
+      assert.deepEqual(
+        result.undocumented.filter((d) => !d.startsWith('topic 15 topic: "CafÃ©')),
+        [],
+        result.probe,
+      );
+      assert.ok(
+        result.anchors.every((a) => guide.has(a)),
+        result.probe,
+      );
+    }
+  });
+
+  test('a difference the guide cannot list (a changed field) is printed as undocumented and exits 1', async () => {
+    const proxy = await startAlteringProxy(deskgate.origin);
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const run = await check(
+        ['--read-only', '--json'],
+        `http://127.0.0.1:${port}${new URL(deskgate.url).pathname}`,
+      );
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /answered differently in a way .* does not list/);
+      const report = JSON.parse(run.stdout) as CheckJson;
+      const topic1 = report.results.find((r) => r.probe === 'topics/specific id 1');
+      assert.equal(topic1?.verdict, 'undocumented');
+      assert.match(topic1.undocumented.join(), /topic 1 sort: "1" vs "91"/);
+      assert.ok(
+        report.results.every((r) => !r.writes),
+        '--read-only wrote',
+      );
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
+  test('keys whose bound address differs from where their calls come from are reported', async () => {
+    const cronKey = await osticket.insert(
+      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
+       VALUES (1, '10.0.0.9', 'C0FFEEC0FFEEC0FFEEC0FFEEC0FFEE00', 0, 1, 'cron', NOW(), NOW())`,
+    );
+    const text = await check(['--read-only', `--calls-from=${cronKey}=192.0.2.7`]);
+    assert.match(
+      text.stdout,
+      new RegExp(`key ${cronKey} bound to 10\\.0\\.0\\.9: no calls recorded`),
+    );
+    assert.match(
+      text.stdout,
+      /MISMATCH: calls from 192\.0\.2\.7 would be refused by deskgate \(403 ip_not_allowed\) \[change-key-address\]/,
+    );
+    assert.match(
+      text.stdout,
+      /without "Can create tickets": deskgate answers user\/specific and user\/all 403/,
+    );
+    const report = JSON.parse((await check(['--read-only', '--json'])).stdout) as CheckJson;
+    const main = report.keys.find((k) => k.id === osticket.apiKey.id);
+    // Seen in osTicket's System Logs, where deskgate recorded its calls: from the bound address.
+    assert.deepEqual(
+      main?.seen.map((s) => s.address),
+      ['127.0.0.1'],
+    );
+    assert.deepEqual(main?.mismatched, []);
+    const cron = report.keys.find((k) => k.id === cronKey);
+    assert.deepEqual(cron?.mismatched, []);
+  });
+});
+
+describe('deskgate osticket check: usage', () => {
+  test('without the two URLs or a key it says what is missing (exit 2)', async () => {
+    const noUrl = await runCli(['osticket', 'check', '--deskgate', 'http://127.0.0.1:1/']);
+    assert.equal(noUrl.code, 2);
+    assert.match(noUrl.stderr, /--original needs the service's URL/);
+    const noKey = await runCli([
+      'osticket',
+      'check',
+      '--original',
+      'http://127.0.0.1:1/',
+      '--deskgate',
+      'http://127.0.0.1:1/',
+    ]);
+    assert.equal(noKey.code, 2);
+    assert.match(noKey.stderr, /give an API key/);
+  });
+});
