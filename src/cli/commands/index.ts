@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { completion } from './completion.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
@@ -22,4 +23,5 @@ export const COMMANDS: readonly Command[] = [
   topicsList,
   usersGet,
   osticketCheck,
+  completion,
 ];
