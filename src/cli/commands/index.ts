@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { agentsAdd } from './agents-add.ts';
 import { agentsList } from './agents-list.ts';
+import { completion } from './completion.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
@@ -28,4 +29,5 @@ export const COMMANDS: readonly Command[] = [
   agentsAdd,
   agentsList,
   tasksAdd,
+  completion,
 ];
