@@ -148,6 +148,10 @@ function compareSuccesses(
       found.undocumented.push(
         `user/add answered ${JSON.stringify(before)} vs ${JSON.stringify(now)}`,
       );
+    // The original put the phone unquoted into its SQL: a leading zero or punctuation changed
+    // what it stored (0612345678 → 612345678, 555-123-4567 → -4135); deskgate keeps the digits.
+    else if (typeof probe.phone === 'string' && !/^[1-9][0-9]*$/.test(probe.phone))
+      found.add('change-phones');
     return;
   }
   const a = (before ?? {}) as Row;
