@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
+import { doubleEncoded } from '../../src/cli/osticket-check/compare-readings.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
@@ -305,6 +306,18 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       // "e" is in several names; 15 ("Café …", accents ignored) has the lowest sort.
       const topic = dataOf(await send(standard, byName('e'))).topic as Record<string, string>;
       assert.equal(topic.id, '15');
+    },
+    async 'non-ascii-names'() {
+      const [row] = await db.query<{ topic: string }>(
+        `SELECT topic FROM \`${p()}help_topic\` WHERE topic_id = 15`,
+      );
+      assert.equal(row?.topic, 'Café Ünïcode ✓');
+      const topic = dataOf(await send(standard, topicBody(15))).topic as Record<string, string>;
+      assert.equal(topic.topic, 'Café Ünïcode ✓');
+      assert.notEqual(topic.topic, doubleEncoded('Café Ünïcode ✓'));
+      const id = await addUser({ name: 'Zoë Ånström' });
+      const users = dataOf(await send(standard, userById(id))).users as Record<string, string>[];
+      assert.equal(users[0]?.name, 'Zoë Ånström');
     },
     async 'notes-null'() {
       await db.query(`UPDATE \`${p()}help_topic\` SET notes = NULL WHERE topic_id = 2`);
