@@ -52,7 +52,8 @@ for (const kind of DATABASES) {
           parameters: { id: ids[index] },
         });
         assert.equal(reply.status, 200, reply.text);
-        const users = (reply.body?.data as { users?: { phone: string }[] } | undefined)?.users ?? [];
+        const users =
+          (reply.body?.data as { users?: { phone: string }[] } | undefined)?.users ?? [];
         assert.equal(users[0]?.phone, expected);
       }
       const added = await server.request(
