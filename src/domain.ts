@@ -43,7 +43,8 @@ export interface User {
   name: string;
   email: string;
   timezone: string;
-  phone: number;
+  /** Digits as typed (osTicket may hold an `X` and an extension after them); "" for none. */
+  phone: string;
   orgId: number;
   defaultEmailId: number;
   status: number;
@@ -57,7 +58,8 @@ export interface NewUser {
   /** Always a hash (bcrypt or argon2); never a clear password. */
   passwordHash: string;
   timezone: string;
-  phone: number;
+  /** Digits as typed (osTicket may hold an `X` and an extension after them); "" for none. */
+  phone: string;
   orgId: number;
   /** 0 means "the email row being created". */
   defaultEmailId: number;

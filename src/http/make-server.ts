@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { makeAuthenticator } from '../auth/authenticate.ts';
 import { makeOsticketKeyPolicy } from '../auth/osticket-key-policy.ts';
 import type { Config } from '../config.ts';
+import { MissingGrantError } from '../data/osticket/assert-grants.ts';
 import type { Store } from '../data/store.ts';
 import { DeskgateError } from '../errors.ts';
 import type { Limits } from '../limits/limits.ts';
@@ -146,10 +147,13 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           try {
             await store.ping();
           } catch (error) {
-            throw new DeskgateError('database_unavailable', 'The database is not reachable.', {
-              cause: error,
-              headers: { 'Retry-After': '5' },
-            });
+            throw new DeskgateError(
+              'database_unavailable',
+              error instanceof MissingGrantError
+                ? `The database refused a grant deskgate needs: ${error.privilege} on ${error.table}.`
+                : 'The database is not reachable.',
+              { cause: error, headers: { 'Retry-After': '5' } },
+            );
           }
           written = sendSuccess(res, head, startedAt, 'ready');
           break;

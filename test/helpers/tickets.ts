@@ -15,7 +15,7 @@ export function addUser(store: Store, name = 'Tess Ticket'): Promise<number> {
     email: `tess.${process.pid}.${made}@example.com`,
     passwordHash: HASH,
     timezone: 'UTC',
-    phone: 0,
+    phone: '',
     orgId: 0,
     defaultEmailId: 0,
     status: 0,
