@@ -6,6 +6,7 @@ import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
 import * as usersCreatedIndex from './004-users-created-index.ts';
 import * as genericIdempotencyRecords from './005-generic-idempotency-records.ts';
 import * as tickets from './006-tickets.ts';
+import * as catalogue from './007-catalogue.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
@@ -25,6 +26,7 @@ export const MIGRATIONS = {
     ['004-users-created-index', usersCreatedIndex],
     ['005-generic-idempotency-records', genericIdempotencyRecords],
     ['006-tickets', tickets],
+    ['007-catalogue', catalogue],
   ],
   osticket: [
     ['osticket-001-deskgate-tables', osticketOwnTables],

@@ -318,7 +318,7 @@ function methodObject(method: HttpMethod, serviceUrl: string): Json | undefined 
 /** The path item of the service address: every method any operation uses. */
 export function servicePathItem(serviceUrl: string): Json {
   const item: Json = {};
-  for (const method of ['GET', 'POST', 'PUT'] as const) {
+  for (const method of ['GET', 'POST', 'PUT', 'DELETE'] as const) {
     const object = methodObject(method, serviceUrl);
     if (object) item[method.toLowerCase()] = object;
   }
