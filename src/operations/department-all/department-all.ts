@@ -50,9 +50,9 @@ export const departmentAll = defineOperation({
   examples: [
     {
       name: 'by-creation-date',
-      summary: 'The departments created in November 2026',
+      summary: 'The departments created from 2000 to 2100',
       sort: 'creationDate',
-      parameters: { start_date: '2026-11-01', end_date: '2026-11-30' },
+      parameters: { start_date: '2000-01-01', end_date: '2100-12-31' },
     },
     { name: 'by-name', summary: 'Every department by name', sort: 'name', parameters: {} },
   ],

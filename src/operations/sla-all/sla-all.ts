@@ -41,9 +41,9 @@ export const slaAll = defineOperation({
   examples: [
     {
       name: 'by-creation-date',
-      summary: 'The SLA plans created up to the end of 2026',
+      summary: 'The SLA plans created from 2000 to 2100',
       sort: 'creationDate',
-      parameters: { start_date: '2000-01-01', end_date: '2030-12-31' },
+      parameters: { start_date: '2000-01-01', end_date: '2100-12-31' },
     },
   ],
   uses: [slaPlans],
