@@ -1,5 +1,6 @@
 import { type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { CatalogueListQuery, CatalogueVisibility, Department } from '../../domain.ts';
+import { catalogueRange } from '../common/catalogue-page.ts';
 import { type OsticketHandle, tablesOf, type WriteTransaction } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
@@ -74,20 +75,11 @@ function visible(db: Db, visibility: CatalogueVisibility) {
 }
 
 async function listDepartments(db: Db, query: CatalogueListQuery): Promise<Department[]> {
-  const column = query.order === 'name' ? 'name' : 'created';
-  let select = visible(db, query.visibility);
-  if (query.from !== undefined) select = select.where('created', '>=', query.from);
-  if (query.to !== undefined) select = select.where('created', '<=', query.to);
-  const after = query.after;
-  if (after) {
-    select = select.where((eb) =>
-      eb.or([
-        eb(column, '>', after.key),
-        eb.and([eb(column, '=', after.key), eb('id', '>', after.id)]),
-      ]),
-    );
-  }
-  const rows = await select.orderBy(column).orderBy('id').limit(query.limit).execute();
+  const rows = await catalogueRange(
+    visible(db, query.visibility),
+    { id: 'id', created: 'created', name: 'name' },
+    query,
+  ).execute();
   return rows.map(toDepartment);
 }
 

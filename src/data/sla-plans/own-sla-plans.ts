@@ -1,5 +1,6 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { CatalogueListQuery, CatalogueVisibility, NewSlaPlan, SlaPlan } from '../../domain.ts';
+import { catalogueRange } from '../common/catalogue-page.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
@@ -56,20 +57,11 @@ async function findSlaPlan(db: Db, id: number, visibility: CatalogueVisibility) 
 }
 
 async function listSlaPlans(db: Db, query: CatalogueListQuery): Promise<SlaPlan[]> {
-  const column = query.order === 'name' ? 'name' : 'created_at';
-  let select = visible(db, query.visibility);
-  if (query.from !== undefined) select = select.where('created_at', '>=', query.from);
-  if (query.to !== undefined) select = select.where('created_at', '<=', query.to);
-  const after = query.after;
-  if (after) {
-    select = select.where((eb) =>
-      eb.or([
-        eb(column, '>', after.key),
-        eb.and([eb(column, '=', after.key), eb('id', '>', after.id)]),
-      ]),
-    );
-  }
-  const rows = await select.orderBy(column).orderBy('id').limit(query.limit).execute();
+  const rows = await catalogueRange(
+    visible(db, query.visibility),
+    { id: 'id', created: 'created_at', name: 'name' },
+    query,
+  ).execute();
   return rows.map(toSlaPlan);
 }
 
