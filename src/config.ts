@@ -95,6 +95,7 @@ const envSchema = z.object({
   DESKGATE_OSTICKET_USERS_READ: z.enum(['ticket-keys', 'all-keys']).default('ticket-keys'),
   DESKGATE_TOPICS_ALL: z.enum(['all', 'top-level']).default('all'),
   DESKGATE_END_DATE: z.enum(['whole-day', 'midnight']).default('whole-day'),
+  DESKGATE_CATALOGUE_VISIBILITY: z.enum(['public', 'all']).default('public'),
   DESKGATE_TABLE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_]{0,32}$/, { error: 'must be letters, digits and _ (e.g. ost_)' })
@@ -194,6 +195,12 @@ export interface Config {
    * `DESKGATE_END_DATE`.
    */
   endDate: 'whole-day' | 'midnight';
+  /**
+   * What the department, FAQ and SLA reads answer: `public` (default) what osTicket shows its
+   * clients; `all` every row, internal notes included, for an admin's internal client.
+   * `DESKGATE_CATALOGUE_VISIBILITY`.
+   */
+  catalogueVisibility: 'public' | 'all';
   /** Connection pool for PostgreSQL and MySQL. */
   pool: PoolOptions;
   /**
@@ -304,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     osticketUsersRead: e.DESKGATE_OSTICKET_USERS_READ,
     topicsAll: e.DESKGATE_TOPICS_ALL,
     endDate: e.DESKGATE_END_DATE,
+    catalogueVisibility: e.DESKGATE_CATALOGUE_VISIBILITY,
     pool: {
       max: e.DESKGATE_DB_POOL_MAX,
       connectTimeoutMs: e.DESKGATE_DB_CONNECT_TIMEOUT,

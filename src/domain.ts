@@ -3,18 +3,22 @@
 /**
  * `read`: topic look-ups; `write`: user creation; `users:read`: user look-ups (personal data, so a
  * key that serves a public portal must not get it by accident); `tickets:read` / `tickets:write`:
- * ticket and task look-ups / ticket add, reply and close.
+ * ticket and task look-ups / ticket add, reply and close; `admin`: department/add, sla/add and
+ * sla/delete, never given by default.
  */
-export type Scope = 'read' | 'write' | 'users:read' | 'tickets:read' | 'tickets:write';
+export type Scope = 'read' | 'write' | 'users:read' | 'tickets:read' | 'tickets:write' | 'admin';
 export const SCOPES: readonly Scope[] = [
   'read',
   'write',
   'users:read',
   'tickets:read',
   'tickets:write',
+  'admin',
 ];
+/** What the first key and `keys create` without `--scope` get: every scope but `admin`. */
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== 'admin');
 /** Scopes whose operations write: they record themselves in their own transaction. */
-export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['write', 'tickets:write']);
+export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['write', 'tickets:write', 'admin']);
 
 export interface Topic {
   id: number;
@@ -257,4 +261,103 @@ export interface NewAgent {
   name: string;
   email: string;
   deptId: number;
+}
+
+/** A department (osTicket's `department`): `status` from its flags (active 4, archived 8). */
+export interface Department {
+  id: number;
+  /** 0: a top-level department. */
+  parentId: number;
+  name: string;
+  signature: string;
+  isPublic: boolean;
+  status: 'active' | 'disabled' | 'archived';
+  slaId: number;
+  created: string;
+  updated: string;
+}
+
+export interface NewDepartment {
+  name: string;
+  /** Stored as given: the caller escapes it (plain text, HTML-escaped). */
+  signature: string;
+  /** osTicket's department flags (active 0x4, archived 0x8, assignment bits). */
+  flags: number;
+  isPublic: boolean;
+}
+
+/** An SLA plan (osTicket's `sla`): flags active 0x1, escalate 0x2, no alerts 0x4, transient 0x8. */
+export interface SlaPlan {
+  id: number;
+  name: string;
+  flags: number;
+  gracePeriod: number;
+  scheduleId: number;
+  notes: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface NewSlaPlan {
+  /** HTML-escaped, as osTicket stores it. */
+  name: string;
+  flags: number;
+  gracePeriod: number;
+  scheduleId: number;
+  notes: string;
+}
+
+/** A FAQ category: `visibility` 0 private, 1 public, 2 featured (osTicket's `ispublic`). */
+export interface FaqCategory {
+  id: number;
+  /** 0: a top-level category. */
+  parentId: number;
+  visibility: number;
+  name: string;
+  description: string;
+  notes: string;
+  created: string;
+  updated: string;
+}
+
+/** A FAQ: `published` 0 internal, 1 public, 2 featured (osTicket's `ispublished`). */
+export interface Faq {
+  id: number;
+  categoryId: number;
+  published: number;
+  question: string;
+  answer: string;
+  keywords: string | null;
+  notes: string | null;
+  created: string;
+  updated: string;
+}
+
+/** Which catalogue rows a read answers: what clients see (`public`) or every row (`all`). */
+export type CatalogueVisibility = 'public' | 'all';
+
+/** Where a catalogue list resumes: the last element's sort key (name, created or '') and id. */
+export interface CataloguePosition {
+  key: string;
+  id: number;
+}
+
+/** A page of departments or SLA plans: by `created` (inclusive range) or `name`. */
+export interface CatalogueListQuery {
+  order: 'created' | 'name';
+  from: string | undefined;
+  to: string | undefined;
+  visibility: CatalogueVisibility;
+  after: CataloguePosition | undefined;
+  limit: number;
+}
+
+/** A FAQ category to import, with its FAQs and sub-categories (`deskgate faq import`). */
+export interface FaqCategoryImport {
+  name: string;
+  description: string;
+  notes: string;
+  visibility: number;
+  faqs: { question: string; answer: string; keywords: string; notes: string; published: number }[];
+  children: FaqCategoryImport[];
 }

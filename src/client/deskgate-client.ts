@@ -3,9 +3,13 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeskgateClientError } from './deskgate-client-error.ts';
 import type {
+  DepartmentRecord,
+  FaqCategoryRecord,
+  FaqRecord,
   LookUpName,
   LookUpRequest,
   LookUps,
+  SlaRecord,
   TaskRecord,
   TicketRecord,
   TopicRecord,
@@ -14,10 +18,12 @@ import type {
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
 import type {
+  DepartmentAddFields,
   ErrorCode,
   FieldError,
   NewTicketFields,
   NewUserFields,
+  SlaAddFields,
   TicketCloseFields,
   TicketReplyFields,
   Topic,
@@ -359,6 +365,93 @@ export class DeskgateClient {
     return data;
   }
 
+  /** department/all (needs read): one page (with `limit`) or the whole list; see LookUps['department/all']. */
+  async departments(
+    request: LookUpRequest<'department/all'>,
+    options: CallOptions = {},
+  ): Promise<Page<DepartmentRecord>> {
+    const data = await this.lookUp('department/all', request, options);
+    return { elements: data?.departments ?? [], next: data?.next };
+  }
+
+  /** department/specific; null if there is no such department (or clients do not see it). */
+  async departmentById(
+    id: number | string,
+    options: CallOptions = {},
+  ): Promise<DepartmentRecord | null> {
+    const data = await this.lookUp('department/specific', { parameters: { id } }, options);
+    return data?.departments[0] ?? null;
+  }
+
+  /** faq/all: the whole category tree with its FAQs. */
+  async faqTree(options: CallOptions = {}): Promise<FaqCategoryRecord[]> {
+    const data = await this.lookUp('faq/all', { parameters: {} }, options);
+    return data?.categories ?? [];
+  }
+
+  /** faq/specific: the FAQs of one category; null if there is no such category. */
+  async faqsOfCategory(
+    id: number | string,
+    options: CallOptions & { limit?: number; after?: string } = {},
+  ): Promise<Page<FaqRecord> | null> {
+    const { limit, after, ...rest } = options;
+    const parameters = {
+      id,
+      ...(limit === undefined ? {} : { limit }),
+      ...(after === undefined ? {} : { after }),
+    };
+    const data = await this.lookUp('faq/specific', { parameters }, rest);
+    return data ? { elements: data.faq, next: data.next } : null;
+  }
+
+  /** sla/all: one page (with `limit`) or the whole list; see LookUps['sla/all']. */
+  async slaPlans(
+    request: LookUpRequest<'sla/all'>,
+    options: CallOptions = {},
+  ): Promise<Page<SlaRecord>> {
+    const data = await this.lookUp('sla/all', request, options);
+    return { elements: data?.sla ?? [], next: data?.next };
+  }
+
+  /** sla/specific; null if there is no such plan. */
+  async slaById(id: number | string, options: CallOptions = {}): Promise<SlaRecord | null> {
+    const data = await this.lookUp('sla/specific', { parameters: { id } }, options);
+    return data?.sla[0] ?? null;
+  }
+
+  /** department/add (needs admin); resolves to the new id. Retried only with an `idempotencyKey`. */
+  async addDepartment(fields: DepartmentAddFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#addAdmin('department', fields, options);
+  }
+
+  /** sla/add (needs admin); resolves to the new id. Retried only with an `idempotencyKey`. */
+  async addSlaPlan(fields: SlaAddFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#addAdmin('sla', fields, options);
+  }
+
+  /** sla/delete (needs admin), as DELETE; resolves to the deleted id, null when there was no such plan. */
+  async deleteSlaPlan(id: number | string, options: CallOptions = {}): Promise<string | null> {
+    const body = { query: 'sla', condition: 'delete', parameters: { id } };
+    const data = await this.#call('DELETE', body, {}, false, options);
+    return data === null ? null : this.#requireId(data, 'sla/delete');
+  }
+
+  async #addAdmin(
+    query: 'department' | 'sla',
+    fields: DepartmentAddFields | SlaAddFields,
+    options: AddUserOptions,
+  ): Promise<string> {
+    const { idempotencyKey } = options;
+    const data = await this.#call(
+      'POST',
+      { query, condition: 'add', parameters: fields },
+      idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+      idempotencyKey !== undefined,
+      options,
+    );
+    return this.#requireId(data, `${query}/add`);
+  }
+
   /** Closes the kept-alive connections. */
   close(): void {
     this.#agent.destroy();
@@ -366,7 +459,7 @@ export class DeskgateClient {
 
   /** The envelope's data; null for a 204. Throws DeskgateClientError. */
   async #call(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     body: unknown,
     headers: Record<string, string>,
     idempotent: boolean,

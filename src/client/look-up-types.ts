@@ -104,6 +104,53 @@ export interface TaskRecord {
   updated: string;
 }
 
+/** A department (department/all, department/specific): every value a string. */
+export interface DepartmentRecord {
+  department_id: string;
+  name: string;
+  created: string;
+  parent_id: string;
+}
+
+/** An SLA plan (sla/all, sla/specific). */
+export interface SlaRecord {
+  sla_id: string;
+  flags: string;
+  grace_period: string;
+  name: string;
+  notes: string | null;
+  created: string;
+  schedule_id: string;
+  updated: string;
+}
+
+/** A FAQ (faq/specific, and in each category of faq/all). */
+export interface FaqRecord {
+  id: string;
+  category: string;
+  ispublished: string;
+  question: string;
+  answer: string;
+  keywords: string | null;
+  notes: string | null;
+  created: string;
+  updated: string;
+}
+
+/** A FAQ category of faq/all, its sub-categories under `children` "0", "1", …. */
+export interface FaqCategoryRecord {
+  id: string;
+  parent: string | null;
+  ispublic: string;
+  name: string;
+  description: string;
+  notes: string;
+  created: string;
+  updated: string;
+  faqs: { total: number; faq: FaqRecord[] };
+  children: { count: number; [index: string]: FaqCategoryRecord | number };
+}
+
 /** An integer the server also takes as a digit string. */
 export type IntegerInput = number | string;
 
@@ -161,6 +208,30 @@ export interface LookUps {
   'tasks/specific': {
     sorts: { '*': { id: IntegerInput } };
     data: { total: 1; tasks: TaskRecord[] };
+  };
+  'department/all': {
+    sorts: { creationDate: TicketRange & Paging; name: Paging };
+    data: { total: number; departments: DepartmentRecord[]; next?: string };
+  };
+  'department/specific': {
+    sorts: { '*': { id: IntegerInput } };
+    data: { total: 1; departments: DepartmentRecord[] };
+  };
+  'faq/all': {
+    sorts: { '*': Record<string, never> };
+    data: { total: number; categories: FaqCategoryRecord[] };
+  };
+  'faq/specific': {
+    sorts: { '*': { id: IntegerInput } & Paging };
+    data: { total: number; faq: FaqRecord[]; next?: string };
+  };
+  'sla/all': {
+    sorts: { creationDate: TicketRange & Paging };
+    data: { total: number; sla: SlaRecord[]; next?: string };
+  };
+  'sla/specific': {
+    sorts: { '*': { id: IntegerInput } };
+    data: { total: 1; sla: SlaRecord[] };
   };
 }
 

@@ -83,3 +83,20 @@ export type NewUserFields = {
   default_email_id: number | string;
   status: number | string;
 };
+
+/** department/add's fields (needs admin): plain-text name (no < or >) and signature. */
+export type DepartmentAddFields = {
+  name: string;
+  signature?: string | undefined;
+  flags?: number | string | undefined;
+  ispublic?: number | string | undefined;
+};
+
+/** sla/add's fields (needs admin): grace period 1–8760 hours. */
+export type SlaAddFields = {
+  name: string;
+  flags?: number | string | undefined;
+  grace_period: number | string;
+  schedule_id?: number | string | undefined;
+  notes?: string | undefined;
+};

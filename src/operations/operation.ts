@@ -6,7 +6,7 @@ import { DeskgateError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { validateParameters } from './validate-parameters.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** An operation's `uses`: the entities (src/data/<entity>/) its handler reads or writes. */
 export type Uses = readonly [AnyEntity, ...AnyEntity[]];

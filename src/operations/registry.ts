@@ -1,4 +1,13 @@
+import { departmentAdd } from './department-add/department-add.ts';
+import { departmentAll } from './department-all/department-all.ts';
+import { departmentSpecific } from './department-specific/department-specific.ts';
+import { faqAll } from './faq-all/faq-all.ts';
+import { faqSpecific } from './faq-specific/faq-specific.ts';
 import type { Operation } from './operation.ts';
+import { slaAdd } from './sla-add/sla-add.ts';
+import { slaAll } from './sla-all/sla-all.ts';
+import { slaDelete } from './sla-delete/sla-delete.ts';
+import { slaSpecific } from './sla-specific/sla-specific.ts';
 import { tasksAll } from './tasks-all/tasks-all.ts';
 import { tasksSpecific } from './tasks-specific/tasks-specific.ts';
 import { ticketAdd } from './ticket-add/ticket-add.ts';
@@ -29,6 +38,15 @@ export const OPERATIONS = {
   'ticket/close': ticketClose,
   'tasks/all': tasksAll,
   'tasks/specific': tasksSpecific,
+  'department/all': departmentAll,
+  'department/specific': departmentSpecific,
+  'department/add': departmentAdd,
+  'faq/all': faqAll,
+  'faq/specific': faqSpecific,
+  'sla/all': slaAll,
+  'sla/specific': slaSpecific,
+  'sla/add': slaAdd,
+  'sla/delete': slaDelete,
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

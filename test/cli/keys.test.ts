@@ -73,6 +73,19 @@ for (const kind of DATABASES) {
       assert.deepEqual(created.scopes, ['tickets:read']);
     });
 
+    test('keys create --scope admin is the only way to a key with the admin scope', async () => {
+      const created = await runCliJson<CreatedKey>([
+        'keys',
+        'create',
+        '--name',
+        'catalogue admin',
+        '--scope',
+        'read,admin',
+        ...db(),
+      ]);
+      assert.deepEqual(created.scopes, ['read', 'admin']);
+    });
+
     test('keys create takes --scope and repeated --allow-ip (IPv4 and IPv6 ranges)', async () => {
       const created = await runCliJson<CreatedKey>([
         'keys',
@@ -105,8 +118,8 @@ for (const kind of DATABASES) {
       const before = (await listKeys()).length;
       // Each case once, half of them with --json: the failure must look the same either way.
       const cases: [string[], RegExp][] = [
-        [['--name', 'bad', '--scope', 'admin'], /--scope/],
-        [['--name', 'bad', '--scope', 'read,admin', '--json'], /--scope/],
+        [['--name', 'bad', '--scope', 'superuser'], /--scope/],
+        [['--name', 'bad', '--scope', 'read,superuser', '--json'], /--scope/],
         [['--name', 'bad', '--scope', ''], /--scope/],
         [['--name', 'bad', '--allow-ip', '10.0.0.0/33', '--json'], /--allow-ip/],
         [

@@ -11,12 +11,21 @@ import type {
   UserRecord,
 } from '../../src/client/look-up-types.ts';
 import type {
+  DepartmentAddFields,
   NewTicketFields,
   NewUserFields,
+  SlaAddFields,
   TicketCloseFields,
   TicketReplyFields,
 } from '../../src/client/wire-types.ts';
+import type { departmentAddParameters } from '../../src/operations/department-add/department-add.ts';
+import type { departmentAllParameters } from '../../src/operations/department-all/department-all.ts';
+import type { departmentSpecificParameters } from '../../src/operations/department-specific/department-specific.ts';
+import type { faqSpecificParameters } from '../../src/operations/faq-specific/faq-specific.ts';
 import { OPERATIONS, type OperationName } from '../../src/operations/registry.ts';
+import type { slaAddParameters } from '../../src/operations/sla-add/sla-add.ts';
+import type { slaAllParameters } from '../../src/operations/sla-all/sla-all.ts';
+import type { slaSpecificParameters } from '../../src/operations/sla-specific/sla-specific.ts';
 import type { tasksAllParameters } from '../../src/operations/tasks-all/tasks-all.ts';
 import type { tasksSpecificParameters } from '../../src/operations/tasks-specific/tasks-specific.ts';
 import type { ticketAddParameters } from '../../src/operations/ticket-add/ticket-add.ts';
@@ -41,6 +50,12 @@ import type {
   userSpecificParameters,
   userSpecificResponse,
 } from '../../src/operations/user-specific/user-specific.ts';
+import type {
+  DepartmentView,
+  FaqCategoryView,
+  FaqView,
+  SlaView,
+} from '../../src/operations/views/catalogue-view.ts';
 import type { TaskView, TicketView } from '../../src/operations/views/ticket-view.ts';
 import type { TopicView } from '../../src/operations/views/topic-view.ts';
 import type { UserView } from '../../src/operations/views/user-view.ts';
@@ -110,6 +125,40 @@ const clientMatchesServer = {
     Same<LookUps['tasks/specific']['data'], { total: 1; tasks: TaskView[] }>,
     Same<LookUps['tasks/specific']['sorts'], { '*': z.input<typeof tasksSpecificParameters> }>,
   ],
+  'department/all': [true, true] as [
+    Same<
+      LookUps['department/all']['data'],
+      { total: number; departments: DepartmentView[]; next?: string }
+    >,
+    Same<LookUps['department/all']['sorts'], Inputs<typeof departmentAllParameters>>,
+  ],
+  'department/specific': [true, true] as [
+    Same<LookUps['department/specific']['data'], { total: 1; departments: DepartmentView[] }>,
+    Same<
+      LookUps['department/specific']['sorts'],
+      { '*': z.input<typeof departmentSpecificParameters> }
+    >,
+  ],
+  'department/add': [true] as [Same<DepartmentAddFields, z.input<typeof departmentAddParameters>>],
+  'faq/all': [true] as [
+    Same<LookUps['faq/all']['data'], { total: number; categories: FaqCategoryView[] }>,
+  ],
+  'faq/specific': [true, true] as [
+    Same<LookUps['faq/specific']['data'], { total: number; faq: FaqView[]; next?: string }>,
+    Same<LookUps['faq/specific']['sorts'], { '*': z.input<typeof faqSpecificParameters> }>,
+  ],
+  'sla/all': [true, true] as [
+    Same<LookUps['sla/all']['data'], { total: number; sla: SlaView[]; next?: string }>,
+    Same<LookUps['sla/all']['sorts'], Inputs<typeof slaAllParameters>>,
+  ],
+  'sla/specific': [true, true] as [
+    Same<LookUps['sla/specific']['data'], { total: 1; sla: SlaView[] }>,
+    Same<LookUps['sla/specific']['sorts'], { '*': z.input<typeof slaSpecificParameters> }>,
+  ],
+  'sla/add': [true] as [Same<SlaAddFields, z.input<typeof slaAddParameters>>],
+  'sla/delete': [true] as [
+    Same<Awaited<ReturnType<DeskgateClient['deleteSlaPlan']>>, string | null>,
+  ],
 } satisfies Record<OperationName, readonly true[]>;
 
 const recordsMatchViews: [
@@ -136,6 +185,15 @@ const CLIENT_METHODS = {
   'ticket/close': ['closeTicket'],
   'tasks/all': ['tasks', 'lookUp'],
   'tasks/specific': ['taskById', 'lookUp'],
+  'department/all': ['departments', 'lookUp'],
+  'department/specific': ['departmentById', 'lookUp'],
+  'department/add': ['addDepartment'],
+  'faq/all': ['faqTree', 'lookUp'],
+  'faq/specific': ['faqsOfCategory', 'lookUp'],
+  'sla/all': ['slaPlans', 'lookUp'],
+  'sla/specific': ['slaById', 'lookUp'],
+  'sla/add': ['addSlaPlan'],
+  'sla/delete': ['deleteSlaPlan'],
 } as const satisfies Record<
   OperationName,
   readonly [keyof DeskgateClient, ...(keyof DeskgateClient)[]]
@@ -151,6 +209,12 @@ const LOOK_UPS = {
   'ticket/specific': true,
   'tasks/all': true,
   'tasks/specific': true,
+  'department/all': true,
+  'department/specific': true,
+  'faq/all': true,
+  'faq/specific': true,
+  'sla/all': true,
+  'sla/specific': true,
 } as const satisfies Record<LookUpName, true>;
 
 test("the client's types are the server's schemas, for every operation of the registry", () => {

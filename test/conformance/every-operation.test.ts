@@ -46,6 +46,13 @@ describeEachDatabaseKind('every example of every operation', (database) => {
   async function sendExample(operation: Operation, body: Record<string, unknown>): Promise<void> {
     const method = operation.methods[0] as string;
     const reply = await server.request(body, { method, key: key() });
+    if (database.osticket && operation.scope === 'admin') {
+      // No osTicket key ever has the admin scope (SPEC §8b).
+      assert.equal(reply.status, 403, reply.text);
+      assert.equal(reply.body?.code, 'insufficient_scope');
+      conformance.conforms(SERVICE_PATH, method.toLowerCase(), reply);
+      return;
+    }
     if (database.osticket && operation.errors.includes('requires_osticket_bridge')) {
       // osTicket's own code writes its tickets: without the bridge, a documented 501.
       assert.equal(reply.status, 501, reply.text);

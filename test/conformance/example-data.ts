@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { faqs } from '../../src/data/faqs/faqs.ts';
 import { tasks } from '../../src/data/tasks/tasks.ts';
 import type { KindDatabase } from '../helpers/each-database.ts';
 import { userBody } from '../helpers/http.ts';
@@ -75,6 +76,7 @@ export async function addTicketsForLookUps(
   server: TestServer,
   database: KindDatabase,
 ): Promise<void> {
+  await addCatalogueForLookUps(server, database);
   const { osticket } = database;
   if (osticket) {
     await osticket.query("SET SESSION sql_mode = ''");
@@ -113,4 +115,50 @@ export async function addTicketsForLookUps(
   await withDatabase(database.url, (db) =>
     sql`update tasks set created_at = ${CREATED}`.execute(db),
   );
+}
+
+/**
+ * The catalogue the department, FAQ and SLA examples read: department 1 and SLA plan 1 (seeded on
+ * deskgate's schema, written here as a fresh osTicket has them), FAQ category 1 with a FAQ.
+ */
+async function addCatalogueForLookUps(server: TestServer, database: KindDatabase): Promise<void> {
+  const { osticket } = database;
+  if (osticket) {
+    const p = osticket.prefix;
+    await osticket.query(
+      `INSERT INTO \`${p}department\` (id, flags, name, signature, ispublic, group_membership, path, updated, created)
+       VALUES (1, 4, 'Support', 'Support Department', 1, 1, '/1/', NOW(), NOW())`,
+    );
+    await osticket.query(
+      `INSERT INTO \`${p}sla\` (id, flags, grace_period, name, notes, created, updated)
+       VALUES (1, 3, 18, 'Default SLA', NULL, NOW(), NOW())`,
+    );
+    await osticket.query(
+      `INSERT INTO \`${p}faq_category\` (category_id, category_pid, ispublic, name, description, notes, created, updated)
+       VALUES (1, NULL, 1, 'Accounts', 'Signing in', '', NOW(), NOW())`,
+    );
+    await osticket.query(
+      `INSERT INTO \`${p}faq\` (faq_id, category_id, ispublished, question, answer, keywords, notes, created, updated)
+       VALUES (1, 1, 1, 'How do I reset my password?', 'Use the link.', 'password', '', NOW(), NOW())`,
+    );
+    return;
+  }
+  await server.store.data(faqs).importCategories([
+    {
+      name: 'Accounts',
+      description: 'Signing in',
+      notes: '',
+      visibility: 1,
+      faqs: [
+        {
+          question: 'How do I reset my password?',
+          answer: 'Use the link.',
+          keywords: 'password',
+          notes: '',
+          published: 1,
+        },
+      ],
+      children: [],
+    },
+  ]);
 }

@@ -1,5 +1,5 @@
 import { issueApiKey } from '../../auth/issue-api-key.ts';
-import { SCOPES, type Scope } from '../../domain.ts';
+import { DEFAULT_SCOPES, SCOPES, type Scope } from '../../domain.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
 import { usingStore } from '../using-store.ts';
@@ -23,7 +23,7 @@ export const keysCreate: Command = {
   options: {
     ...JSON_OPTION,
     name: { type: 'string' },
-    scope: { type: 'string', default: SCOPES.join(',') },
+    scope: { type: 'string', default: DEFAULT_SCOPES.join(',') },
     'allow-ip': { type: 'string', multiple: true, default: [] },
     /** With tickets:read, the key also reads internal notes. */
     notes: { type: 'boolean', default: false },

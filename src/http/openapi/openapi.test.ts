@@ -24,7 +24,7 @@ describe('the OpenAPI document', () => {
   test('documents every operation of the registry on the one address, told apart by query/condition', () => {
     const item = at(document, 'paths', SERVICE_PATH);
     const operations = Object.values(OPERATIONS);
-    const methods = ['GET', 'POST', 'PUT'] as const;
+    const methods = ['GET', 'POST', 'PUT', 'DELETE'] as const;
     const used = methods.filter((method) => operations.some((o) => o.methods.includes(method)));
     assert.deepEqual(Object.keys(item).sort(), used.map((method) => method.toLowerCase()).sort());
     const pascal = (name: string) =>
@@ -142,7 +142,12 @@ describe('the OpenAPI document', () => {
     const statuses = (method: string) => Object.keys(at(item, method, 'responses')).sort();
     const common = ['400', '401', '403', '405', '413', '415', '429', '500', '503'];
     assert.deepEqual(statuses('get'), ['200', '204', '404', ...common].sort());
-    assert.deepEqual(statuses('post'), ['200', '409', '422', '501', ...common].sort());
+    // sla/delete (POST and DELETE) answers 204 for a plan that does not exist.
+    assert.deepEqual(
+      statuses('post'),
+      ['200', '204', '404', '409', '422', '501', ...common].sort(),
+    );
+    assert.deepEqual(statuses('delete'), ['200', '204', '404', ...common].sort());
     assert.deepEqual(at(item, 'get', 'responses', '204', 'headers', 'X-Error-Code'), {
       $ref: '#/components/headers/X-Error-Code',
     });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_STATUS } from '../../errors.ts';
 import type { HttpMethod, Operation, OperationVariant } from '../../operations/operation.ts';
 import { OPERATIONS } from '../../operations/registry.ts';
+import { faqCategoryViewSchema } from '../../operations/views/catalogue-view.ts';
 import { topicViewSchema } from '../../operations/views/topic-view.ts';
 import { userViewSchema } from '../../operations/views/user-view.ts';
 import {
@@ -138,6 +139,8 @@ export function operationComponents(): Record<string, Json> {
   const responses: [z.ZodType, string][] = [
     [topicViewSchema, 'Topic'],
     [userViewSchema, 'User'],
+    // Recursive: without a component of its own, zod leaves an unresolvable __shared $ref.
+    [faqCategoryViewSchema, 'FaqCategory'],
     [serviceStatusEnvelopeSchema, 'ServiceStatusEnvelope'],
     [fieldErrorSchema, 'FieldError'],
     [errorEnvelopeSchema, 'Error'],
@@ -318,7 +321,7 @@ function methodObject(method: HttpMethod, serviceUrl: string): Json | undefined 
 /** The path item of the service address: every method any operation uses. */
 export function servicePathItem(serviceUrl: string): Json {
   const item: Json = {};
-  for (const method of ['GET', 'POST', 'PUT'] as const) {
+  for (const method of ['GET', 'POST', 'PUT', 'DELETE'] as const) {
     const object = methodObject(method, serviceUrl);
     if (object) item[method.toLowerCase()] = object;
   }
