@@ -37,6 +37,30 @@ const proxyList = z.string().transform((value, ctx) => {
   return entries;
 });
 
+/** DESKGATE_CORS_ORIGINS: exact origins (scheme://host[:port]), comma-separated; never `*`. */
+const originList = z.string().transform((value, ctx) => {
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+    } catch {}
+    if (origin !== entry) {
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: `${JSON.stringify(entry)} is not an origin; list exact origins like https://portal.example or http://localhost:3000 (no path, no trailing slash, no *), comma-separated`,
+      });
+      return z.NEVER;
+    }
+  }
+  return entries;
+});
+
 /** Addresses deskgate itself serves beside the interface: an interface path must not take one. */
 const RESERVED_PATHS = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs'];
 
@@ -85,6 +109,7 @@ const envSchema = z.object({
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
   DESKGATE_MAX_LIST: integer(1, 1_000_000).default(10_000),
   DESKGATE_TRUST_PROXY: proxyList.default([]),
+  DESKGATE_CORS_ORIGINS: originList.default([]),
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
   DESKGATE_INACTIVE_TOPICS: boolean.default(false),
   DESKGATE_NOT_FOUND_STATUS: z.enum(['204', '404']).transform(Number).default(204),
@@ -158,6 +183,8 @@ export interface Config {
   maxList: number;
   /** Proxies whose X-Forwarded-For is believed (comma list for proxy-addr). Empty: none. */
   trustProxy: string[];
+  /** Browser origins allowed to call the service address (CORS). Empty: CORS off. */
+  corsOrigins: string[];
   /** Answer non-public topics as if they did not exist, as the PHP service did. */
   publicTopicsOnly: boolean;
   /** osTicket mode: also answer topics osTicket no longer offers (disabled or archived). */
@@ -300,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     bodyLimit: e.DESKGATE_BODY_LIMIT,
     maxList: e.DESKGATE_MAX_LIST,
     trustProxy: e.DESKGATE_TRUST_PROXY,
+    corsOrigins: e.DESKGATE_CORS_ORIGINS,
     publicTopicsOnly: e.DESKGATE_PUBLIC_TOPICS_ONLY,
     inactiveTopics: e.DESKGATE_INACTIVE_TOPICS,
     notFoundStatus: e.DESKGATE_NOT_FOUND_STATUS as 204 | 404,

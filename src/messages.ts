@@ -5,6 +5,7 @@
 export const MESSAGES = {
   notFound: 'No items found.',
   invalidRequest: 'The body needs "query" and "condition", both strings.',
+  methodOverride: 'X-HTTP-Method-Override may only name GET, on a POST request.',
   missingApiKey: 'An API key is required in the apikey header.',
   invalidApiKey: 'The API key is not valid.',
   ipNotAllowed: 'This API key may not be used from your address.',

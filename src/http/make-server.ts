@@ -11,6 +11,8 @@ import type { Logger } from '../logger.ts';
 import { MESSAGES } from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { makeClientAddress } from './client-address.ts';
+import { makeCors } from './cors.ts';
+import { endWithTurn } from './end-with-turn.ts';
 import type { HeaderList } from './header-list.ts';
 import { logRequest } from './log-request.ts';
 import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-routes.ts';
@@ -83,6 +85,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
   const reference = makeReferenceRoutes(config.basePath, config.metrics, config.servicePaths[0]);
   const route = makeRouter(config.basePath, config.servicePaths, reference);
   const clientAddress = makeClientAddress(config.trustProxy);
+  const cors = makeCors(config.corsOrigins);
   const callDeps: ServiceCallDeps = {
     config,
     store,
@@ -105,6 +108,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     const requestId = pickRequestId(req.headers['x-request-id']);
     /** The headers of a JSON answer, whichever it is; the others set X-Request-Id themselves. */
     const head: HeaderList = ['X-Request-Id', requestId];
+    cors.addAnswerHeaders(req, head);
     const clientIp = clientAddress(req);
     const record: CallRecord = {};
     const target = route(req.url ?? '/');
@@ -115,6 +119,11 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     try {
       switch (target) {
         case 'service': {
+          if (cors.isPreflight(req)) {
+            cors.addPreflightHeaders(req, head);
+            written = endWithTurn(res, 204, head);
+            break;
+          }
           // Shed load before any work: a flood beyond capacity gets a fast 503, not a queue.
           if (config.maxInFlight > 0 && inFlight >= config.maxInFlight) {
             throw new DeskgateError('overloaded', MESSAGES.overloaded, {

@@ -55,6 +55,23 @@ async function authenticate(
   }
 }
 
+/**
+ * The method a call is treated as: a POST carrying `X-HTTP-Method-Override: GET` is the GET it
+ * names, for browsers, which cannot send a body on GET (docs/decisions/231). Only GET may be
+ * named, and only on a POST.
+ */
+function methodOf(req: IncomingMessage): string {
+  const override = req.headers['x-http-method-override'];
+  if (override === undefined) return req.method ?? '';
+  if (
+    req.method !== 'POST' ||
+    typeof override !== 'string' ||
+    override.trim().toUpperCase() !== 'GET'
+  )
+    throw new DeskgateError('invalid_request', MESSAGES.methodOverride);
+  return 'GET';
+}
+
 function resolveOperation(body: Record<string, unknown>, method: string): Operation {
   const { query, condition } = body;
   if (typeof query !== 'string' || typeof condition !== 'string') {
@@ -117,7 +134,7 @@ export async function runServiceCall(
     throw error;
   }
   const body = parseJsonObject(text);
-  const operation = resolveOperation(body, req.method ?? '');
+  const operation = resolveOperation(body, methodOf(req));
   record.operation = operation.name;
   if (!apiKey.scopes.includes(operation.scope)) {
     deps.metrics?.authFailure('insufficient_scope');

@@ -30,9 +30,13 @@ export const topicsImport: Command = {
           throw new CommandError(`${path}: ${error.message}; nothing was imported`);
         throw error;
       }
-      return store.data(topics).insertTopics(batch);
+      // Only --json needs the stored topics back; the count alone reads nothing back.
+      return input.values.json
+        ? store.data(topics).insertTopics(batch)
+        : store.data(topics).importTopics(batch);
     }).finally(() => progress.end());
-    if (input.values.json) printJson(input, imported.map(topicToJson));
-    else input.out(`Imported ${imported.length} topic${imported.length === 1 ? '' : 's'}.\n`);
+    if (typeof imported === 'number')
+      input.out(`Imported ${imported} topic${imported === 1 ? '' : 's'}.\n`);
+    else printJson(input, imported.map(topicToJson));
   },
 };
