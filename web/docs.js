@@ -132,7 +132,9 @@
       .map((rule) => [rule.if?.properties?.sort?.const, rule.then?.properties?.parameters])
       .filter(([sort, schema]) => sort !== undefined && schema);
     if (variants.length) return variants;
-    return [[undefined, request.properties?.parameters ?? {}]];
+    // One `sort` value needs no if/then in the document: the request's enum names it.
+    const sorts = request.properties?.sort?.enum;
+    return [[sorts?.length === 1 ? sorts[0] : undefined, request.properties?.parameters ?? {}]];
   }
 
   function parameterTable(doc, schema) {
@@ -267,6 +269,8 @@
   }
 
   function operationSection(doc, url, entry, calls) {
+    const order = entry.methods ?? [];
+    calls.sort((a, b) => order.indexOf(a.method) - order.indexOf(b.method));
     const [{ method, definition }] = calls;
     const { own } = sectionOf(definition.description ?? '', entry.operation);
     const write = calls.some((c) =>

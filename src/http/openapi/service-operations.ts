@@ -308,6 +308,8 @@ function methodObject(method: HttpMethod, serviceUrl: string): Json | undefined 
     'x-deskgate-operations': operations.map((operation) => ({
       operation: operation.name,
       scope: operation.scope,
+      // The documented method first, then the others it accepts (user/add: POST, PUT).
+      methods: operation.methods,
       ...(operation.sort
         ? { sort: operation.sort.values, defaultSort: operation.sort.default }
         : {}),
