@@ -37,6 +37,30 @@ const proxyList = z.string().transform((value, ctx) => {
   return entries;
 });
 
+/** DESKGATE_CORS_ORIGINS: exact origins (scheme://host[:port]), comma-separated; never `*`. */
+const originList = z.string().transform((value, ctx) => {
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+    } catch {}
+    if (origin !== entry) {
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: `${JSON.stringify(entry)} is not an origin; list exact origins like https://portal.example or http://localhost:3000 (no path, no trailing slash, no *), comma-separated`,
+      });
+      return z.NEVER;
+    }
+  }
+  return entries;
+});
+
 /** Addresses deskgate itself serves beside the interface: an interface path must not take one. */
 const RESERVED_PATHS = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs'];
 
@@ -85,6 +109,7 @@ const envSchema = z.object({
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
   DESKGATE_MAX_LIST: integer(1, 1_000_000).default(10_000),
   DESKGATE_TRUST_PROXY: proxyList.default([]),
+  DESKGATE_CORS_ORIGINS: originList.default([]),
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
   DESKGATE_INACTIVE_TOPICS: boolean.default(false),
   DESKGATE_NOT_FOUND_STATUS: z.enum(['204', '404']).transform(Number).default(204),
@@ -95,6 +120,7 @@ const envSchema = z.object({
   DESKGATE_OSTICKET_USERS_READ: z.enum(['ticket-keys', 'all-keys']).default('ticket-keys'),
   DESKGATE_TOPICS_ALL: z.enum(['all', 'top-level']).default('all'),
   DESKGATE_END_DATE: z.enum(['whole-day', 'midnight']).default('whole-day'),
+  DESKGATE_CATALOGUE_VISIBILITY: z.enum(['public', 'all']).default('public'),
   DESKGATE_TABLE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_]{0,32}$/, { error: 'must be letters, digits and _ (e.g. ost_)' })
@@ -157,6 +183,8 @@ export interface Config {
   maxList: number;
   /** Proxies whose X-Forwarded-For is believed (comma list for proxy-addr). Empty: none. */
   trustProxy: string[];
+  /** Browser origins allowed to call the service address (CORS). Empty: CORS off. */
+  corsOrigins: string[];
   /** Answer non-public topics as if they did not exist, as the PHP service did. */
   publicTopicsOnly: boolean;
   /** osTicket mode: also answer topics osTicket no longer offers (disabled or archived). */
@@ -194,6 +222,12 @@ export interface Config {
    * `DESKGATE_END_DATE`.
    */
   endDate: 'whole-day' | 'midnight';
+  /**
+   * What the department, FAQ and SLA reads answer: `public` (default) what osTicket shows its
+   * clients; `all` every row, internal notes included, for an admin's internal client.
+   * `DESKGATE_CATALOGUE_VISIBILITY`.
+   */
+  catalogueVisibility: 'public' | 'all';
   /** Connection pool for PostgreSQL and MySQL. */
   pool: PoolOptions;
   /**
@@ -293,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     bodyLimit: e.DESKGATE_BODY_LIMIT,
     maxList: e.DESKGATE_MAX_LIST,
     trustProxy: e.DESKGATE_TRUST_PROXY,
+    corsOrigins: e.DESKGATE_CORS_ORIGINS,
     publicTopicsOnly: e.DESKGATE_PUBLIC_TOPICS_ONLY,
     inactiveTopics: e.DESKGATE_INACTIVE_TOPICS,
     notFoundStatus: e.DESKGATE_NOT_FOUND_STATUS as 204 | 404,
@@ -304,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     osticketUsersRead: e.DESKGATE_OSTICKET_USERS_READ,
     topicsAll: e.DESKGATE_TOPICS_ALL,
     endDate: e.DESKGATE_END_DATE,
+    catalogueVisibility: e.DESKGATE_CATALOGUE_VISIBILITY,
     pool: {
       max: e.DESKGATE_DB_POOL_MAX,
       connectTimeoutMs: e.DESKGATE_DB_CONNECT_TIMEOUT,

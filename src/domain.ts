@@ -2,10 +2,23 @@
 
 /**
  * `read`: topic look-ups; `write`: user creation; `users:read`: user look-ups (personal data, so a
- * key that serves a public portal must not get it by accident).
+ * key that serves a public portal must not get it by accident); `tickets:read` / `tickets:write`:
+ * ticket and task look-ups / ticket add, reply and close; `admin`: department/add, sla/add and
+ * sla/delete, never given by default.
  */
-export type Scope = 'read' | 'write' | 'users:read';
-export const SCOPES: readonly Scope[] = ['read', 'write', 'users:read'];
+export type Scope = 'read' | 'write' | 'users:read' | 'tickets:read' | 'tickets:write' | 'admin';
+export const SCOPES: readonly Scope[] = [
+  'read',
+  'write',
+  'users:read',
+  'tickets:read',
+  'tickets:write',
+  'admin',
+];
+/** What the first key and `keys create` without `--scope` get: every scope but `admin`. */
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== 'admin');
+/** Scopes whose operations write: they record themselves in their own transaction. */
+export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['write', 'tickets:write', 'admin']);
 
 export interface Topic {
   id: number;
@@ -34,7 +47,8 @@ export interface User {
   name: string;
   email: string;
   timezone: string;
-  phone: number;
+  /** Digits as typed (osTicket may hold an `X` and an extension after them); "" for none. */
+  phone: string;
   orgId: number;
   defaultEmailId: number;
   status: number;
@@ -48,7 +62,8 @@ export interface NewUser {
   /** Always a hash (bcrypt or argon2); never a clear password. */
   passwordHash: string;
   timezone: string;
-  phone: number;
+  /** Digits as typed (osTicket may hold an `X` and an extension after them); "" for none. */
+  phone: string;
   orgId: number;
   /** 0 means "the email row being created". */
   defaultEmailId: number;
@@ -63,6 +78,8 @@ export interface ApiKey {
   created: string;
   lastUsed: string | null;
   revoked: string | null;
+  /** Whether the key may read internal notes (with `tickets:read`); never in osTicket mode. */
+  notes: boolean;
 }
 
 /** Who did a write, for the audit log. */
@@ -96,4 +113,251 @@ export interface UserRangeQuery {
   to: string;
   after: UserPosition | undefined;
   limit: number;
+}
+
+/** One entry of a ticket's thread: M the user's message, R an agent's response, N an internal note. */
+export interface TicketEntry {
+  id: number;
+  pid: number;
+  type: 'M' | 'R' | 'N';
+  userId: number;
+  staffId: number;
+  poster: string;
+  title: string | null;
+  body: string;
+  format: string;
+  source: string;
+  ipAddress: string;
+  created: string;
+}
+
+/** A ticket with its own columns (osTicket's names where it has them) and its thread, oldest first. */
+export interface Ticket {
+  id: number;
+  pid: number | null;
+  number: string;
+  userId: number;
+  userEmailId: number;
+  statusId: number;
+  deptId: number;
+  slaId: number;
+  topicId: number;
+  staffId: number;
+  teamId: number;
+  emailId: number;
+  lockId: number;
+  flags: number;
+  sort: number;
+  ipAddress: string;
+  source: string;
+  sourceExtra: string | null;
+  isOverdue: boolean;
+  isAnswered: boolean;
+  dueDate: string | null;
+  estDueDate: string | null;
+  reopened: string | null;
+  closed: string | null;
+  lastUpdate: string | null;
+  created: string;
+  updated: string;
+  subject: string;
+  priorityId: number;
+  priority: string;
+  entries: TicketEntry[];
+}
+
+/** How ticket/all selects and orders: by creation or last update time, and by status (0: any). */
+export interface TicketListQuery {
+  /** `created`: creation time; `lastupdate`: last update time. Pages follow (that time, id). */
+  order: 'created' | 'lastupdate';
+  /** Inclusive range of the ordering time; absent: no bound. */
+  from: string | undefined;
+  to: string | undefined;
+  statusId: number;
+  after: UserPosition | undefined;
+  limit: number;
+  /** Whether internal notes are part of the entries. */
+  notes: boolean;
+}
+
+export type TicketLookup = { id: number } | { number: string };
+
+export interface NewTicket {
+  userId: number;
+  subject: string;
+  body: string;
+  /** 0: what the help desk would choose (the topic's, else the default). */
+  priorityId: number;
+  statusId: number;
+  deptId: number;
+  slaId: number;
+  topicId: number;
+  ipAddress: string;
+}
+
+export interface NewReply {
+  ticketId: number;
+  staffId: number;
+  body: string;
+  ipAddress: string;
+}
+
+export interface TicketClosing {
+  ticketId: number;
+  staffId: number;
+  statusId: number;
+  body: string;
+  ipAddress: string;
+  /** The original's other fields, each checked against the ticket when not 0. */
+  teamId: number;
+  deptId: number;
+  topicId: number;
+  username: string | undefined;
+}
+
+export interface Task {
+  id: number;
+  number: string;
+  ticketId: number;
+  deptId: number;
+  staffId: number;
+  title: string;
+  description: string;
+  dueDate: string | null;
+  closed: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface TaskListQuery {
+  from: string | undefined;
+  to: string | undefined;
+  /** 0: any ticket. */
+  ticketId: number;
+  after: UserPosition | undefined;
+  limit: number;
+}
+
+export interface NewTask {
+  ticketId: number;
+  deptId: number;
+  staffId: number;
+  title: string;
+  description: string;
+}
+
+export interface Agent {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  deptId: number;
+  isActive: boolean;
+  created: string;
+}
+
+export interface NewAgent {
+  username: string;
+  name: string;
+  email: string;
+  deptId: number;
+}
+
+/** A department (osTicket's `department`): `status` from its flags (active 4, archived 8). */
+export interface Department {
+  id: number;
+  /** 0: a top-level department. */
+  parentId: number;
+  name: string;
+  signature: string;
+  isPublic: boolean;
+  status: 'active' | 'disabled' | 'archived';
+  slaId: number;
+  created: string;
+  updated: string;
+}
+
+export interface NewDepartment {
+  name: string;
+  /** Stored as given: the caller escapes it (plain text, HTML-escaped). */
+  signature: string;
+  /** osTicket's department flags (active 0x4, archived 0x8, assignment bits). */
+  flags: number;
+  isPublic: boolean;
+}
+
+/** An SLA plan (osTicket's `sla`): flags active 0x1, escalate 0x2, no alerts 0x4, transient 0x8. */
+export interface SlaPlan {
+  id: number;
+  name: string;
+  flags: number;
+  gracePeriod: number;
+  scheduleId: number;
+  notes: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface NewSlaPlan {
+  /** HTML-escaped, as osTicket stores it. */
+  name: string;
+  flags: number;
+  gracePeriod: number;
+  scheduleId: number;
+  notes: string;
+}
+
+/** A FAQ category: `visibility` 0 private, 1 public, 2 featured (osTicket's `ispublic`). */
+export interface FaqCategory {
+  id: number;
+  /** 0: a top-level category. */
+  parentId: number;
+  visibility: number;
+  name: string;
+  description: string;
+  notes: string;
+  created: string;
+  updated: string;
+}
+
+/** A FAQ: `published` 0 internal, 1 public, 2 featured (osTicket's `ispublished`). */
+export interface Faq {
+  id: number;
+  categoryId: number;
+  published: number;
+  question: string;
+  answer: string;
+  keywords: string | null;
+  notes: string | null;
+  created: string;
+  updated: string;
+}
+
+/** Which catalogue rows a read answers: what clients see (`public`) or every row (`all`). */
+export type CatalogueVisibility = 'public' | 'all';
+
+/** Where a catalogue list resumes: the last element's sort key (name, created or '') and id. */
+export interface CataloguePosition {
+  key: string;
+  id: number;
+}
+
+/** A page of departments or SLA plans: by `created` (inclusive range) or `name`. */
+export interface CatalogueListQuery {
+  order: 'created' | 'name';
+  from: string | undefined;
+  to: string | undefined;
+  visibility: CatalogueVisibility;
+  after: CataloguePosition | undefined;
+  limit: number;
+}
+
+/** A FAQ category to import, with its FAQs and sub-categories (`deskgate faq import`). */
+export interface FaqCategoryImport {
+  name: string;
+  description: string;
+  notes: string;
+  visibility: number;
+  faqs: { question: string; answer: string; keywords: string; notes: string; published: number }[];
+  children: FaqCategoryImport[];
 }

@@ -3,17 +3,46 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeskgateClientError } from './deskgate-client-error.ts';
 import type {
+  DepartmentRecord,
+  FaqCategoryRecord,
+  FaqRecord,
   LookUpName,
   LookUpRequest,
   LookUps,
+  SlaRecord,
+  TaskRecord,
+  TicketRecord,
   TopicRecord,
   UserPage,
   UserRecord,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
-import type { ErrorCode, FieldError, NewUserFields, Topic } from './wire-types.ts';
+import type {
+  DepartmentAddFields,
+  ErrorCode,
+  FieldError,
+  NewTicketFields,
+  NewUserFields,
+  SlaAddFields,
+  TicketCloseFields,
+  TicketReplyFields,
+  Topic,
+} from './wire-types.ts';
 
-export type { NewUserFields, Topic };
+export type { NewTicketFields, NewUserFields, TicketCloseFields, TicketReplyFields, Topic };
+
+/** What ticket/add answers: the new ticket's id, and its number (the X-Ticket-Number header). */
+export interface AddedTicket {
+  id: string;
+  number: string | undefined;
+}
+
+/** One page of ticket/all or tasks/all. */
+export interface Page<Element> {
+  elements: Element[];
+  /** Pass as `after` for the next page; undefined on the last one (or for a whole list). */
+  next: string | undefined;
+}
 
 export interface DeskgateClientOptions {
   /** Where deskgate answers, with its base path if it has one: `http://127.0.0.1:8080`, `https://desk.example.com/helpdesk`. */
@@ -258,6 +287,171 @@ export class DeskgateClient {
     } while (after !== undefined);
   }
 
+  /**
+   * ticket/add (needs tickets:write): opens a ticket. With an `idempotencyKey` it is retried
+   * like a look-up and never opens a second ticket.
+   */
+  async addTicket(fields: NewTicketFields, options: AddUserOptions = {}): Promise<AddedTicket> {
+    const { idempotencyKey } = options;
+    let number: string | undefined;
+    const data = await this.#call(
+      'POST',
+      { query: 'ticket', condition: 'add', parameters: fields },
+      idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+      idempotencyKey !== undefined,
+      options,
+      (headers) => {
+        number = headerOf(headers, 'x-ticket-number');
+      },
+    );
+    return { id: this.#requireId(data, 'ticket/add'), number };
+  }
+
+  /** ticket/reply (needs tickets:write): an agent's response; resolves to the new entry's id. Never retried. */
+  async replyToTicket(fields: TicketReplyFields, options: CallOptions = {}): Promise<string> {
+    const body = { query: 'ticket', condition: 'reply', parameters: fields };
+    return this.#requireId(await this.#call('POST', body, {}, false, options), 'ticket/reply');
+  }
+
+  /** ticket/close (needs tickets:write): sets a closed-state status; resolves to the ticket id. */
+  async closeTicket(fields: TicketCloseFields, options: CallOptions = {}): Promise<string> {
+    const body = { query: 'ticket', condition: 'close', parameters: fields };
+    return this.#requireId(await this.#call('POST', body, {}, false, options), 'ticket/close');
+  }
+
+  /** ticket/specific by id (needs tickets:read), with its entries; null if none. */
+  async ticketById(id: number | string, options: CallOptions = {}): Promise<TicketRecord | null> {
+    const data = await this.lookUp('ticket/specific', { parameters: { id } }, options);
+    return data?.tickets[0] ?? null;
+  }
+
+  /** ticket/specific by number; null if none. */
+  async ticketByNumber(number: string, options: CallOptions = {}): Promise<TicketRecord | null> {
+    const data = await this.lookUp('ticket/specific', { parameters: { number } }, options);
+    return data?.tickets[0] ?? null;
+  }
+
+  /** ticket/all: one page (with `limit`) or the whole list of a request; see LookUps['ticket/all']. */
+  async tickets(
+    request: LookUpRequest<'ticket/all'>,
+    options: CallOptions = {},
+  ): Promise<Page<TicketRecord>> {
+    const data = await this.lookUp('ticket/all', request, options);
+    return { elements: data?.tickets ?? [], next: data?.next };
+  }
+
+  /** tasks/all: one page (with `limit`) or the whole list; see LookUps['tasks/all']. */
+  async tasks(
+    request: LookUpRequest<'tasks/all'>,
+    options: CallOptions = {},
+  ): Promise<Page<TaskRecord>> {
+    const data = await this.lookUp('tasks/all', request, options);
+    return { elements: data?.tasks ?? [], next: data?.next };
+  }
+
+  /** tasks/specific; null if there is no such task. */
+  async taskById(id: number | string, options: CallOptions = {}): Promise<TaskRecord | null> {
+    const data = await this.lookUp('tasks/specific', { parameters: { id } }, options);
+    return data?.tasks[0] ?? null;
+  }
+
+  #requireId(data: unknown, operation: string): string {
+    if (typeof data !== 'string') {
+      throw new DeskgateClientError(`${operation} answered without an id.`, {
+        status: 200,
+        code: 'invalid_response',
+      });
+    }
+    return data;
+  }
+
+  /** department/all (needs read): one page (with `limit`) or the whole list; see LookUps['department/all']. */
+  async departments(
+    request: LookUpRequest<'department/all'>,
+    options: CallOptions = {},
+  ): Promise<Page<DepartmentRecord>> {
+    const data = await this.lookUp('department/all', request, options);
+    return { elements: data?.departments ?? [], next: data?.next };
+  }
+
+  /** department/specific; null if there is no such department (or clients do not see it). */
+  async departmentById(
+    id: number | string,
+    options: CallOptions = {},
+  ): Promise<DepartmentRecord | null> {
+    const data = await this.lookUp('department/specific', { parameters: { id } }, options);
+    return data?.departments[0] ?? null;
+  }
+
+  /** faq/all: the whole category tree with its FAQs. */
+  async faqTree(options: CallOptions = {}): Promise<FaqCategoryRecord[]> {
+    const data = await this.lookUp('faq/all', { parameters: {} }, options);
+    return data?.categories ?? [];
+  }
+
+  /** faq/specific: the FAQs of one category; null if there is no such category. */
+  async faqsOfCategory(
+    id: number | string,
+    options: CallOptions & { limit?: number; after?: string } = {},
+  ): Promise<Page<FaqRecord> | null> {
+    const { limit, after, ...rest } = options;
+    const parameters = {
+      id,
+      ...(limit === undefined ? {} : { limit }),
+      ...(after === undefined ? {} : { after }),
+    };
+    const data = await this.lookUp('faq/specific', { parameters }, rest);
+    return data ? { elements: data.faq, next: data.next } : null;
+  }
+
+  /** sla/all: one page (with `limit`) or the whole list; see LookUps['sla/all']. */
+  async slaPlans(
+    request: LookUpRequest<'sla/all'>,
+    options: CallOptions = {},
+  ): Promise<Page<SlaRecord>> {
+    const data = await this.lookUp('sla/all', request, options);
+    return { elements: data?.sla ?? [], next: data?.next };
+  }
+
+  /** sla/specific; null if there is no such plan. */
+  async slaById(id: number | string, options: CallOptions = {}): Promise<SlaRecord | null> {
+    const data = await this.lookUp('sla/specific', { parameters: { id } }, options);
+    return data?.sla[0] ?? null;
+  }
+
+  /** department/add (needs admin); resolves to the new id. Retried only with an `idempotencyKey`. */
+  async addDepartment(fields: DepartmentAddFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#addAdmin('department', fields, options);
+  }
+
+  /** sla/add (needs admin); resolves to the new id. Retried only with an `idempotencyKey`. */
+  async addSlaPlan(fields: SlaAddFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#addAdmin('sla', fields, options);
+  }
+
+  /** sla/delete (needs admin), as DELETE; resolves to the deleted id, null when there was no such plan. */
+  async deleteSlaPlan(id: number | string, options: CallOptions = {}): Promise<string | null> {
+    const body = { query: 'sla', condition: 'delete', parameters: { id } };
+    const data = await this.#call('DELETE', body, {}, false, options);
+    return data === null ? null : this.#requireId(data, 'sla/delete');
+  }
+
+  async #addAdmin(
+    query: 'department' | 'sla',
+    fields: DepartmentAddFields | SlaAddFields,
+    options: AddUserOptions,
+  ): Promise<string> {
+    const { idempotencyKey } = options;
+    const data = await this.#call(
+      'POST',
+      { query, condition: 'add', parameters: fields },
+      idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+      idempotencyKey !== undefined,
+      options,
+    );
+    return this.#requireId(data, `${query}/add`);
+  }
+
   /** Closes the kept-alive connections. */
   close(): void {
     this.#agent.destroy();
@@ -265,11 +459,12 @@ export class DeskgateClient {
 
   /** The envelope's data; null for a 204. Throws DeskgateClientError. */
   async #call(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     body: unknown,
     headers: Record<string, string>,
     idempotent: boolean,
     { signal, requestId }: CallOptions,
+    onHeaders?: (headers: IncomingHttpHeaders) => void,
   ): Promise<unknown> {
     const payload = Buffer.from(JSON.stringify(body));
     const allHeaders: Record<string, string> = {
@@ -299,6 +494,7 @@ export class DeskgateClient {
           continue;
         }
       }
+      onHeaders?.(reply.headers);
       return this.#readEnvelope(reply);
     }
   }

@@ -15,13 +15,17 @@ export {
 } from './deskgate-client-error.ts';
 export type {
   DateInput,
+  DepartmentRecord,
+  FaqCategoryRecord,
+  FaqRecord,
   IntegerInput,
   LookUpName,
   LookUpRequest,
   LookUps,
+  SlaRecord,
   TopicRecord,
   UserPage,
   UserRecord,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
-export type { ErrorCode, FieldError } from './wire-types.ts';
+export type { DepartmentAddFields, ErrorCode, FieldError, SlaAddFields } from './wire-types.ts';

@@ -15,6 +15,7 @@ import {
 } from './migrations/migrate.ts';
 import { type Layout, MIGRATIONS } from './migrations/migrations.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
+import { assertGrants } from './osticket/assert-grants.ts';
 import { assertOsticketTables, assertTablesReadable } from './osticket/assert-osticket-tables.ts';
 import { collectRequirements, tableRequirements } from './osticket/osticket-requirements.ts';
 import { TablePrefixPlugin } from './osticket/table-prefix-plugin.ts';
@@ -154,11 +155,16 @@ export async function openStore(
     const requirements = tableRequirements(collectRequirements(options.entities));
     const own = new Set(requirements.filter((r) => r.own).map((r) => r.table));
     return openLayout(location, options, 'osticket', async (db, dialect) => {
+      // Grants first: a table the user may not use is hidden from information_schema.
+      await assertGrants(db, prefix, requirements, { syslog: location.osticketSyslog === true });
       await assertOsticketTables(db, prefix, requirements);
       const prefixed = db.withPlugin(new TablePrefixPlugin(prefix, own));
       const syslog = location.osticketSyslog === true;
-      const ping = () => assertTablesReadable(prefixed, requirements, { syslog });
-      // A column osTicket no longer has, or a SELECT grant missing, stops the start here.
+      const ping = async () => {
+        await assertGrants(db, prefix, requirements, { syslog });
+        await assertTablesReadable(prefixed, requirements, { syslog });
+      };
+      // A grant missing, or a column osTicket no longer has, stops the start here.
       await ping();
       const handle: DataHandle = {
         layout: 'osticket',

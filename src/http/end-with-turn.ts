@@ -5,7 +5,7 @@ interface Answer {
   res: ServerResponse;
   status: number;
   headers: HeaderList;
-  body: string | undefined;
+  body: string | Buffer | undefined;
 }
 
 interface Turn {
@@ -44,7 +44,7 @@ export function endWithTurn(
   res: ServerResponse,
   status: number,
   headers: HeaderList,
-  body?: string,
+  body?: string | Buffer,
 ): Promise<void> {
   // The log line and the metrics read it, even from an answer whose client has gone.
   res.statusCode = status;

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { makeAuthenticator } from '../auth/authenticate.ts';
 import { makeOsticketKeyPolicy } from '../auth/osticket-key-policy.ts';
 import type { Config } from '../config.ts';
+import { MissingGrantError } from '../data/osticket/assert-grants.ts';
 import type { Store } from '../data/store.ts';
 import { DeskgateError } from '../errors.ts';
 import type { Limits } from '../limits/limits.ts';
@@ -10,6 +11,8 @@ import type { Logger } from '../logger.ts';
 import { MESSAGES } from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { makeClientAddress } from './client-address.ts';
+import { makeCors } from './cors.ts';
+import { endWithTurn } from './end-with-turn.ts';
 import type { HeaderList } from './header-list.ts';
 import { logRequest } from './log-request.ts';
 import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-routes.ts';
@@ -82,6 +85,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
   const reference = makeReferenceRoutes(config.basePath, config.metrics, config.servicePaths[0]);
   const route = makeRouter(config.basePath, config.servicePaths, reference);
   const clientAddress = makeClientAddress(config.trustProxy);
+  const cors = makeCors(config.corsOrigins);
   const callDeps: ServiceCallDeps = {
     config,
     store,
@@ -104,6 +108,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     const requestId = pickRequestId(req.headers['x-request-id']);
     /** The headers of a JSON answer, whichever it is; the others set X-Request-Id themselves. */
     const head: HeaderList = ['X-Request-Id', requestId];
+    cors.addAnswerHeaders(req, head);
     const clientIp = clientAddress(req);
     const record: CallRecord = {};
     const target = route(req.url ?? '/');
@@ -114,6 +119,11 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     try {
       switch (target) {
         case 'service': {
+          if (cors.isPreflight(req)) {
+            cors.addPreflightHeaders(req, head);
+            written = endWithTurn(res, 204, head);
+            break;
+          }
           // Shed load before any work: a flood beyond capacity gets a fast 503, not a queue.
           if (config.maxInFlight > 0 && inFlight >= config.maxInFlight) {
             throw new DeskgateError('overloaded', MESSAGES.overloaded, {
@@ -146,10 +156,13 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           try {
             await store.ping();
           } catch (error) {
-            throw new DeskgateError('database_unavailable', 'The database is not reachable.', {
-              cause: error,
-              headers: { 'Retry-After': '5' },
-            });
+            throw new DeskgateError(
+              'database_unavailable',
+              error instanceof MissingGrantError
+                ? `The database refused a grant deskgate needs: ${error.privilege} on ${error.table}.`
+                : 'The database is not reachable.',
+              { cause: error, headers: { 'Retry-After': '5' } },
+            );
           }
           written = sendSuccess(res, head, startedAt, 'ready');
           break;
@@ -173,7 +186,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           break;
         case 'reference':
           res.setHeader('X-Request-Id', requestId);
-          reference.send(req.url ?? '/', res);
+          reference.send(req, res);
           break;
         case 'none':
           throw new DeskgateError(

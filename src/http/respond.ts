@@ -1,6 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { DeskgateError } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
+import { acceptsGzip } from './accepts-gzip.ts';
 import { endWithTurn } from './end-with-turn.ts';
 import { addHeaders, type HeaderList } from './header-list.ts';
 
@@ -10,9 +13,18 @@ export function elapsedSeconds(startedAt: number): number {
 }
 
 /**
+ * JSON answers longer than this many bytes are sent gzipped to a client that accepts gzip; a
+ * look-up of one topic or user is far below it and never compressed (docs/decisions/232).
+ */
+export const GZIP_MIN_BYTES = 1024;
+
+const gzipAsync = promisify(gzip);
+
+/**
  * Sends a JSON answer with the event loop's turn (end-with-turn.ts), with the request's `head`
  * (its X-Request-Id and rate-limit headers) and `extra` headers; the promise settles once it is
- * written.
+ * written. Over GZIP_MIN_BYTES it is compressed on libuv's thread pool, off the event loop, when
+ * the request accepts gzip, then written with the turn in which the compression ends.
  */
 export function sendJson(
   res: ServerResponse,
@@ -23,13 +35,28 @@ export function sendJson(
 ): Promise<void> {
   const payload = JSON.stringify(body);
   if (extra) addHeaders(head, extra);
-  head.push(
-    'Content-Type',
-    'application/json; charset=utf-8',
-    'Content-Length',
-    String(Buffer.byteLength(payload)),
-  );
+  const length = Buffer.byteLength(payload);
+  head.push('Content-Type', 'application/json; charset=utf-8');
+  if (length > GZIP_MIN_BYTES) {
+    head.push('Vary', 'Accept-Encoding');
+    if (acceptsGzip(res.req?.headers['accept-encoding']))
+      return sendGzipped(res, status, head, payload);
+  }
+  head.push('Content-Length', String(length));
   return endWithTurn(res, status, head, payload);
+}
+
+async function sendGzipped(
+  res: ServerResponse,
+  status: number,
+  head: HeaderList,
+  payload: string,
+): Promise<void> {
+  // The log line and the metrics read it, even if the client goes while the body is compressed.
+  res.statusCode = status;
+  const body = await gzipAsync(payload);
+  head.push('Content-Encoding', 'gzip', 'Content-Length', String(body.length));
+  return endWithTurn(res, status, head, body);
 }
 
 export function sendSuccess(

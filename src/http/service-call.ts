@@ -3,7 +3,7 @@ import type { Authenticator } from '../auth/authenticate.ts';
 import type { Config } from '../config.ts';
 import { callLog } from '../data/call-log/call-log.ts';
 import type { Store } from '../data/store.ts';
-import type { ApiKey } from '../domain.ts';
+import { type ApiKey, WRITE_SCOPES } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import type { FailedAuthLimiter } from '../limits/failed-auth-limiter.ts';
 import type { KeyRateLimiter } from '../limits/key-rate-limiter.ts';
@@ -53,6 +53,23 @@ async function authenticate(
     metrics?.authFailure(answer.code);
     throw answer;
   }
+}
+
+/**
+ * The method a call is treated as: a POST carrying `X-HTTP-Method-Override: GET` is the GET it
+ * names, for browsers, which cannot send a body on GET (docs/decisions/231). Only GET may be
+ * named, and only on a POST.
+ */
+function methodOf(req: IncomingMessage): string {
+  const override = req.headers['x-http-method-override'];
+  if (override === undefined) return req.method ?? '';
+  if (
+    req.method !== 'POST' ||
+    typeof override !== 'string' ||
+    override.trim().toUpperCase() !== 'GET'
+  )
+    throw new DeskgateError('invalid_request', MESSAGES.methodOverride);
+  return 'GET';
 }
 
 function resolveOperation(body: Record<string, unknown>, method: string): Operation {
@@ -117,7 +134,7 @@ export async function runServiceCall(
     throw error;
   }
   const body = parseJsonObject(text);
-  const operation = resolveOperation(body, req.method ?? '');
+  const operation = resolveOperation(body, methodOf(req));
   record.operation = operation.name;
   if (!apiKey.scopes.includes(operation.scope)) {
     deps.metrics?.authFailure('insufficient_scope');
@@ -135,6 +152,9 @@ export async function runServiceCall(
     requestId,
     idempotencyKey: readIdempotencyKey(req),
     logger: deps.logger,
+    addResponseHeader: (name, value) => {
+      head.push(name, value);
+    },
   });
   if (data === undefined) {
     if (!operation.nothingFound) throw new Error(`${operation.name} answered nothing`);
@@ -142,7 +162,7 @@ export async function runServiceCall(
   }
   // Writes log themselves in their transaction; a read is recorded once it has succeeded.
   const { recordCall } = deps.store.data(callLog);
-  if (operation.scope !== 'write' && recordCall)
+  if (!WRITE_SCOPES.has(operation.scope) && recordCall)
     await recordCall({ apiKeyId: apiKey.id, clientIp, operation: operation.name });
   return { found: true, data };
 }

@@ -6,7 +6,7 @@ import { DeskgateError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { validateParameters } from './validate-parameters.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** An operation's `uses`: the entities (src/data/<entity>/) its handler reads or writes. */
 export type Uses = readonly [AnyEntity, ...AnyEntity[]];
@@ -27,6 +27,8 @@ export interface OperationContext<Used extends readonly AnyEntity[] = readonly A
   /** The `Idempotency-Key` header, when the caller sent one. */
   idempotencyKey: string | undefined;
   logger: Logger;
+  /** Adds a header to the success answer (ticket/add: `X-Ticket-Number`). */
+  addResponseHeader(name: string, value: string): void;
 }
 
 /**

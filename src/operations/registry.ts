@@ -1,4 +1,20 @@
+import { departmentAdd } from './department-add/department-add.ts';
+import { departmentAll } from './department-all/department-all.ts';
+import { departmentSpecific } from './department-specific/department-specific.ts';
+import { faqAll } from './faq-all/faq-all.ts';
+import { faqSpecific } from './faq-specific/faq-specific.ts';
 import type { Operation } from './operation.ts';
+import { slaAdd } from './sla-add/sla-add.ts';
+import { slaAll } from './sla-all/sla-all.ts';
+import { slaDelete } from './sla-delete/sla-delete.ts';
+import { slaSpecific } from './sla-specific/sla-specific.ts';
+import { tasksAll } from './tasks-all/tasks-all.ts';
+import { tasksSpecific } from './tasks-specific/tasks-specific.ts';
+import { ticketAdd } from './ticket-add/ticket-add.ts';
+import { ticketAll } from './ticket-all/ticket-all.ts';
+import { ticketClose } from './ticket-close/ticket-close.ts';
+import { ticketReply } from './ticket-reply/ticket-reply.ts';
+import { ticketSpecific } from './ticket-specific/ticket-specific.ts';
 import { topicsAll } from './topics-all/topics-all.ts';
 import { topicsSpecific } from './topics-specific/topics-specific.ts';
 import { userAdd } from './user-add/user-add.ts';
@@ -15,6 +31,22 @@ export const OPERATIONS = {
   'user/add': userAdd,
   'user/specific': userSpecific,
   'user/all': userAll,
+  'ticket/all': ticketAll,
+  'ticket/specific': ticketSpecific,
+  'ticket/add': ticketAdd,
+  'ticket/reply': ticketReply,
+  'ticket/close': ticketClose,
+  'tasks/all': tasksAll,
+  'tasks/specific': tasksSpecific,
+  'department/all': departmentAll,
+  'department/specific': departmentSpecific,
+  'department/add': departmentAdd,
+  'faq/all': faqAll,
+  'faq/specific': faqSpecific,
+  'sla/all': slaAll,
+  'sla/specific': slaSpecific,
+  'sla/add': slaAdd,
+  'sla/delete': slaDelete,
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

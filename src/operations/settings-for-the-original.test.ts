@@ -44,7 +44,7 @@ describeEachDatabase('settings for the original behaviour', (database) => {
             email: `${name}@example.com`,
             passwordHash: HASH,
             timezone: 'UTC',
-            phone: 0,
+            phone: '',
             orgId: 0,
             defaultEmailId: 0,
             status: 0,

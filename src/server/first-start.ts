@@ -4,7 +4,7 @@ import type { IssuedApiKey } from '../auth/issue-api-key.ts';
 import type { Config } from '../config.ts';
 import { apiKeys } from '../data/api-keys/api-keys.ts';
 import type { Store } from '../data/store.ts';
-import { SCOPES } from '../domain.ts';
+import { DEFAULT_SCOPES } from '../domain.ts';
 
 /**
  * On a database with no API key yet, creates one with every scope; undefined when keys exist.
@@ -16,7 +16,7 @@ export async function createFirstKey(store: Store): Promise<IssuedApiKey | undef
   const apiKey = await store.data(apiKeys).createFirstApiKey({
     name: 'default',
     keyHash: hashApiKey(key),
-    scopes: [...SCOPES],
+    scopes: [...DEFAULT_SCOPES],
     allowIps: [],
   });
   return apiKey && { apiKey, key };

@@ -54,7 +54,7 @@ describeEachDatabase('deskgate users get', (database) => {
     assert.equal(user.name, 'Rita Example');
     assert.equal(String(user.email).toLowerCase(), 'rita.example@example.com');
     assert.equal(user.timezone, 'America/New_York');
-    assert.equal(String(user.phone), '15551234567');
+    assert.equal(user.phone, '15551234567');
     assert.equal(String(user.org_id), '3');
     assert.equal(String(user.status), '1');
     // 0 means "the address being created": the stored value is that email row's id.
@@ -66,9 +66,11 @@ describeEachDatabase('deskgate users get', (database) => {
   });
 
   test('users get ID without --json shows the user for a person, without the password hash', async () => {
-    const id = await addUser({ name: 'Tom Example' });
+    const id = await addUser({ name: 'Tom Example', phone: '(061) 234-5678' });
     const text = await runCliText(['users', 'get', id, ...db()]);
     assert.match(text, /Tom Example/);
+    // The digits as typed: the leading zero is kept.
+    assert.match(text, /^phone +0612345678$/m);
     assert.match(text, /Europe\/Lisbon/);
     assert.ok(!text.includes(password));
     assert.doesNotMatch(text, /\$2[aby]\$|\$argon2/);

@@ -5,11 +5,37 @@ import type { DeskgateClient } from '../../src/client/deskgate-client.ts';
 import type {
   LookUpName,
   LookUps,
+  TaskRecord,
+  TicketRecord,
   TopicRecord,
   UserRecord,
 } from '../../src/client/look-up-types.ts';
-import type { NewUserFields } from '../../src/client/wire-types.ts';
+import type {
+  DepartmentAddFields,
+  NewTicketFields,
+  NewUserFields,
+  SlaAddFields,
+  TicketCloseFields,
+  TicketReplyFields,
+} from '../../src/client/wire-types.ts';
+import type { departmentAddParameters } from '../../src/operations/department-add/department-add.ts';
+import type { departmentAllParameters } from '../../src/operations/department-all/department-all.ts';
+import type { departmentSpecificParameters } from '../../src/operations/department-specific/department-specific.ts';
+import type { faqSpecificParameters } from '../../src/operations/faq-specific/faq-specific.ts';
 import { OPERATIONS, type OperationName } from '../../src/operations/registry.ts';
+import type { slaAddParameters } from '../../src/operations/sla-add/sla-add.ts';
+import type { slaAllParameters } from '../../src/operations/sla-all/sla-all.ts';
+import type { slaSpecificParameters } from '../../src/operations/sla-specific/sla-specific.ts';
+import type { tasksAllParameters } from '../../src/operations/tasks-all/tasks-all.ts';
+import type { tasksSpecificParameters } from '../../src/operations/tasks-specific/tasks-specific.ts';
+import type { ticketAddParameters } from '../../src/operations/ticket-add/ticket-add.ts';
+import type {
+  ticketAllParameters,
+  ticketAllResponse,
+} from '../../src/operations/ticket-all/ticket-all.ts';
+import type { ticketCloseParameters } from '../../src/operations/ticket-close/ticket-close.ts';
+import type { ticketReplyParameters } from '../../src/operations/ticket-reply/ticket-reply.ts';
+import type { ticketSpecificParameters } from '../../src/operations/ticket-specific/ticket-specific.ts';
 import type {
   topicsAllParameters,
   topicsAllResponse,
@@ -24,6 +50,13 @@ import type {
   userSpecificParameters,
   userSpecificResponse,
 } from '../../src/operations/user-specific/user-specific.ts';
+import type {
+  DepartmentView,
+  FaqCategoryView,
+  FaqView,
+  SlaView,
+} from '../../src/operations/views/catalogue-view.ts';
+import type { TaskView, TicketView } from '../../src/operations/views/ticket-view.ts';
 import type { TopicView } from '../../src/operations/views/topic-view.ts';
 import type { UserView } from '../../src/operations/views/user-view.ts';
 
@@ -69,9 +102,71 @@ const clientMatchesServer = {
     typeof userAllParameters,
     z.output<typeof userAllResponse>
   >,
+  'ticket/all': [true, true] as LookUpChecks<
+    'ticket/all',
+    typeof ticketAllParameters,
+    z.output<typeof ticketAllResponse>
+  >,
+  'ticket/specific': [true, true] as [
+    Same<LookUps['ticket/specific']['data'], { total: 1; tickets: TicketView[] }>,
+    Same<LookUps['ticket/specific']['sorts'], { '*': z.input<typeof ticketSpecificParameters> }>,
+  ],
+  'ticket/add': [true, true] as [
+    Same<NewTicketFields, z.input<typeof ticketAddParameters>>,
+    Same<Awaited<ReturnType<DeskgateClient['addTicket']>>['id'], string>,
+  ],
+  'ticket/reply': [true] as [Same<TicketReplyFields, z.input<typeof ticketReplyParameters>>],
+  'ticket/close': [true] as [Same<TicketCloseFields, z.input<typeof ticketCloseParameters>>],
+  'tasks/all': [true, true] as [
+    Same<LookUps['tasks/all']['data'], { total: number; tasks: TaskView[]; next?: string }>,
+    Same<LookUps['tasks/all']['sorts'], Inputs<typeof tasksAllParameters>>,
+  ],
+  'tasks/specific': [true, true] as [
+    Same<LookUps['tasks/specific']['data'], { total: 1; tasks: TaskView[] }>,
+    Same<LookUps['tasks/specific']['sorts'], { '*': z.input<typeof tasksSpecificParameters> }>,
+  ],
+  'department/all': [true, true] as [
+    Same<
+      LookUps['department/all']['data'],
+      { total: number; departments: DepartmentView[]; next?: string }
+    >,
+    Same<LookUps['department/all']['sorts'], Inputs<typeof departmentAllParameters>>,
+  ],
+  'department/specific': [true, true] as [
+    Same<LookUps['department/specific']['data'], { total: 1; departments: DepartmentView[] }>,
+    Same<
+      LookUps['department/specific']['sorts'],
+      { '*': z.input<typeof departmentSpecificParameters> }
+    >,
+  ],
+  'department/add': [true] as [Same<DepartmentAddFields, z.input<typeof departmentAddParameters>>],
+  'faq/all': [true] as [
+    Same<LookUps['faq/all']['data'], { total: number; categories: FaqCategoryView[] }>,
+  ],
+  'faq/specific': [true, true] as [
+    Same<LookUps['faq/specific']['data'], { total: number; faq: FaqView[]; next?: string }>,
+    Same<LookUps['faq/specific']['sorts'], { '*': z.input<typeof faqSpecificParameters> }>,
+  ],
+  'sla/all': [true, true] as [
+    Same<LookUps['sla/all']['data'], { total: number; sla: SlaView[]; next?: string }>,
+    Same<LookUps['sla/all']['sorts'], Inputs<typeof slaAllParameters>>,
+  ],
+  'sla/specific': [true, true] as [
+    Same<LookUps['sla/specific']['data'], { total: 1; sla: SlaView[] }>,
+    Same<LookUps['sla/specific']['sorts'], { '*': z.input<typeof slaSpecificParameters> }>,
+  ],
+  'sla/add': [true] as [Same<SlaAddFields, z.input<typeof slaAddParameters>>],
+  'sla/delete': [true] as [
+    Same<Awaited<ReturnType<DeskgateClient['deleteSlaPlan']>>, string | null>,
+  ],
 } satisfies Record<OperationName, readonly true[]>;
 
-const recordsMatchViews: [Same<TopicRecord, TopicView>, Same<UserRecord, UserView>] = [true, true];
+const recordsMatchViews: [
+  Same<TopicRecord, TopicView>,
+  Same<UserRecord, UserView>,
+  Same<TicketRecord, TicketView>,
+  Same<TaskRecord, TaskView>,
+] = [true, true, true, true];
 
 /**
  * The client's methods of each operation of the registry. An operation without a client method
@@ -83,6 +178,22 @@ const CLIENT_METHODS = {
   'user/add': ['addUser'],
   'user/specific': ['userById', 'userByEmail', 'lookUp'],
   'user/all': ['usersCreatedBetween', 'eachUserCreatedBetween', 'lookUp'],
+  'ticket/all': ['tickets', 'lookUp'],
+  'ticket/specific': ['ticketById', 'ticketByNumber', 'lookUp'],
+  'ticket/add': ['addTicket'],
+  'ticket/reply': ['replyToTicket'],
+  'ticket/close': ['closeTicket'],
+  'tasks/all': ['tasks', 'lookUp'],
+  'tasks/specific': ['taskById', 'lookUp'],
+  'department/all': ['departments', 'lookUp'],
+  'department/specific': ['departmentById', 'lookUp'],
+  'department/add': ['addDepartment'],
+  'faq/all': ['faqTree', 'lookUp'],
+  'faq/specific': ['faqsOfCategory', 'lookUp'],
+  'sla/all': ['slaPlans', 'lookUp'],
+  'sla/specific': ['slaById', 'lookUp'],
+  'sla/add': ['addSlaPlan'],
+  'sla/delete': ['deleteSlaPlan'],
 } as const satisfies Record<
   OperationName,
   readonly [keyof DeskgateClient, ...(keyof DeskgateClient)[]]
@@ -94,6 +205,16 @@ const LOOK_UPS = {
   'topics/all': true,
   'user/specific': true,
   'user/all': true,
+  'ticket/all': true,
+  'ticket/specific': true,
+  'tasks/all': true,
+  'tasks/specific': true,
+  'department/all': true,
+  'department/specific': true,
+  'faq/all': true,
+  'faq/specific': true,
+  'sla/all': true,
+  'sla/specific': true,
 } as const satisfies Record<LookUpName, true>;
 
 test("the client's types are the server's schemas, for every operation of the registry", () => {
@@ -101,7 +222,7 @@ test("the client's types are the server's schemas, for every operation of the re
   for (const checks of Object.values(clientMatchesServer)) {
     assert.ok(checks.every((check) => check === true));
   }
-  assert.deepEqual(recordsMatchViews, [true, true]);
+  assert.deepEqual(recordsMatchViews, [true, true, true, true]);
 });
 
 test('every operation of the registry has client methods, and lookUp types every look-up', async () => {

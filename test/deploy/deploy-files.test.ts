@@ -86,7 +86,9 @@ describe('Dockerfile', () => {
 });
 
 /** The words between `node` and the script in a command that starts the service: node's own flags. */
-function nodeFlags(command: readonly string[]): string[] {
+function nodeFlags(words: readonly string[]): string[] {
+  // `npm start` execs node, so that npm's SIGTERM reaches the server (test/server/npm-start-signal).
+  const command = words[0] === 'exec' ? words.slice(1) : words;
   const script = command.findIndex((word) => word.endsWith('bin/deskgate.js'));
   assert.ok(script > 0 && /(^|\/)node$/.test(command[0] ?? ''), `not a node command: ${command}`);
   return command.slice(1, script);

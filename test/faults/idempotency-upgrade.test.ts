@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Kysely, sql } from 'kysely';
-import { type Migration, Migrator } from 'kysely/migration';
-import { MIGRATIONS } from '../../src/data/migrations/migrations.ts';
+import { sql } from 'kysely';
 import { openDatabase } from '../../src/data/open-database.ts';
 import { now } from '../../src/data/time.ts';
 import { fingerprintOf } from '../../src/operations/idempotent-write.ts';
@@ -10,29 +8,7 @@ import { toPasswordHash } from '../../src/operations/user-add/password.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { userFields } from '../helpers/http.ts';
 import { startTestServer } from '../helpers/test-server.ts';
-
-/** The migrations before the generic idempotency records: the schema deskgate 0.x left. */
-const BEFORE = MIGRATIONS.deskgate.filter(([name]) => name < '005');
-
-/** Brings `url` to the schema before 005, as the previous release did. */
-async function migrateToPreviousRelease(url: string): Promise<void> {
-  const { db, dialect } = openDatabase(url);
-  try {
-    const schema = await dialect.currentSchema(db);
-    const migrations: Record<string, Migration> = {};
-    for (const [name, module] of BEFORE) migrations[name] = { up: (d) => module.up(d, dialect) };
-    const { error } = await new Migrator({
-      db: db as Kysely<unknown>,
-      provider: { getMigrations: async () => migrations },
-      migrationTableName: 'deskgate_migration',
-      migrationLockTableName: 'deskgate_migration_lock',
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    }).migrateToLatest();
-    if (error) throw error;
-  } finally {
-    await db.destroy();
-  }
-}
+import { migrateBefore } from '../support/migrate-before.ts';
 
 // Issue 24, item 3: an Idempotency-Key answered before the upgrade is still answered after it.
 for (const kind of DATABASES) {
@@ -44,7 +20,7 @@ for (const kind of DATABASES) {
 
     before(async () => {
       database = await kind.create();
-      await migrateToPreviousRelease(database.url);
+      await migrateBefore(database.url, '005');
       const { db } = openDatabase(database.url);
       try {
         const at = now();

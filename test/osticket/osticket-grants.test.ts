@@ -174,4 +174,50 @@ describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP
       { phone: '5551234' },
     ]);
   });
+
+  // SPEC §8c: every grant the operations need is checked at start, one line naming it.
+  for (const [privilege, table] of [
+    ['SELECT', 'ost_help_topic'],
+    ['INSERT', 'ost_user_email'],
+    ['UPDATE', 'ost_user'],
+    ['DELETE', 'ost__search'],
+  ] as const) {
+    test(`a start without ${privilege} on ${table} stops with one line naming it`, async () => {
+      await asRoot([`REVOKE ${privilege} ON ${database.name}.${table} FROM ${account}`]);
+      try {
+        const refused = await runCli(['serve'], { ...env, PORT: '0' });
+        assert.equal(refused.code, 1);
+        assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+        assert.match(
+          refused.stderr,
+          new RegExp(`^deskgate: the database user lacks the ${privilege} grant on ${table} `),
+        );
+      } finally {
+        await asRoot([`GRANT ${privilege} ON ${database.name}.${table} TO ${account}`]);
+      }
+    });
+  }
+
+  test('/readyz names a grant refused while running, and is ready again once granted', async () => {
+    assert.ok(server, 'the first test started the server');
+    const readyz = () => call(`${server?.origin}/readyz`, { method: 'GET' });
+    assert.equal((await readyz()).status, 200);
+    for (const [privilege, table] of [
+      ['INSERT', 'ost_form_entry'],
+      ['SELECT', 'ost_api_key'],
+    ] as const) {
+      await asRoot([`REVOKE ${privilege} ON ${database.name}.${table} FROM ${account}`]);
+      try {
+        const refused = await readyz();
+        assert.equal(refused.status, 503);
+        assert.equal(
+          refused.body?.data,
+          `The database refused a grant deskgate needs: ${privilege} on ${table}.`,
+        );
+      } finally {
+        await asRoot([`GRANT ${privilege} ON ${database.name}.${table} TO ${account}`]);
+      }
+      assert.equal((await readyz()).status, 200);
+    }
+  });
 });

@@ -169,11 +169,43 @@ describe('look-ups in osTicket mode, on the real osTicket 1.18.1 schema', { skip
     assert.equal(missing.headers['x-error-code'], 'not_found');
   });
 
+  test('user/specific answers phones as stored: a form answer unchanged, else the __cdata row', async () => {
+    const phoneOf = async (id: number) =>
+      dataOf(await get({ query: 'user', condition: 'specific', parameters: { id } })).users?.[0]
+        ?.phone;
+    // osTicket's phone field with its extension: the digits, X, the extension.
+    const withExtension = await createStaffMadeUser(db, 'extension@example.com');
+    await db.query(
+      `UPDATE ost_form_entry_values v JOIN ost_form_entry e ON e.id = v.entry_id
+       JOIN ost_form_field f ON f.id = v.field_id
+       SET v.value = '0612345678X12' WHERE e.object_id = ? AND f.name = 'phone'`,
+      [withExtension],
+    );
+    assert.equal(await phoneOf(withExtension), '0612345678X12');
+    // The PHP service wrote only ost_user__cdata, its phone unquoted in SQL (0612345678 → 612345678).
+    const phpMade = await db.insert(
+      `INSERT INTO ost_user (org_id, default_email_id, status, name, created, updated)
+       VALUES (1, 1, 1, 'Php Made', NOW(), NOW())`,
+    );
+    await db.query('INSERT INTO ost_user__cdata (user_id, phone) VALUES (?, 0612345678)', [
+      phpMade,
+    ]);
+    assert.equal(await phoneOf(phpMade), '612345678');
+    // Without ost_user__cdata (osTicket creates it lazily) such a user has no phone.
+    await db.query('RENAME TABLE ost_user__cdata TO ost_user__cdata_away');
+    try {
+      assert.equal(await phoneOf(phpMade), '');
+      assert.equal(await phoneOf(withExtension), '0612345678X12');
+    } finally {
+      await db.query('RENAME TABLE ost_user__cdata_away TO ost_user__cdata');
+    }
+  });
+
   test('user/specific finds a user deskgate created', async () => {
     const made = await call(server.url, {
       method: 'POST',
       headers: { apikey: key },
-      body: userBody({ email: 'made.here@example.com', phone: 351210000000, timezone: 'UTC' }),
+      body: userBody({ email: 'made.here@example.com', phone: '(061) 234-5678', timezone: 'UTC' }),
     });
     assert.equal(made.status, 200, made.text);
     const found = dataOf(
@@ -185,7 +217,7 @@ describe('look-ups in osTicket mode, on the real osTicket 1.18.1 schema', { skip
       }),
     );
     assert.equal(found.users?.[0]?.user_id, String(made.body?.data));
-    assert.equal(found.users?.[0]?.phone, '351210000000');
+    assert.equal(found.users?.[0]?.phone, '0612345678');
     assert.equal(found.users?.[0]?.timezone, 'UTC');
   });
 
@@ -238,7 +270,7 @@ describe('look-ups in osTicket mode, on the real osTicket 1.18.1 schema', { skip
     ).users?.find((u) => u.user_id === String(ids[3]));
     assert.equal(tokyo?.timezone, 'Asia/Tokyo');
     assert.equal(tokyo?.email, '');
-    assert.equal(tokyo?.phone, '0');
+    assert.equal(tokyo?.phone, '');
   });
 
   test('a key without can_create_tickets has read but not users:read', async () => {

@@ -98,7 +98,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
       email: 'staffmade@example.com',
       password,
       timezone: 'Europe/Lisbon',
-      phone: 5551234,
+      phone: '5551234',
       org_id: 0,
       // Clients of the PHP service send 1; the stored value is the new address's id.
       default_email_id: 1,
@@ -206,7 +206,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
       name: 'Staff Made',
       email: 'staffmade@example.com',
       timezone: 'Europe/Lisbon',
-      phone: 5551234,
+      phone: '5551234',
       org_id: 0,
       default_email_id: email?.id,
       status: 0,

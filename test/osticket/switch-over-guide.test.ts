@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
+import { doubleEncoded } from '../../src/cli/osticket-check/compare-readings.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
@@ -236,13 +237,40 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       assert.notEqual(Number(row?.email_id), 1);
     },
     async phones() {
-      for (const phone of ['555-123-4567', '+351210000000', '351 21 000 0000']) {
-        const reply = await send(standard, userBody({ phone }), { method: 'POST' });
-        assert.equal(reply.status, 400, phone);
+      const phoneOf = async (id: number) =>
+        (dataOf(await send(standard, userById(id))).users as Record<string, string>[])[0]?.phone;
+      for (const [typed, stored] of [
+        ['0612345678', '0612345678'],
+        ['+351 21 000 0000', '351210000000'],
+        ['555-123-4567', '5551234567'],
+        ['(061) 234.5678', '0612345678'],
+        [5551234, '5551234'],
+        [0, ''],
+      ] as const) {
+        const id = await addUser({ phone: typed });
+        assert.equal(await phoneOf(id), stored, String(typed));
+        const [answer] = await db.query<{ value: string | null }>(
+          `SELECT v.value FROM \`${p()}form_entry_values\` v
+           JOIN \`${p()}form_entry\` e ON e.id = v.entry_id
+           JOIN \`${p()}form_field\` f ON f.id = v.field_id
+           WHERE e.object_type = 'U' AND e.object_id = ? AND f.name = 'phone'`,
+          [id],
+        );
+        assert.equal(answer?.value ?? '', stored, `stored in the form answer: ${typed}`);
       }
-      const id = await addUser({ phone: '0612345678' });
-      const users = dataOf(await send(standard, userById(id))).users as Record<string, string>[];
-      assert.equal(users[0]?.phone, '612345678');
+      const refused = await send(standard, userBody({ phone: '555 1234 x12' }), { method: 'POST' });
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body?.errors?.[0]?.field, 'parameters.phone');
+      // A user the PHP service created: its phone only in __cdata, as its unquoted SQL left it.
+      const phpMade = await db.insert(
+        `INSERT INTO \`${p()}user\` (org_id, default_email_id, status, name, created, updated)
+         VALUES (1, 1, 1, 'Php Made', NOW(), NOW())`,
+      );
+      await db.query(
+        `INSERT INTO \`${p()}user__cdata\` (user_id, phone) VALUES (?, 555-123-4567)`,
+        [phpMade],
+      );
+      assert.equal(await phoneOf(phpMade), '-4135');
     },
     async 'user-fields'() {
       const id = await addUser();
@@ -278,6 +306,18 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       // "e" is in several names; 15 ("Café …", accents ignored) has the lowest sort.
       const topic = dataOf(await send(standard, byName('e'))).topic as Record<string, string>;
       assert.equal(topic.id, '15');
+    },
+    async 'non-ascii-names'() {
+      const [row] = await db.query<{ topic: string }>(
+        `SELECT topic FROM \`${p()}help_topic\` WHERE topic_id = 15`,
+      );
+      assert.equal(row?.topic, 'Café Ünïcode ✓');
+      const topic = dataOf(await send(standard, topicBody(15))).topic as Record<string, string>;
+      assert.equal(topic.topic, 'Café Ünïcode ✓');
+      assert.notEqual(topic.topic, doubleEncoded('Café Ünïcode ✓'));
+      const id = await addUser({ name: 'Zoë Ånström' });
+      const users = dataOf(await send(standard, userById(id))).users as Record<string, string>[];
+      assert.equal(users[0]?.name, 'Zoë Ånström');
     },
     async 'notes-null'() {
       await db.query(`UPDATE \`${p()}help_topic\` SET notes = NULL WHERE topic_id = 2`);

@@ -25,6 +25,10 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'osticket check',
     load: async () => (await import('./osticket-check.ts')).osticketCheck,
   },
+  { name: 'agents add', load: async () => (await import('./agents-add.ts')).agentsAdd },
+  { name: 'agents list', load: async () => (await import('./agents-list.ts')).agentsList },
+  { name: 'tasks add', load: async () => (await import('./tasks-add.ts')).tasksAdd },
+  { name: 'completion', load: async () => (await import('./completion.ts')).completion },
 ];
 
 /** Every command loaded, in the table's order (for help texts). */

@@ -1,5 +1,5 @@
 import { issueApiKey } from '../../auth/issue-api-key.ts';
-import { SCOPES, type Scope } from '../../domain.ts';
+import { DEFAULT_SCOPES, SCOPES, type Scope } from '../../domain.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
 import { usingStore } from '../using-store.ts';
@@ -18,13 +18,15 @@ function parseScopes(value: string): Scope[] {
 export const keysCreate: Command = {
   name: 'keys create',
   usage:
-    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--json]',
+    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--notes] [--json]',
   summary: 'Create an API key and show it once.',
   options: {
     ...JSON_OPTION,
     name: { type: 'string' },
-    scope: { type: 'string', default: SCOPES.join(',') },
+    scope: { type: 'string', default: DEFAULT_SCOPES.join(',') },
     'allow-ip': { type: 'string', multiple: true, default: [] },
+    /** With tickets:read, the key also reads internal notes. */
+    notes: { type: 'boolean', default: false },
   },
   positionals: 0,
   async run(input) {
@@ -36,9 +38,13 @@ export const keysCreate: Command = {
     const scopes = parseScopes(String(input.values.scope));
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
     const { apiKey, key } = await usingStore(input.config, (store) =>
-      issueApiKey(store, { name, scopes, allowIps }).catch((error: unknown) => {
-        throw error instanceof RangeError ? new UsageError(`--allow-ip: ${error.message}`) : error;
-      }),
+      issueApiKey(store, { name, scopes, allowIps, notes: input.values.notes === true }).catch(
+        (error: unknown) => {
+          throw error instanceof RangeError
+            ? new UsageError(`--allow-ip: ${error.message}`)
+            : error;
+        },
+      ),
     );
     if (input.values.json) {
       printJson(input, {
@@ -47,12 +53,15 @@ export const keysCreate: Command = {
         key,
         scopes: apiKey.scopes,
         allowIps: apiKey.allowIps,
+        // Only when set: the --json shape of SPEC §9 stays as it was for every other key.
+        ...(apiKey.notes ? { notes: true } : {}),
       });
       return;
     }
     input.out(
       `Created API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
-        `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}).\n` +
+        `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}` +
+        `${apiKey.notes ? '; reads internal notes' : ''}).\n` +
         `It is shown only this once:\n\n    ${key}\n\n`,
     );
   },

@@ -23,6 +23,24 @@ const ORIGINAL_USER_FIELDS = ['user_id', 'name', 'created'];
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
+/**
+ * What the original answers for a name: PHP's utf8_encode on text that already is UTF-8, each
+ * byte read as a Latin-1 character ("Café" → "CafÃ©").
+ */
+export function doubleEncoded(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
+
+/** The original's name is deskgate's, double-encoded: change-non-ascii-names. */
+function isDoubleEncoded(before: unknown, now: unknown): boolean {
+  return (
+    typeof before === 'string' &&
+    typeof now === 'string' &&
+    before !== now &&
+    before === doubleEncoded(now)
+  );
+}
+
 /** Created on `day` after its first second: what an inclusive end date adds. */
 function createdLaterThat(user: Row, day: string): boolean {
   const created = String(user.created ?? '');
@@ -53,6 +71,7 @@ function compareTopic(found: Differences, original: Row, deskgate: Row, probe: P
     const now = deskgate[field];
     if (isDeepStrictEqual(before, now)) continue;
     if (field === 'notes' && before === null && now === '') found.add('change-notes-null');
+    else if (field === 'topic' && isDoubleEncoded(before, now)) found.add('change-non-ascii-names');
     else
       found.undocumented.push(
         `topic ${original.id} ${field}: ${JSON.stringify(before)} vs ${JSON.stringify(now)}`,
@@ -121,7 +140,9 @@ function compareUsers(found: Differences, original: Row[], deskgate: Row[], prob
         found.add('change-user-fields');
         continue;
       }
-      if (!isDeepStrictEqual(row[field], other[field]))
+      if (field === 'name' && isDoubleEncoded(other[field], row[field]))
+        found.add('change-non-ascii-names');
+      else if (!isDeepStrictEqual(row[field], other[field]))
         found.undocumented.push(
           `user ${id} ${field}: ${JSON.stringify(other[field])} vs ${JSON.stringify(row[field])}`,
         );
@@ -148,6 +169,10 @@ function compareSuccesses(
       found.undocumented.push(
         `user/add answered ${JSON.stringify(before)} vs ${JSON.stringify(now)}`,
       );
+    // The original put the phone unquoted into its SQL: a leading zero or punctuation changed
+    // what it stored (0612345678 → 612345678, 555-123-4567 → -4135); deskgate keeps the digits.
+    else if (typeof probe.phone === 'string' && !/^[1-9][0-9]*$/.test(probe.phone))
+      found.add('change-phones');
     return;
   }
   const a = (before ?? {}) as Row;

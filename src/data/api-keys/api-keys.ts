@@ -8,6 +8,8 @@ export interface NewApiKey {
   keyHash: string;
   scopes: Scope[];
   allowIps: string[];
+  /** May read internal notes (`keys create --notes`). Default false. */
+  notes?: boolean;
 }
 
 /** API keys: what authentication reads and the `keys` commands manage. */

@@ -20,6 +20,8 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** 1: the key may read internal notes (with tickets:read); migration 006. */
+  notes: Generated<number>;
 }
 
 export interface OwnApiKeyTables {
@@ -37,6 +39,7 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     created: formatTimestamp(row.created_at),
     lastUsed: row.last_used_at === null ? null : formatTimestamp(row.last_used_at),
     revoked: row.revoked_at === null ? null : formatTimestamp(row.revoked_at),
+    notes: Number(row.notes) === 1,
   };
 }
 
@@ -53,6 +56,7 @@ export async function createApiKey(
     created_at: now(),
     last_used_at: null,
     revoked_at: null,
+    notes: key.notes ? 1 : 0,
   });
   const id = await insertReturningId(query, dialect);
   return toApiKey(

@@ -116,6 +116,7 @@ export function makeOsticketTopics(handle: OsticketHandle): TopicData {
     listTopics: () => listTopics(db),
     listTopicsInOrder: (parentId) => listTopicsInOrder(reader, parentId),
     insertTopics: managedByOsticket('help topics'),
+    importTopics: managedByOsticket('help topics'),
     countTopics: () => countTopics(db),
   };
 }

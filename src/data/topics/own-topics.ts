@@ -94,9 +94,40 @@ function topicKey(parentId: number, name: string): string {
 }
 
 /**
- * Inserts the batch in one transaction, all or nothing, in slices of INSERT_SLICE rows. The new
- * rows are found again by (parent, name), which is unique; a parent named by id may be a topic
- * of the same batch.
+ * Writes the batch in `trx` in slices of INSERT_SLICE rows: those with an id first, then the
+ * sequence moved past them, then the rest, so a generated id never collides with one the batch
+ * names. Reads nothing back.
+ */
+async function writeTopics(
+  trx: Kysely<OwnTopicTables>,
+  dialect: Dialect,
+  topics: readonly NewTopic[],
+): Promise<void> {
+  const at = now();
+  const withIds = topics.filter((t) => t.id !== undefined);
+  const withoutIds = topics.filter((t) => t.id === undefined);
+  for (const group of [withIds, withoutIds]) {
+    for (let i = 0; i < group.length; i += INSERT_SLICE) {
+      const rows = group.slice(i, i + INSERT_SLICE).map((topic) => ({
+        ...(topic.id === undefined ? {} : { id: topic.id }),
+        parent_id: topic.parentId,
+        is_public: topic.isPublic ? 1 : 0,
+        sort: topic.sort,
+        name: topic.name,
+        notes: topic.notes,
+        created_at: at,
+        updated_at: at,
+      }));
+      await trx.insertInto('topics').values(rows).execute();
+    }
+    if (group === withIds && withIds.length > 0)
+      await dialect.syncIdSequence<OwnTopicTables>(trx, 'topics');
+  }
+}
+
+/**
+ * Inserts the batch in one transaction, all or nothing. The new rows are found again by (parent,
+ * name), which is unique; a parent named by id may be a topic of the same batch.
  */
 export async function insertTopics(
   db: Kysely<OwnTopicTables>,
@@ -104,33 +135,26 @@ export async function insertTopics(
   topics: readonly NewTopic[],
 ): Promise<Topic[]> {
   return db.transaction().execute(async (trx) => {
-    const at = now();
-    // Those with an id first, then the sequence moved past them, then the rest: a generated id
-    // never collides with one the batch names.
-    const withIds = topics.filter((t) => t.id !== undefined);
-    const withoutIds = topics.filter((t) => t.id === undefined);
-    for (const group of [withIds, withoutIds]) {
-      for (let i = 0; i < group.length; i += INSERT_SLICE) {
-        const rows = group.slice(i, i + INSERT_SLICE).map((topic) => ({
-          ...(topic.id === undefined ? {} : { id: topic.id }),
-          parent_id: topic.parentId,
-          is_public: topic.isPublic ? 1 : 0,
-          sort: topic.sort,
-          name: topic.name,
-          notes: topic.notes,
-          created_at: at,
-          updated_at: at,
-        }));
-        await trx.insertInto('topics').values(rows).execute();
-      }
-      if (group === withIds && withIds.length > 0)
-        await dialect.syncIdSequence<OwnTopicTables>(trx, 'topics');
-    }
+    await writeTopics(trx, dialect, topics);
     const stored = new Map<string, TopicRow>();
     for (const row of await trx.selectFrom('topics').selectAll().execute())
       stored.set(topicKey(Number(row.parent_id), row.name), row);
     return topics.map((t) => toTopic(stored.get(topicKey(t.parentId, t.name)) as TopicRow));
   });
+}
+
+/**
+ * Inserts the batch in one transaction, all or nothing, and answers only how many: nothing is
+ * read back, so a large import holds its batch and one slice of rows, not the table
+ * (docs/decisions/120).
+ */
+export async function importTopics(
+  db: Kysely<OwnTopicTables>,
+  dialect: Dialect,
+  topics: readonly NewTopic[],
+): Promise<number> {
+  await db.transaction().execute((trx) => writeTopics(trx, dialect, topics));
+  return topics.length;
 }
 
 export function makeOwnTopics(handle: OwnHandle): TopicData {
@@ -141,6 +165,7 @@ export function makeOwnTopics(handle: OwnHandle): TopicData {
     listTopics: () => listTopics(db),
     listTopicsInOrder: (parentId) => listTopicsInOrder(reader, parentId),
     insertTopics: (list) => insertTopics(db, handle.dialect, list),
+    importTopics: (list) => importTopics(db, handle.dialect, list),
     countTopics: () => countTopics(db),
   };
 }

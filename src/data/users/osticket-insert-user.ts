@@ -217,7 +217,7 @@ export async function insertUser(
       .execute();
 
     // The phone lives in the contact form's answers; `__cdata` is only osTicket's cache of them.
-    const phone = user.phone === 0 ? '' : String(user.phone);
+    const phone = user.phone;
     const entry = await trx
       .insertInto('form_entry')
       .values({

@@ -146,37 +146,29 @@ export const OSTICKET_USER_TABLES: readonly OsticketTableRequirement[] = [
   { table: '_search', privileges: ['INSERT', 'DELETE'] },
   {
     table: 'user__cdata',
-    privileges: ['CREATE', 'INSERT'],
+    privileges: ['CREATE', 'SELECT', 'INSERT'],
     optional: true,
     note: 'CREATE only lets the server accept the grant before osTicket has created this table; deskgate never creates it',
   },
   { table: 'organization', privileges: ['SELECT'], columns: ['id'] },
 ];
 
-/** The most digits a phone has in the interface (user/add's limit, E.164's length). */
-const PHONE_DIGITS = 15;
+/** MySQL's "Table … doesn't exist" and "Unknown column": osTicket has no `user__cdata` (yet). */
+const ER_BAD_FIELD_ERROR = 1054;
+const ER_NO_SUCH_TABLE = 1146;
 
 /**
- * The number in an osTicket phone value. osTicket's PhoneField keeps digits and an upper-case
- * `X` before the extension (`5551234X12`) and splits on that `X`: the number is the digits
- * before it; 0 when there are none.
- */
-export function phoneNumber(value: string | null | undefined): number {
-  const digits = (value ?? '').split('X')[0]?.replace(/\D/g, '') ?? '';
-  return digits === '' ? 0 : Number(digits.slice(0, PHONE_DIGITS));
-}
-
-/**
- * The phones of these users, as osTicket's User::getPhoneNumber reads them: the user's form
- * entries (`object_type` `U`, whatever their form) in `sort` order, and the first holding an
- * answer to a field named exactly `phone` gives the phone, even an empty one. `user__cdata` is
- * only a cache osTicket rebuilds from these answers, and deskgate is not granted to read it.
+ * The phones of these users, as stored, unchanged. First as osTicket's User::getPhoneNumber
+ * reads them: the user's form entries (`object_type` `U`, whatever their form) in `sort` order,
+ * and the first holding an answer to a field named exactly `phone` gives the phone, even an
+ * empty one. A user with no such answer (the PHP service wrote only `user__cdata`) has the phone
+ * of its `user__cdata` row, when osTicket has created that table.
  */
 async function findPhones(
   db: Kysely<OsticketUserTables>,
   userIds: readonly number[],
-): Promise<Map<number, number>> {
-  const phones = new Map<number, number>();
+): Promise<Map<number, string>> {
+  const phones = new Map<number, string>();
   if (userIds.length === 0) return phones;
   const answers = await db
     .selectFrom('form_entry')
@@ -192,7 +184,20 @@ async function findPhones(
     .execute();
   for (const row of answers) {
     const userId = Number(row.object_id);
-    if (row.name === 'phone' && !phones.has(userId)) phones.set(userId, phoneNumber(row.value));
+    if (row.name === 'phone' && !phones.has(userId)) phones.set(userId, row.value ?? '');
+  }
+  const unanswered = userIds.filter((id) => !phones.has(id));
+  if (unanswered.length === 0) return phones;
+  try {
+    const cached = await db
+      .selectFrom('user__cdata')
+      .select(['user_id', 'phone'])
+      .where('user_id', 'in', unanswered)
+      .execute();
+    for (const row of cached) phones.set(Number(row.user_id), row.phone ?? '');
+  } catch (error) {
+    const errno = (error as { errno?: unknown } | null)?.errno;
+    if (errno !== ER_NO_SUCH_TABLE && errno !== ER_BAD_FIELD_ERROR) throw error;
   }
   return phones;
 }
@@ -234,7 +239,7 @@ async function toUsers(db: Kysely<OsticketUserTables>, rows: readonly UserRow[])
     name: row.name,
     email: row.address ?? '',
     timezone: row.timezone ?? '',
-    phone: phones.get(Number(row.id)) ?? 0,
+    phone: phones.get(Number(row.id)) ?? '',
     orgId: Number(row.org_id),
     defaultEmailId: Number(row.default_email_id),
     status: Number(row.status),

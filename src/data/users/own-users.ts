@@ -14,7 +14,8 @@ export interface UserTable {
   default_email_id: number;
   status: number;
   name: string;
-  phone: number;
+  /** Digits as typed; '' for none (migration 007 made it text). */
+  phone: string;
   created_at: string;
   updated_at: string;
 }
@@ -162,7 +163,7 @@ export function toUser(row: UserRow, email = row.address ?? ''): User {
     name: row.name,
     email,
     timezone: row.timezone,
-    phone: Number(row.phone),
+    phone: row.phone,
     orgId: Number(row.org_id),
     defaultEmailId: Number(row.default_email_id),
     status: Number(row.status),

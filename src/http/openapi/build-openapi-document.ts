@@ -91,7 +91,14 @@ export function buildOpenApiDocument(options: {
         'the processing time in seconds.\n\nThe look-ups are **GET requests with a JSON body**, ' +
         'as in the original service. Browsers, and clients generated from this document on top ' +
         'of `fetch`, cannot send a body with GET: call them with curl (each one’s description ' +
-        'has the line), Node’s http module, or the `deskgate/client` package.',
+        'has the line), Node’s http module, or the `deskgate/client` package. A browser sends ' +
+        'a look-up as a POST with the header `X-HTTP-Method-Override: GET`, which is treated as ' +
+        'the GET it names (only GET may be named; a plain POST to a look-up is 405). Pages on ' +
+        'another origin need it listed in `DESKGATE_CORS_ORIGINS` (exact origins; CORS is off ' +
+        'otherwise). Answers over 1 KiB are gzipped when `Accept-Encoding` allows it.\n\n' +
+        'Linting: `redocly lint` with its default rules reports one error, no-path-trailing-slash. ' +
+        'The slash is kept on purpose: `/upload/svc_wbs/` is the original service’s address, ' +
+        'which its clients call (`/upload/svc_wbs` is served too).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

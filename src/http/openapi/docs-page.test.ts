@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { z } from 'zod';
 import { describeWithDatabase, SQLITE } from '../../../test/helpers/each-database.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { ROOT } from '../../../test/helpers/paths.ts';
@@ -15,36 +16,36 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
   // Under a base path, to prove every asset URL carries it.
   const server = useTestServer({ database, env: { DESKGATE_BASE_PATH: '/helpdesk' } });
 
-  test('serves the page and its assets itself, with a self-only content policy', async () => {
+  test('serves the page and its two assets itself, with a self-only content policy', async () => {
     const page = await fetch(`${server.origin}/helpdesk/docs`);
     assert.equal(page.status, 200);
     assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
-    assert.match(String(page.headers.get('content-security-policy')), /default-src 'none'/);
+    const policy = String(page.headers.get('content-security-policy'));
+    assert.match(policy, /default-src 'none'/);
+    assert.match(policy, /script-src 'self'(;|$)/);
+    assert.match(policy, /style-src 'self'(;|$)/, 'no inline style either');
+    assert.match(policy, /connect-src 'self'(;|$)/);
     const html = await page.text();
-    const assets = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1] as string);
+    const assets = [...html.matchAll(/(?:href|src)="(\/[^"]+)"/g)].map((m) => m[1] as string);
     assert.deepEqual(assets, [
-      '/helpdesk/docs/favicon.png',
-      '/helpdesk/docs/swagger-ui.css',
-      '/helpdesk/docs/swagger-ui-bundle.js',
-      '/helpdesk/docs/deskgate-docs.js',
+      '/helpdesk/docs/docs.css',
+      '/helpdesk/openapi.json',
+      '/helpdesk/docs/docs.js',
     ]);
-    for (const asset of assets) {
+    assert.match(html, /data-document="\/helpdesk\/openapi.json"/);
+    assert.doesNotMatch(html, /<script>|style=/, 'no inline script or style');
+    for (const [asset, type] of [
+      ['/helpdesk/docs/docs.js', /^text\/javascript/],
+      ['/helpdesk/docs/docs.css', /^text\/css/],
+    ] as const) {
       const reply = await fetch(`${server.origin}${asset}`);
       assert.equal(reply.status, 200, asset);
-      assert.match(
-        String(reply.headers.get('content-type')),
-        /^(text\/(css|javascript)|image\/png)/,
-      );
-      await reply.arrayBuffer();
+      assert.match(String(reply.headers.get('content-type')), type);
+      const text = await reply.text();
+      assert.ok(text.length < 40_000, `${asset} stays small`);
+      if (asset.endsWith('.js'))
+        assert.doesNotMatch(text, /innerHTML|outerHTML|insertAdjacentHTML/);
     }
-    // The note on what a browser cannot try names every GET operation of the registry.
-    const note = /<div id="deskgate-note"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
-    const named = [...note.matchAll(/<code>([a-z-]+\/[a-z-]+)<\/code>/g)].map((m) => m[1]);
-    const gets = Object.values(OPERATIONS).filter((o) => o.methods.includes('GET'));
-    assert.ok(gets.length > 0);
-    for (const operation of gets) assert.ok(named.includes(operation.name), operation.name);
-    const init = await fetch(`${server.origin}/helpdesk/docs/deskgate-docs.js`);
-    assert.match(await init.text(), /"url":"\/helpdesk\/openapi.json"/);
     // The document itself is JSON with the base path as its server URL.
     const document = await call(`${server.origin}/helpdesk/openapi.json`);
     assert.deepEqual((document.body as unknown as { servers: unknown }).servers, [
@@ -52,7 +53,34 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
     ]);
   });
 
-  test('renders both operations in headless Chromium, asking no other host', {
+  test('the curl lines name the address the caller reached (its Host), and only a plain host', async () => {
+    const curlOrigins = async (headers: Record<string, string>) => {
+      const reply = await call(`${server.origin}/helpdesk/openapi.json`, { headers });
+      assert.equal(reply.status, 200);
+      assert.match(String(reply.headers.vary), /Host/);
+      return new Set(
+        [...reply.text.matchAll(/curl --request \w+ '([^']*)\/upload/g)].map((m) => m[1]),
+      );
+    };
+    const port = new URL(server.origin).port;
+    assert.deepEqual(await curlOrigins({}), new Set([`http://127.0.0.1:${port}/helpdesk`]));
+    assert.deepEqual(
+      await curlOrigins({ Host: 'desk.example.org:8443', 'X-Forwarded-Proto': 'https' }),
+      new Set(['https://desk.example.org:8443/helpdesk']),
+    );
+    assert.deepEqual(
+      await curlOrigins({ Host: '[::1]:9000' }),
+      new Set(['http://[::1]:9000/helpdesk']),
+    );
+    for (const host of ["x'$(id)'", 'a b', 'evil.example/path', 'x"y']) {
+      assert.deepEqual(
+        await curlOrigins({ Host: host }),
+        new Set(['http://localhost:8080/helpdesk']),
+      );
+    }
+  });
+
+  test('a person can read every operation in headless Chromium; the page asks no other host', {
     skip: existsSync(CHROMIUM)
       ? false
       : `${CHROMIUM} is not installed (apt-get install chromium): browser test skipped`,
@@ -76,25 +104,61 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
 
       const response = await page.goto(`${server.origin}/helpdesk/docs`);
       assert.equal(response?.status(), 200);
-      await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
-      const summaries = await page.locator('.opblock-summary').allInnerTexts();
-      const joined = summaries.join('\n');
-      assert.match(joined, /GET\s+\/upload\/svc_wbs\/[\s\S]*topics\/specific/);
-      assert.match(joined, /POST\s+\/upload\/svc_wbs\/[\s\S]*user\/add/);
-      assert.match(joined, /PUT\s+\/upload\/svc_wbs\/[\s\S]*user\/add/);
+      await page.locator('section.operation').first().waitFor({ timeout: 20_000 });
+      assert.match(String(await page.locator('header h1').textContent()), /deskgate/);
+      const serviceUrl = `${server.origin}/helpdesk/upload/svc_wbs/`;
 
-      // The GET operation shows its request body and its 204.
-      await page.locator('.opblock-get .opblock-summary').first().click();
-      const get = page.locator('.opblock-get').first();
-      await get.locator('.opblock-section-request-body').waitFor({ timeout: 10_000 });
-      assert.match(String(await get.textContent()), /204/);
-      await page.locator('.opblock-post .opblock-summary').first().click();
-      const post = page.locator('.opblock-post').first();
-      await post.locator('.opblock-section-request-body').waitFor({ timeout: 10_000 });
-      assert.match(String(await post.textContent()), /Idempotency-Key/);
-      // Swagger UI resolves an operation's $refs when it opens, and lists problems in a box.
-      await page.waitForTimeout(500);
-      assert.equal(await page.locator('.errors-wrapper').count(), 0, 'Swagger UI shows errors');
+      for (const operation of Object.values(OPERATIONS)) {
+        const section = page.locator(`section#op-${operation.name.replace('/', '-')}`);
+        assert.equal(await section.count(), 1, operation.name);
+        const text = String(await section.textContent());
+        assert.equal(
+          await section.locator('.methods').textContent(),
+          operation.methods.join(' · '),
+          operation.name,
+        );
+        assert.equal(await section.locator('.scope code').textContent(), operation.scope);
+        // The description, its Markdown rendered: the summary line and inline code as elements.
+        assert.ok(text.includes(operation.summary), `${operation.name}: summary`);
+        assert.ok((await section.locator('p code').count()) > 0, `${operation.name}: inline code`);
+        // One parameter table per sort, each naming the fields of that variant's schema.
+        // A variant without fields (faq/all) says "No parameters." instead of an empty table.
+        const withFields = operation.variants.filter(
+          (variant) =>
+            Object.keys(
+              z.toJSONSchema(variant.parameters, { io: 'input', unrepresentable: 'any' })
+                .properties ?? {},
+            ).length > 0,
+        ).length;
+        const tables = section.locator('table.parameters');
+        assert.equal(await tables.count(), withFields, operation.name);
+        if (withFields < operation.variants.length) assert.ok(text.includes('No parameters.'));
+        for (const variant of operation.sort?.values ?? [])
+          assert.ok(text.includes(`sort "${variant}"`), `${operation.name}: sort ${variant}`);
+        // Every example, with a curl line at the real address and a form to send it.
+        const examples = section.locator('.example');
+        assert.equal(await examples.count(), operation.examples.length, operation.name);
+        for (let i = 0; i < operation.examples.length; i++) {
+          const curl = String(await examples.nth(i).locator('pre.curl').textContent());
+          assert.ok(
+            curl.startsWith(`curl --request ${operation.methods[0]} '${serviceUrl}'`),
+            curl,
+          );
+          const example = operation.examples[i];
+          assert.ok(example);
+          assert.ok(curl.includes(JSON.stringify(example.body)), curl);
+          assert.equal(await examples.nth(i).locator('form.try button').count(), 1);
+        }
+        // The response example and the error codes.
+        assert.ok(text.includes('"status": "Success"'), `${operation.name}: response example`);
+        for (const code of ['invalid_json', 'invalid_parameters', 'method_not_allowed'])
+          assert.ok(text.includes(code), `${operation.name}: ${code}`);
+      }
+      // A parameter row: topics/specific by name takes `name`, a string of 1 to 128 characters.
+      const byName = page.locator('section#op-topics-specific table.parameters').nth(1);
+      assert.match(String(await byName.textContent()), /name\s*string\s*required/);
+      // The service endpoints are listed too.
+      assert.match(String(await page.locator('main').textContent()), /\/healthz[\s\S]*\/readyz/);
 
       mkdirSync(join(ROOT, 'test-output'), { recursive: true });
       await page.screenshot({ path: join(ROOT, 'test-output', 'docs-page.png'), fullPage: true });
@@ -105,6 +169,43 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
       assert.deepEqual(elsewhere, [], 'the page asked another host');
       assert.ok(requested.includes(`${server.origin}/helpdesk/openapi.json`));
       assert.deepEqual(problems, [], 'errors in the page (a content-policy violation?)');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('document text is shown as text: markup and script links in the Markdown stay inert', {
+    skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed: browser test skipped`,
+  }, async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      const hostile =
+        'Hello <img src=x onerror="window.pwned=1"> **bold** `<b>code</b>` ' +
+        '[bad](javascript:window.pwned=2) [good](https://example.org/)\n\n- one\n- two';
+      await page.route('**/helpdesk/openapi.json', async (route) => {
+        const reply = await route.fetch();
+        const document = (await reply.json()) as { info: { description: string } };
+        document.info.description = hostile;
+        await route.fulfill({ response: reply, json: document });
+      });
+      await page.goto(`${server.origin}/helpdesk/docs`);
+      await page.locator('section.operation').first().waitFor({ timeout: 20_000 });
+      const intro = page.locator('.intro');
+      assert.equal(await intro.locator('img, b').count(), 0);
+      assert.match(String(await intro.textContent()), /<img src=x onerror="window.pwned=1">/);
+      assert.equal(await intro.locator('strong').textContent(), 'bold');
+      assert.equal(await intro.locator('code').textContent(), '<b>code</b>');
+      assert.equal(await intro.locator('a').count(), 1, 'only the https link is a link');
+      assert.equal(await intro.locator('a').getAttribute('href'), 'https://example.org/');
+      assert.equal(await intro.locator('li').count(), 2);
+      assert.equal(await page.evaluate(() => (window as { pwned?: number }).pwned), undefined);
+      assert.deepEqual(problems, []);
     } finally {
       await browser.close();
     }

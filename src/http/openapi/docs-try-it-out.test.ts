@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { before, test } from 'node:test';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Locator } from 'playwright-core';
 import { describeWithDatabase, SQLITE } from '../../../test/helpers/each-database.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 
@@ -11,16 +11,20 @@ interface Sent {
   method: string;
   url: string;
   apikey: string | undefined;
+  override: string | undefined;
   status: number;
   body: string;
 }
 
-async function authorize(page: Page, key: string): Promise<void> {
-  await page.locator('button.authorize').first().click();
-  const dialog = page.locator('.dialog-ux');
-  await dialog.locator('input').first().fill(key);
-  await dialog.locator('button.modal-btn.authorize').click();
-  await dialog.locator('button.btn-done').click();
+/** Presses Send in `form` and waits for its answer to show. */
+async function send(form: Locator): Promise<string> {
+  const result = form.locator('.result');
+  await form.locator('button').click();
+  await result.locator('.status').waitFor({ timeout: 10_000 });
+  await form
+    .page()
+    .waitForFunction((el) => !el?.textContent?.includes('Sending'), await result.elementHandle());
+  return String(await result.textContent());
 }
 
 describeWithDatabase(
@@ -34,7 +38,7 @@ describeWithDatabase(
       ({ key } = await server.createKey({ scopes: ['read', 'write'] }));
     });
 
-    test('user/add executes with the authorized key, twice; the GET operation has no Execute', async () => {
+    test('a person runs a topic look-up and a user/add from the page, with the key typed in', async () => {
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
         args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -48,10 +52,12 @@ describeWithDatabase(
         page.on('response', async (reply) => {
           const request = reply.request();
           if (!request.url().endsWith('/upload/svc_wbs/')) return;
+          const headers = await request.allHeaders();
           sent.push({
             method: request.method(),
             url: request.url(),
-            apikey: (await request.allHeaders()).apikey,
+            apikey: headers.apikey,
+            override: headers['x-http-method-override'],
             status: reply.status(),
             body: await reply.text(),
           });
@@ -59,55 +65,53 @@ describeWithDatabase(
         page.on('pageerror', (error) => problems.push(error.message));
 
         await page.goto(`${server.origin}/helpdesk/docs`);
-        await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
-        // The page says why the GET operation cannot be tried and where the curl line is.
-        assert.match(
-          String(await page.locator('#deskgate-note').textContent()),
-          /GET with a JSON body[\s\S]*curl/,
-        );
-        await authorize(page, key);
+        await page.locator('section.operation').first().waitFor({ timeout: 20_000 });
+        await page.locator('#apikey').fill(key);
 
-        const post = page.locator('.opblock-post').first();
-        await post.locator('.opblock-summary').click();
-        await post.locator('button.try-out__btn').click();
-        const email = `docs.${Date.now()}@example.com`;
-        const body = post.locator('textarea.body-param__text');
+        // The look-up: a GET with a body, sent by the page as a POST that names GET.
+        const lookUp = page.locator('#op-topics-specific .example form').first();
+        const shown = await send(lookUp);
+        assert.match(shown, /^200/);
+        assert.match(shown, /General Inquiry/);
+        assert.match(shown, /X-Request-Id: /);
+        assert.deepEqual(
+          sent.map(({ method, override, apikey, status }) => ({
+            method,
+            override,
+            apikey,
+            status,
+          })),
+          [{ method: 'POST', override: 'GET', apikey: key, status: 200 }],
+        );
+        assert.equal(sent[0]?.url, `${server.origin}/helpdesk/upload/svc_wbs/`);
+
+        // user/add, twice with the same Idempotency-Key: the second is the replay of the first.
+        const add = page.locator('#op-user-add .example form').first();
+        const body = add.locator('textarea');
         const example = JSON.parse(await body.inputValue()) as {
           parameters: Record<string, string>;
         };
-        example.parameters.email = email;
+        example.parameters.email = `docs.${Date.now()}@example.com`;
         await body.fill(JSON.stringify(example, null, 2));
-        // A key of the caller's own: the second Execute is then a retry of the same request.
-        await post
-          .locator('tr[data-param-name="Idempotency-Key"] input')
-          .fill(`docs-page-${Date.now()}`);
+        await add.locator('input').fill(`docs-page-${Date.now()}`);
+        const first = await send(add);
+        assert.match(first, /^200/);
+        const second = await send(add);
+        assert.match(second, /^200/);
+        assert.equal(sent.length, 3, JSON.stringify(sent));
+        const [, one, two] = sent;
+        assert.equal(one?.method, 'POST');
+        assert.equal(one?.override, undefined);
+        assert.equal(one?.apikey, key);
+        const [created, replayed] = [one, two].map(
+          (e) => JSON.parse(String(e?.body)) as { data: string },
+        );
+        assert.match(String(created?.data), /^[0-9]+$/);
+        assert.equal(replayed?.data, created?.data);
 
-        const execute = post.locator('button.execute');
-        await execute.click();
-        await page.waitForFunction(() => document.querySelector('.live-responses-table') !== null);
-        const deadline = Date.now() + 10_000;
-        while (sent.length < 1 && Date.now() < deadline) await page.waitForTimeout(50);
-        await execute.click();
-        while (sent.length < 2 && Date.now() < deadline) await page.waitForTimeout(50);
-
-        assert.equal(sent.length, 2, JSON.stringify(sent));
-        for (const exchange of sent) {
-          assert.equal(exchange.method, 'POST');
-          assert.equal(exchange.url, `${server.origin}/helpdesk/upload/svc_wbs/`);
-          assert.equal(exchange.apikey, key, 'Authorize did not set the apikey header');
-          assert.equal(exchange.status, 200, exchange.body);
-        }
-        const [first, second] = sent.map((e) => JSON.parse(e.body) as { data: string });
-        // The second is the idempotent replay: the same user, not a second one or a 409/422.
-        assert.equal(second?.data, first?.data);
-        assert.match(String(await post.locator('.live-responses-table').textContent()), /200/);
-
-        // The GET-with-body operation: readable, but nothing to press.
-        const get = page.locator('.opblock-get').first();
-        await get.locator('.opblock-summary').click();
-        await get.locator('.opblock-section-request-body').waitFor({ timeout: 10_000 });
-        assert.equal(await get.locator('button.try-out__btn').count(), 0);
-        assert.equal(await get.locator('button.execute').count(), 0);
+        // Without a key the page shows the 401 the server gave.
+        await page.locator('#apikey').fill('');
+        assert.match(await send(lookUp), /^401[\s\S]*missing_api_key/);
 
         const elsewhere = requested.filter(
           (url) => !url.startsWith(`${server.origin}/`) && !/^(data|blob):/.test(url),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_STATUS } from '../../errors.ts';
 import type { HttpMethod, Operation, OperationVariant } from '../../operations/operation.ts';
 import { OPERATIONS } from '../../operations/registry.ts';
+import { faqCategoryViewSchema } from '../../operations/views/catalogue-view.ts';
 import { topicViewSchema } from '../../operations/views/topic-view.ts';
 import { userViewSchema } from '../../operations/views/user-view.ts';
 import {
@@ -76,18 +77,22 @@ function requestSchema(operation: Operation): Json {
   const [only] = operation.variants;
   const parametersOf = (variant: OperationVariant) =>
     ref(`${variantName(operation, variant)}Parameters`);
+  // additionalProperties true, here and in each if/then, says what the service does with other
+  // fields (ignores them); tools that check examples strictly (Redocly's default) read an
+  // absent one as false and then reject every example.
   return {
     type: 'object',
     description: `${operation.name} (scope \`${operation.scope}\`). Other top-level fields are ignored.`,
+    additionalProperties: true,
     required,
     properties: {
       query: { const: operation.query },
       condition: { const: operation.condition },
       ...(sort
         ? {
+            // No `default` keyword: openapi-typescript makes a property with one required.
             sort: {
               enum: sort.values,
-              default: sort.default,
               description: `Selects the look-up; optional, "${sort.default}" by default.`,
             },
           }
@@ -95,17 +100,26 @@ function requestSchema(operation: Operation): Json {
       parameters:
         operation.variants.length === 1 && only
           ? parametersOf(only)
-          : { type: 'object', description: 'Its schema depends on `sort` (see allOf).' },
+          : {
+              // The union is what generators (openapi-typescript, Swagger UI) read; allOf below
+              // ties each member to its `sort` value, which they do not follow.
+              anyOf: operation.variants.map(parametersOf),
+              description: 'One of these, as `sort` selects (see allOf).',
+            },
     },
     ...(operation.variants.length > 1
       ? {
           allOf: operation.variants.map((variant) => ({
             if:
               variant.sort === sort?.default
-                ? { properties: { sort: { const: variant.sort } } }
-                : { required: ['sort'], properties: { sort: { const: variant.sort } } },
+                ? { additionalProperties: true, properties: { sort: { const: variant.sort } } }
+                : {
+                    additionalProperties: true,
+                    required: ['sort'],
+                    properties: { sort: { const: variant.sort } },
+                  },
             // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword.
-            then: { properties: { parameters: parametersOf(variant) } },
+            then: { additionalProperties: true, properties: { parameters: parametersOf(variant) } },
           })),
         }
       : {}),
@@ -125,6 +139,8 @@ export function operationComponents(): Record<string, Json> {
   const responses: [z.ZodType, string][] = [
     [topicViewSchema, 'Topic'],
     [userViewSchema, 'User'],
+    // Recursive: without a component of its own, zod leaves an unresolvable __shared $ref.
+    [faqCategoryViewSchema, 'FaqCategory'],
     [serviceStatusEnvelopeSchema, 'ServiceStatusEnvelope'],
     [fieldErrorSchema, 'FieldError'],
     [errorEnvelopeSchema, 'Error'],
@@ -292,6 +308,8 @@ function methodObject(method: HttpMethod, serviceUrl: string): Json | undefined 
     'x-deskgate-operations': operations.map((operation) => ({
       operation: operation.name,
       scope: operation.scope,
+      // The documented method first, then the others it accepts (user/add: POST, PUT).
+      methods: operation.methods,
       ...(operation.sort
         ? { sort: operation.sort.values, defaultSort: operation.sort.default }
         : {}),
@@ -305,7 +323,7 @@ function methodObject(method: HttpMethod, serviceUrl: string): Json | undefined 
 /** The path item of the service address: every method any operation uses. */
 export function servicePathItem(serviceUrl: string): Json {
   const item: Json = {};
-  for (const method of ['GET', 'POST', 'PUT'] as const) {
+  for (const method of ['GET', 'POST', 'PUT', 'DELETE'] as const) {
     const object = methodObject(method, serviceUrl);
     if (object) item[method.toLowerCase()] = object;
   }

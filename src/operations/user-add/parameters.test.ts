@@ -38,7 +38,7 @@ describe('user/add parameters', () => {
       ...VALID,
       name: 'Ann',
       email: 'Ann@Example.com',
-      phone: 12125550100,
+      phone: '12125550100',
       org_id: 7,
     });
   });
@@ -73,9 +73,16 @@ describe('user/add parameters', () => {
     });
   }
 
-  test('phone allows up to 15 digits; the id fields up to 2147483647', () => {
-    assert.deepEqual(problems({ ...VALID, phone: '999999999999999' }), []);
-    assert.equal(problems({ ...VALID, phone: '1000000000000000' }).length, 1);
+  test("phone: digits as typed, osTicket's punctuation stripped; the id fields up to 2147483647", () => {
+    const phoneOf = (phone: unknown) =>
+      validateParameters(userAddParameters, { ...VALID, phone }, 'user/add').phone;
+    assert.equal(phoneOf('0612345678'), '0612345678');
+    assert.equal(phoneOf('+351 (21) 000.00-00'), '351210000000');
+    assert.equal(phoneOf(5551234), '5551234');
+    for (const none of [0, '0', '', '  ']) assert.equal(phoneOf(none), '', String(none));
+    assert.equal(phoneOf('9'.repeat(20)), '9'.repeat(20));
+    for (const bad of ['9'.repeat(21), '12a', '--', '555 1234 x12', 1_000_000_000_000_000, -1, 1.5])
+      assert.equal(problems({ ...VALID, phone: bad }).length, 1, String(bad));
     for (const field of ['org_id', 'default_email_id', 'status']) {
       assert.deepEqual(problems({ ...VALID, [field]: 2147483647 }), [], field);
       assert.equal(problems({ ...VALID, [field]: 2147483648 }).length, 1, field);

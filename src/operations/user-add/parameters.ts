@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { MIN_PASSWORD_LENGTH, passwordKind } from './password.ts';
+import { phoneField } from './phone-field.ts';
 
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 /**
@@ -84,7 +85,7 @@ export const userAddParameters = z.strictObject({
       }),
     )
     .meta({ description: 'An IANA time zone name.', examples: ['Europe/Lisbon', 'UTC'] }),
-  phone: integerField(0, 999_999_999_999_999),
+  phone: phoneField(),
   org_id: integerField(0, INT32_MAX),
   default_email_id: integerField(0, INT32_MAX),
   status: integerField(0, INT32_MAX),

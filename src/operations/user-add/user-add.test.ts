@@ -97,7 +97,7 @@ describeEachDatabase('user/add', (database) => {
     const stored = await readStoredUser(database.url, id);
     assert.ok(stored.user);
     assert.equal(stored.user.name, 'Stored Values');
-    assert.equal(Number(stored.user.phone), 12125550100);
+    assert.equal(stored.user.phone, '12125550100');
     assert.equal(Number(stored.user.org_id), 7);
     assert.equal(Number(stored.user.status), 2);
     assert.match(String(stored.user.created_at), TIMESTAMP);

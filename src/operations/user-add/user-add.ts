@@ -15,6 +15,15 @@ const OSTICKET_HASHING: HashingOptions = { cost: 8, version: '2a' };
 
 const USES = [users, writes] as const;
 
+/**
+ * The phone as releases before phones became text (migration 007) fingerprinted it, a number,
+ * wherever that number has the same digits: a retry across the upgrade still matches.
+ */
+function phoneAsFingerprinted(digits: string): string | number {
+  if (digits === '') return 0;
+  return /^[1-9][0-9]{0,14}$/.test(digits) ? Number(digits) : digits;
+}
+
 function invalidParameter(field: string, message: string): DeskgateError {
   return new DeskgateError(
     'invalid_parameters',
@@ -120,7 +129,9 @@ export const userAdd = defineOperation({
     }
     return writeOnce(context.data(writes), context, {
       // The password is left out: no fast hash of it is stored; a retry's is checked instead.
-      fingerprint: fingerprintOf(parameters, ['password']),
+      fingerprint: fingerprintOf({ ...parameters, phone: phoneAsFingerprinted(parameters.phone) }, [
+        'password',
+      ]),
       async confirm(answer) {
         const hash = await context.data(users).findPasswordHash(Number(answer));
         return hash !== undefined && passwordMatches(parameters.password, hash);

@@ -53,7 +53,7 @@ describeEachDatabase('user/all', (database) => {
       email: `u.${++emails}@example.com`,
       passwordHash: HASH,
       timezone: 'UTC',
-      phone: 1000 + i,
+      phone: String(1000 + i),
       orgId: 0,
       defaultEmailId: 0,
       status: 0,

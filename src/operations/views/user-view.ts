@@ -17,10 +17,10 @@ export const userViewSchema = z
     org_id: z.string().regex(DIGITS).meta({ description: '"0" when none.' }),
     status: z.string().regex(DIGITS),
     timezone: z.string().meta({ description: 'An IANA time zone name; "" if none is set.' }),
-    phone: z
-      .string()
-      .regex(/^[0-9]*$/)
-      .meta({ description: 'Digits; "0" or "" when none.' }),
+    phone: z.string().meta({
+      description:
+        'As stored, unchanged: the digits as typed (osTicket may add `X` and an extension); "" when none.',
+    }),
     created: z.string().meta({ description: TIMESTAMP }),
     updated: z.string().meta({ description: TIMESTAMP }),
   })
@@ -48,7 +48,7 @@ export function toUserView(user: User): UserView {
     org_id: String(user.orgId),
     status: String(user.status),
     timezone: user.timezone,
-    phone: String(user.phone),
+    phone: user.phone,
     created: user.created,
     updated: user.updated,
   };

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { faqs } from '../../data/faqs/faqs.ts';
+import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
+import { INT32_MAX, integerField } from '../fields.ts';
+import { listParameters, readList } from '../list-page.ts';
+import { defineOperation } from '../operation.ts';
+import { FAQ_EXAMPLE, faqViewSchema, toFaqView } from '../views/catalogue-view.ts';
+
+export const faqSpecificParameters = z.strictObject({
+  id: integerField(1, INT32_MAX).meta({ description: 'The category id.' }),
+  ...listParameters(CATALOGUE_CURSOR, 'FAQs'),
+});
+
+export const faqSpecific = defineOperation({
+  query: 'faq',
+  condition: 'specific',
+  methods: ['GET'],
+  scope: 'read',
+  summary: "One category's FAQs",
+  description:
+    'Needs `read`. The FAQs of the category `parameters.id` (a category id, as in the ' +
+    'original), in id order: published and featured FAQs of a public or featured category ' +
+    '(every one under DESKGATE_CATALOGUE_VISIBILITY=all). A category that does not exist or is ' +
+    'not shown → 204. Paged with `limit` / `after` / `next`.',
+  parameters: { '*': faqSpecificParameters },
+  response: z
+    .strictObject({
+      total: z.int().min(0).meta({ description: 'How many FAQs this answer holds.' }),
+      faq: z.array(faqViewSchema),
+      next: z
+        .string()
+        .optional()
+        .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
+    })
+    .meta({ description: "The category's FAQs in id order." }),
+  responseExample: { total: 1, faq: [FAQ_EXAMPLE] },
+  examples: [{ name: 'by-category', summary: 'The FAQs of category 1', parameters: { id: 1 } }],
+  uses: [faqs],
+  nothingFound: true,
+  errors: ['too_many_results'],
+  async handle({ parameters }, { data, config }) {
+    const visibility = config.catalogueVisibility;
+    const category = await data(faqs).findCategory(parameters.id, visibility);
+    if (!category) return undefined;
+    const { elements, next } = await readList(
+      { limit: parameters.limit, maxList: config.maxList, noun: 'FAQs', cursor: CATALOGUE_CURSOR },
+      (count) => data(faqs).listFaqs([category.id], visibility, count, parameters.after?.id),
+      (faq) => ({ key: '', id: faq.id }),
+    );
+    return {
+      total: elements.length,
+      faq: elements.map((faq) => toFaqView(faq, visibility)),
+      ...(next === undefined ? {} : { next }),
+    };
+  },
+});

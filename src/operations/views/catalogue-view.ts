@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import type { CatalogueVisibility, Department, Faq, FaqCategory, SlaPlan } from '../../domain.ts';
+
+const text = (description: string) => z.string().meta({ description });
+const id = (description: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description });
+
+export const departmentViewSchema = z
+  .strictObject({
+    department_id: id('The department id.'),
+    name: text('Its name, tag-stripped as osTicket stores it.'),
+    created: text('When it was created, `YYYY-MM-DD HH:MM:SS`.'),
+    parent_id: id('Its parent department; "0" for a top-level one.'),
+  })
+  .meta({ description: "A department, with the original's keys (values as strings)." });
+
+export type DepartmentView = z.output<typeof departmentViewSchema>;
+
+export function toDepartmentView(department: Department): DepartmentView {
+  return {
+    department_id: String(department.id),
+    name: department.name,
+    created: department.created,
+    parent_id: String(department.parentId),
+  };
+}
+
+export const DEPARTMENT_EXAMPLE: DepartmentView = {
+  department_id: '1',
+  name: 'Support',
+  created: '2026-11-22 13:10:28',
+  parent_id: '0',
+};
+
+export const slaViewSchema = z
+  .strictObject({
+    sla_id: id('The SLA plan id.'),
+    flags: id('Bits: 1 active, 2 escalate, 4 no overdue alerts, 8 transient.'),
+    grace_period: id('Hours until a ticket on the plan is overdue.'),
+    name: text('Its name, HTML-escaped as osTicket stores it.'),
+    notes: z.string().nullable().meta({ description: 'Notes (HTML-escaped); null when none.' }),
+    created: text('When it was created.'),
+    schedule_id: id('Its business-hours schedule; "0": the help desk’s default.'),
+    updated: text('When it was last changed.'),
+  })
+  .meta({ description: "An SLA plan, with the original's keys plus schedule_id and updated." });
+
+export type SlaView = z.output<typeof slaViewSchema>;
+
+export function toSlaView(plan: SlaPlan): SlaView {
+  return {
+    sla_id: String(plan.id),
+    flags: String(plan.flags),
+    grace_period: String(plan.gracePeriod),
+    name: plan.name,
+    notes: plan.notes,
+    created: plan.created,
+    schedule_id: String(plan.scheduleId),
+    updated: plan.updated,
+  };
+}
+
+export const SLA_EXAMPLE: SlaView = {
+  sla_id: '1',
+  flags: '3',
+  grace_period: '18',
+  name: 'Default SLA',
+  notes: null,
+  created: '2026-11-22 13:10:28',
+  schedule_id: '0',
+  updated: '2026-11-22 13:10:28',
+};
+
+export const faqViewSchema = z
+  .strictObject({
+    id: id('The FAQ id.'),
+    category: id('Its category id.'),
+    ispublished: id('0 internal, 1 public, 2 featured.'),
+    question: text('The question.'),
+    answer: text('The answer (HTML, as osTicket stores it).'),
+    keywords: z.string().nullable().meta({ description: 'Search keywords; null when none.' }),
+    notes: z
+      .string()
+      .nullable()
+      .meta({ description: 'Internal notes: "" unless DESKGATE_CATALOGUE_VISIBILITY=all.' }),
+    created: text('When it was created.'),
+    updated: text('When it was last changed.'),
+  })
+  .meta({ description: "A FAQ, with the original's keys (values as strings)." });
+
+export type FaqView = z.output<typeof faqViewSchema>;
+
+export function toFaqView(faq: Faq, visibility: CatalogueVisibility): FaqView {
+  return {
+    id: String(faq.id),
+    category: String(faq.categoryId),
+    ispublished: String(faq.published),
+    question: faq.question,
+    answer: faq.answer,
+    keywords: faq.keywords,
+    notes: visibility === 'all' ? faq.notes : '',
+    created: faq.created,
+    updated: faq.updated,
+  };
+}
+
+export const FAQ_EXAMPLE: FaqView = {
+  id: '1',
+  category: '1',
+  ispublished: '1',
+  question: 'How do I reset my password?',
+  answer: '<p>Use “Forgot password” on the sign-in page.</p>',
+  keywords: 'password',
+  notes: '',
+  created: '2026-11-22 13:10:28',
+  updated: '2026-11-22 13:10:28',
+};
+
+/** A category of faq/all: the original's keys, its FAQs, and its sub-categories under "0", "1", …. */
+export interface FaqCategoryView {
+  id: string;
+  parent: string | null;
+  ispublic: string;
+  name: string;
+  description: string;
+  notes: string;
+  created: string;
+  updated: string;
+  faqs: { total: number; faq: FaqView[] };
+  children: { count: number; [index: string]: FaqCategoryView | number };
+}
+
+export const faqCategoryViewSchema: z.ZodType<FaqCategoryView> = z
+  .strictObject({
+    id: id('The category id.'),
+    parent: z
+      .string()
+      .nullable()
+      .meta({ description: 'Its parent category; null for a top-level one.' }),
+    ispublic: id('0 private, 1 public, 2 featured.'),
+    name: text('Its name.'),
+    description: text('Its description (HTML, as osTicket stores it).'),
+    notes: text('Internal notes: "" unless DESKGATE_CATALOGUE_VISIBILITY=all.'),
+    created: text('When it was created.'),
+    updated: text('When it was last changed.'),
+    faqs: z.strictObject({
+      total: z.int().min(0).meta({ description: 'How many FAQs the category holds here.' }),
+      faq: z.array(faqViewSchema),
+    }),
+    get children() {
+      return z
+        .object({
+          count: z.int().min(0).meta({ description: 'How many sub-categories follow.' }),
+        })
+        .catchall(faqCategoryViewSchema)
+        .meta({
+          description:
+            'The sub-categories under the keys "0", "1", … (as the original nested them), any depth.',
+        });
+    },
+  })
+  .meta({
+    description: 'A FAQ category with its FAQs and sub-categories.',
+  }) as z.ZodType<FaqCategoryView>;
+
+/** Builds the tree of faq/all from every visible category and FAQ (a child of a hidden category is hidden too). */
+export function toFaqTree(
+  categories: readonly FaqCategory[],
+  faqs: readonly Faq[],
+  visibility: CatalogueVisibility,
+): FaqCategoryView[] {
+  const byParent = new Map<number, FaqCategory[]>();
+  for (const category of categories) {
+    byParent.set(category.parentId, [...(byParent.get(category.parentId) ?? []), category]);
+  }
+  const faqsOf = new Map<number, FaqView[]>();
+  for (const faq of faqs) {
+    faqsOf.set(faq.categoryId, [...(faqsOf.get(faq.categoryId) ?? []), toFaqView(faq, visibility)]);
+  }
+  const known = new Set(categories.map((category) => category.id));
+  const build = (category: FaqCategory, path: ReadonlySet<number>): FaqCategoryView => {
+    const children = (byParent.get(category.id) ?? []).filter((child) => !path.has(child.id));
+    const nested: FaqCategoryView['children'] = { count: children.length };
+    children.forEach((child, index) => {
+      nested[String(index)] = build(child, new Set([...path, child.id]));
+    });
+    const own = faqsOf.get(category.id) ?? [];
+    return {
+      id: String(category.id),
+      parent: category.parentId === 0 ? null : String(category.parentId),
+      ispublic: String(category.visibility),
+      name: category.name,
+      description: category.description,
+      notes: visibility === 'all' ? category.notes : '',
+      created: category.created,
+      updated: category.updated,
+      faqs: { total: own.length, faq: own },
+      children: nested,
+    };
+  };
+  // Top level: no parent, or (under `all`) a parent that does not exist.
+  return categories
+    .filter(
+      (category) =>
+        category.parentId === 0 || (visibility === 'all' && !known.has(category.parentId)),
+    )
+    .map((category) => build(category, new Set([category.id])));
+}

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Page } from 'playwright-core';
+import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
+assert.ok(sqlite);
+
+/** A portal: a page on an origin of its own (another port), which calls deskgate with fetch. */
+async function startPortal(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>portal</title><p>portal</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+interface Outcome {
+  status?: number;
+  topic?: string;
+  requestId?: string | null;
+  remaining?: string | null;
+  error?: string;
+}
+
+/** The portal page's own fetch: a topic look-up as a POST that names GET, as the README shows. */
+function lookUp(page: Page, url: string, key: string): Promise<Outcome> {
+  return page.evaluate(
+    async ({ url, key }) => {
+      try {
+        const reply = await fetch(url, {
+          method: 'POST',
+          headers: {
+            apikey: key,
+            'Content-Type': 'application/json',
+            'X-HTTP-Method-Override': 'GET',
+          },
+          body: JSON.stringify({ query: 'topics', condition: 'specific', parameters: { id: 1 } }),
+        });
+        const body = (await reply.json()) as { data: { topic: { topic: string } } };
+        return {
+          status: reply.status,
+          topic: body.data.topic.topic,
+          requestId: reply.headers.get('X-Request-Id'),
+          remaining: reply.headers.get('X-RateLimit-Remaining'),
+        };
+      } catch (error) {
+        return { error: String(error) };
+      }
+    },
+    { url, key },
+  );
+}
+
+describe('a browser portal on another origin, in headless Chromium', {
+  skip: existsSync(CHROMIUM)
+    ? false
+    : `${CHROMIUM} is not installed (apt-get install chromium): browser test skipped`,
+}, () => {
+  let database: TestDatabase;
+  let deskgate: StartedServer;
+  let listed: Awaited<ReturnType<typeof startPortal>>;
+  let unlisted: Awaited<ReturnType<typeof startPortal>>;
+  let key: string;
+
+  before(async () => {
+    listed = await startPortal();
+    unlisted = await startPortal();
+    database = await sqlite.create();
+    ({ key } = await createKey(database.url, { scopes: ['read'] }));
+    deskgate = await startServer({
+      databaseUrl: database.url,
+      env: { DESKGATE_CORS_ORIGINS: listed.origin, DESKGATE_RATE_LIMIT: '1000' },
+    });
+  });
+  after(async () => {
+    await deskgate?.stop();
+    await database?.drop();
+    listed?.server.close();
+    unlisted?.server.close();
+  });
+
+  test('the listed origin looks a topic up and reads the exposed headers; another is blocked', async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${listed.origin}/`);
+      const ok = await lookUp(page, deskgate.url, key);
+      assert.equal(ok.error, undefined, ok.error);
+      assert.equal(ok.status, 200);
+      assert.equal(ok.topic, 'General Inquiry');
+      assert.ok(ok.requestId, 'X-Request-Id is exposed');
+      assert.ok(ok.remaining, 'the rate-limit headers are exposed');
+
+      await page.goto(`${unlisted.origin}/`);
+      const blocked = await lookUp(page, deskgate.url, key);
+      assert.match(String(blocked.error), /TypeError|Failed to fetch/);
+      assert.equal(blocked.status, undefined);
+    } finally {
+      await browser.close();
+    }
+  });
+});
