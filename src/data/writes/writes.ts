@@ -76,7 +76,8 @@ export const writes = defineEntity<Writes>({
       {
         table: 'idempotency_keys',
         own: true,
-        privileges: ['CREATE', 'ALTER', 'INDEX', 'SELECT', 'INSERT', 'DELETE'],
+        // UPDATE: an answer stored under a key claimed before a call to osTicket (decision 240).
+        privileges: ['CREATE', 'ALTER', 'INDEX', 'SELECT', 'INSERT', 'UPDATE', 'DELETE'],
       },
     ],
   },
