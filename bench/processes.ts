@@ -11,7 +11,8 @@ export function startScriptArgs(root: string): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  const [command, ...args] = scripts.start.split(/\s+/);
+  // `exec node …`: npm start execs node so that SIGTERM reaches the server (decision in 2bee8a9).
+  const [command, ...args] = scripts.start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node')
     throw new Error(`package.json's start script does not run node: ${scripts.start}`);
   return args.map((arg) => (arg.endsWith('.js') ? join(root, arg) : arg));

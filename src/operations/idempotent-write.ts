@@ -69,6 +69,10 @@ export interface WriteCaller {
 
 const NONE = Symbol('no stored answer');
 
+function writeKeyOf(caller: WriteCaller, idempotencyKey: string): WriteKey {
+  return { apiKeyId: caller.apiKey.id, operation: caller.operation, key: idempotencyKey };
+}
+
 /**
  * The answer stored under `key`, as it was sent; NONE when there is none (or it expired, and is
  * then forgotten at once). The same key with other parameters is 422 idempotency_mismatch.
@@ -107,11 +111,7 @@ export async function writeOnce<Answer>(
   request: IdempotentWrite<Answer>,
 ): Promise<Answer> {
   if (caller.idempotencyKey === undefined) return request.write(undefined);
-  const key: WriteKey = {
-    apiKeyId: caller.apiKey.id,
-    operation: caller.operation,
-    key: caller.idempotencyKey,
-  };
+  const key = writeKeyOf(caller, caller.idempotencyKey);
   const earlier = await replay(writes, key, request);
   if (earlier !== NONE) return earlier;
   await sweepExpiredAnswers(writes);
@@ -163,11 +163,7 @@ export async function writeOnceRemotely<Answer>(
   request: RemoteWrite<Answer>,
 ): Promise<Answer> {
   if (caller.idempotencyKey === undefined) return request.write(undefined);
-  const key: WriteKey = {
-    apiKeyId: caller.apiKey.id,
-    operation: caller.operation,
-    key: caller.idempotencyKey,
-  };
+  const key = writeKeyOf(caller, caller.idempotencyKey);
   const claim = { key: key.key, fingerprint: request.fingerprint, pending: true as const };
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const stored = await writes.findStoredAnswer(key);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { OsticketBrowser } from './osticket-browser.ts';
 import { ROOT } from './paths.ts';
 import type { RealOsticket } from './real-osticket.ts';
+import type { SmtpSink } from './smtp-sink.ts';
 
 export type Row = Record<string, unknown>;
 export type TicketRows = Record<string, Row | Row[]>;
@@ -208,4 +209,61 @@ export function ticketCounts(osticket: RealOsticket): Promise<Row[]> {
             (SELECT COUNT(*) FROM ost_thread_event) v, (SELECT COUNT(*) FROM ost_form_entry) f,
             (SELECT MAX(updated) FROM ost_ticket) u, (SELECT GROUP_CONCAT(status_id) FROM ost_ticket) s`,
   );
+}
+
+/** The staff panel's reply, as an agent sends it: lock the ticket, then post with the lock code. */
+export async function replyInPanel(
+  admin: OsticketBrowser,
+  ticketId: number,
+  response: string,
+): Promise<void> {
+  const lock = await admin.postAjax(`scp/ajax.php/lock/ticket/${ticketId}`, {});
+  const { code } = JSON.parse(lock.text) as { code: string };
+  await admin.get(`scp/tickets.php?id=${ticketId}`);
+  await admin.postForm(`scp/tickets.php?id=${ticketId}`, {
+    id: String(ticketId),
+    a: 'reply',
+    lockCode: code,
+    'reply-to': 'all',
+    response,
+  });
+}
+
+/** A text reply as osTicket stores it, and its mail to `to` reached the sink. */
+export async function assertTextReply(
+  osticket: RealOsticket,
+  sink: SmtpSink,
+  mailsBefore: number,
+  entryId: number,
+  expected: { body: string; to: string },
+): Promise<void> {
+  const [entry] = await osticket.query<Row>(
+    'SELECT type, staff_id, format, body FROM ost_thread_entry WHERE id = ?',
+    [entryId],
+  );
+  assert.deepEqual(entry, { type: 'R', staff_id: 1, format: 'text', body: expected.body });
+  const mails = await sink.waitFor(mailsBefore + 1);
+  assert.ok(
+    mails.slice(mailsBefore).some((mail) => mail.to.includes(expected.to)),
+    JSON.stringify(mails.map((mail) => mail.to)),
+  );
+}
+
+/** A 4-hour SLA on the 24/7 schedule and an extra open status "Waiting": choices osTicket would not make. */
+export async function addUnusualChoices(
+  osticket: RealOsticket,
+): Promise<{ slaId: number; waitingStatus: number }> {
+  const [always] = await osticket.query<{ id: number }>(
+    `SELECT id FROM ost_schedule WHERE name LIKE '24/7%'`,
+  );
+  const slaId = await osticket.insert(
+    `INSERT INTO ost_sla (schedule_id, flags, grace_period, name, notes, created, updated)
+     VALUES (?, 1, 4, 'Four hours', '', NOW(), NOW())`,
+    [always?.id ?? 0],
+  );
+  const waitingStatus = await osticket.insert(
+    `INSERT INTO ost_ticket_status (name, state, mode, flags, sort, properties, created, updated)
+     VALUES ('Waiting', 'open', 3, 0, 6, '{}', NOW(), NOW())`,
+  );
+  return { slaId, waitingStatus };
 }

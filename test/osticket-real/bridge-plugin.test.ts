@@ -3,10 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import {
   addOsticketUser,
+  addUnusualChoices,
   assertRowsLikePanel as assertRows,
+  assertTextReply,
   BRIDGE_PLUGIN,
   enableBridgePlugin,
   type Row,
+  replyInPanel,
   ticketRows as rowsOf,
   textBody,
   ticketCounts,
@@ -84,14 +87,7 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
     // A user (through osTicket's API), a 4-hour SLA on the 24/7 schedule, a key not on the
     // allow-list, an inactive agent and an agent whose role may not reply or close.
     userId = await addOsticketUser(osticket, 'tess@example.net', 'Tess Ticket');
-    const [always] = await osticket.query<{ id: number }>(
-      `SELECT id FROM ost_schedule WHERE name LIKE '24/7%'`,
-    );
-    slaId = await osticket.insert(
-      `INSERT INTO ost_sla (schedule_id, flags, grace_period, name, notes, created, updated)
-       VALUES (?, 1, 4, 'Four hours', '', NOW(), NOW())`,
-      [always?.id ?? 0],
-    );
+    ({ slaId, waitingStatus } = await addUnusualChoices(osticket));
     const otherKeyText = 'A'.repeat(32);
     otherKey = {
       key: otherKeyText,
@@ -110,10 +106,6 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
     const readOnlyRole = await osticket.insert(
       `INSERT INTO ost_role (flags, name, permissions, notes, created, updated)
        VALUES (1, 'Look only', '{"ticket.create":1}', '', NOW(), NOW())`,
-    );
-    waitingStatus = await osticket.insert(
-      `INSERT INTO ost_ticket_status (name, state, mode, flags, sort, properties, created, updated)
-       VALUES ('Waiting', 'open', 3, 0, 6, '{}', NOW(), NOW())`,
     );
     inactiveAgent = await agent('inactive', 0, 1);
     readOnlyAgent = await agent('lookonly', 1, readOnlyRole);
@@ -221,32 +213,12 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
       message: 'We are on it <b>now</b>.',
     });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    const [entry] = await osticket.query<Row>(
-      'SELECT type, staff_id, format, body FROM ost_thread_entry WHERE id = ?',
-      [answer.body.entry_id],
-    );
-    assert.deepEqual(entry, {
-      type: 'R',
-      staff_id: 1,
-      format: 'text',
+    await assertTextReply(osticket, sink, mailsBefore, answer.body.entry_id as number, {
       body: 'We are on it &lt;b&gt;now&lt;/b&gt;.',
+      to: 'tess@example.net',
     });
-    const mails = await sink.waitFor(mailsBefore + 1);
-    assert.ok(
-      mails.slice(mailsBefore).some((mail) => mail.to.includes('tess@example.net')),
-      JSON.stringify(mails.map((mail) => mail.to)),
-    );
 
-    const lock = await admin.postAjax(`scp/ajax.php/lock/ticket/${panelTicket}`, {});
-    const { code } = JSON.parse(lock.text) as { code: string };
-    await admin.get(`scp/tickets.php?id=${panelTicket}`);
-    await admin.postForm(`scp/tickets.php?id=${panelTicket}`, {
-      id: String(panelTicket),
-      a: 'reply',
-      lockCode: code,
-      'reply-to': 'all',
-      response: 'We are on it &lt;b&gt;now&lt;/b&gt;.',
-    });
+    await replyInPanel(admin, panelTicket, 'We are on it &lt;b&gt;now&lt;/b&gt;.');
     await assertRowsLikePanel(AFTER_REPLY);
   });
 

@@ -5,10 +5,13 @@ import { after, before, describe, test } from 'node:test';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import {
   addOsticketUser,
+  addUnusualChoices,
   assertRowsLikePanel,
+  assertTextReply,
   BRIDGE_PLUGIN,
   enableBridgePlugin,
   type Row,
+  replyInPanel,
   textBody,
   ticketCounts,
   ticketRows,
@@ -80,18 +83,7 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
        VALUES (?, 1, 'UTC', NULL, ?, '', NOW())`,
       [userId, hash],
     );
-    const [always] = await osticket.query<{ id: number }>(
-      `SELECT id FROM ost_schedule WHERE name LIKE '24/7%'`,
-    );
-    slaId = await osticket.insert(
-      `INSERT INTO ost_sla (schedule_id, flags, grace_period, name, notes, created, updated)
-       VALUES (?, 1, 4, 'Four hours', '', NOW(), NOW())`,
-      [always?.id ?? 0],
-    );
-    waitingStatus = await osticket.insert(
-      `INSERT INTO ost_ticket_status (name, state, mode, flags, sort, properties, created, updated)
-       VALUES ('Waiting', 'open', 3, 0, 6, '{}', NOW(), NOW())`,
-    );
+    ({ slaId, waitingStatus } = await addUnusualChoices(osticket));
     losing = await startAnswerLosingProxy(osticket.baseUrl);
   });
   after(async () => {
@@ -290,32 +282,12 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
       body: 'We are on it <b>now</b>.',
     });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    const [entry] = await osticket.query<Row>(
-      'SELECT type, staff_id, format, body FROM ost_thread_entry WHERE id = ?',
-      [Number(reply.body?.data)],
-    );
-    assert.deepEqual(entry, {
-      type: 'R',
-      staff_id: 1,
-      format: 'text',
+    await assertTextReply(osticket, sink, mailsBefore, Number(reply.body?.data), {
       body: 'We are on it &lt;b&gt;now&lt;/b&gt;.',
+      to: 'tess@example.net',
     });
-    const mails = await sink.waitFor(mailsBefore + 1);
-    assert.ok(
-      mails.slice(mailsBefore).some((mail) => mail.to.includes('tess@example.net')),
-      JSON.stringify(mails.map((mail) => mail.to)),
-    );
 
-    const lock = await admin.postAjax(`scp/ajax.php/lock/ticket/${stockPanelTicket}`, {});
-    const { code } = JSON.parse(lock.text) as { code: string };
-    await admin.get(`scp/tickets.php?id=${stockPanelTicket}`);
-    await admin.postForm(`scp/tickets.php?id=${stockPanelTicket}`, {
-      id: String(stockPanelTicket),
-      a: 'reply',
-      lockCode: code,
-      'reply-to': 'all',
-      response: 'We are on it &lt;b&gt;now&lt;/b&gt;.',
-    });
+    await replyInPanel(admin, stockPanelTicket, 'We are on it &lt;b&gt;now&lt;/b&gt;.');
     await assertRowsLikePanel(osticket, stockTicket, stockPanelTicket, AFTER_REPLY);
   });
 

@@ -141,7 +141,10 @@ describe('the OpenAPI document', () => {
     const statuses = (method: string) => Object.keys(at(item, method, 'responses')).sort();
     const common = ['400', '401', '403', '405', '413', '415', '429', '500', '503'];
     assert.deepEqual(statuses('get'), ['200', '204', '404', ...common].sort());
-    assert.deepEqual(statuses('post'), ['200', '409', '422', '501', '502', '504', ...common].sort());
+    assert.deepEqual(
+      statuses('post'),
+      ['200', '409', '422', '501', '502', '504', ...common].sort(),
+    );
     assert.deepEqual(at(item, 'get', 'responses', '204', 'headers', 'X-Error-Code'), {
       $ref: '#/components/headers/X-Error-Code',
     });
