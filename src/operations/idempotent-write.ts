@@ -132,22 +132,22 @@ export async function writeOnce<Answer>(
 }
 
 /** A write done by another system's code (osTicket's), claimed here before it is called. */
-export interface RemoteWrite<Answer> {
+export interface RemoteWrite<Result, Answer> {
   fingerprint: string;
   /**
    * How long after its claim a call may still be running there: its timeout plus what the other
    * side may take to finish after deskgate stopped waiting. Before it, a retry answers 409.
    */
   settleMs: number;
-  /** Calls the other system; `claim` goes to Writes.recordWrite to store the answer under it. */
-  write(claim: (Claim & { pending: true }) | undefined): Promise<Answer>;
+  /** Calls the other system. */
+  call(): Promise<Result>;
+  /** Records what it wrote; with `claim`, through Writes.recordWrite under the pending claim. */
+  store(result: Result, claim: (Claim & { pending: true }) | undefined): Promise<Answer>;
   /**
    * After `settleMs`: what an unanswered earlier call with this key wrote, found by what it was
    * asked to write (created at most `ageMs` ago); undefined when it wrote nothing.
    */
-  recover(ageMs: number): Promise<Answer | undefined>;
-  /** Stores a recovered answer under the pending claim. */
-  settle(answer: Answer, claim: Claim & { pending: true }): Promise<Answer>;
+  recover(ageMs: number): Promise<Result | undefined>;
 }
 
 /**
@@ -157,12 +157,12 @@ export interface RemoteWrite<Answer> {
  * old claim with no answer, after a timeout or a crash (recover: the ticket it made, else a fresh
  * call). A call refused for sure frees its claim at once.
  */
-export async function writeOnceRemotely<Answer>(
+export async function writeOnceRemotely<Result, Answer>(
   writes: Writes,
   caller: WriteCaller,
-  request: RemoteWrite<Answer>,
+  request: RemoteWrite<Result, Answer>,
 ): Promise<Answer> {
-  if (caller.idempotencyKey === undefined) return request.write(undefined);
+  if (caller.idempotencyKey === undefined) return request.store(await request.call(), undefined);
   const key = writeKeyOf(caller, caller.idempotencyKey);
   const claim = { key: key.key, fingerprint: request.fingerprint, pending: true as const };
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -182,7 +182,7 @@ export async function writeOnceRemotely<Answer>(
         });
       }
       const recovered = await request.recover(ageMs);
-      if (recovered !== undefined) return request.settle(recovered, claim);
+      if (recovered !== undefined) return request.store(recovered, claim);
       await writes.releaseClaim(key);
     }
     await sweepExpiredAnswers(writes);
@@ -192,8 +192,9 @@ export async function writeOnceRemotely<Answer>(
       if (error instanceof IdempotencyConflictError) continue;
       throw error;
     }
+    let result: Result;
     try {
-      return await request.write(claim);
+      result = await request.call();
     } catch (error) {
       // Only an unanswered call keeps its claim: osTicket may have written.
       if (!(error instanceof DeskgateError && error.code === 'osticket_timeout')) {
@@ -201,6 +202,8 @@ export async function writeOnceRemotely<Answer>(
       }
       throw error;
     }
+    // The other system wrote: if storing fails the claim stays, and a retry recovers the result.
+    return request.store(result, claim);
   }
   throw new DeskgateError('write_in_progress', MESSAGES.writeInProgress, {
     headers: { 'Retry-After': '1' },

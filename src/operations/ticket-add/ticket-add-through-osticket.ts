@@ -129,18 +129,17 @@ export async function addTicketThroughOsticket(
   const id = await writeOnceRemotely(context.data(writes), context, {
     fingerprint: fingerprintOf(parameters),
     settleMs: api.timeoutMs + OSTICKET_SETTLE_GRACE_MS,
-    write: async (claim) => record(await open(), claim),
+    call: open,
+    store: record,
     // The ticket an unanswered call made: the user's, with this subject, made since the claim.
     async recover(ageMs) {
       const seconds = Math.ceil(ageMs / 1000) + RECOVERY_SLACK_SECONDS;
       for (const id of await inputs.recentTicketIds(parameters.user_id, seconds)) {
         const ticket = await context.data(tickets).findTicket({ id }, { notes: false });
-        if (ticket && ticket.subject.trim() === title.trim()) return String(id);
+        if (ticket && ticket.subject.trim() === title.trim()) return { id, number: ticket.number };
       }
       return undefined;
     },
-    settle: async (answer, claim) =>
-      record({ id: Number(answer), number: await numberOf(Number(answer)) }, claim),
   });
   return { id, number: await numberOf(Number(id)) };
 }
