@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { startHttpProxy } from '../helpers/http-proxy.ts';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import {
   addOsticketUser,
@@ -31,24 +32,10 @@ const skip = REAL_OSTICKET_SKIP;
  * answers: osTicket wrote, deskgate times out (the case an Idempotency-Key retry must survive).
  */
 function startAnswerLosingProxy(target: string): Promise<Server> {
-  const upstream = new URL(target);
-  const server = createServer((req, res) => {
-    const forward = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        answer.resume();
-        answer.on('end', () => res.socket?.destroy());
-      },
-    );
-    req.pipe(forward);
+  return startHttpProxy(target, (answer, res) => {
+    answer.resume();
+    answer.on('end', () => res.socket?.destroy());
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's own code", {
