@@ -12,6 +12,11 @@ import {
   type OsticketDatabase,
   osticketEnv,
 } from './osticket-database.ts';
+import {
+  insertOsticketTask,
+  insertOsticketTicket,
+  insertTicketLists,
+} from './osticket-ticket-rows.ts';
 
 const GUIDE = join(ROOT, 'docs', 'replacing-the-osticket-web-service.md');
 
@@ -77,6 +82,41 @@ describe('the switch-over guide lists exactly the differences it is checked for'
     return Number(reply.body?.data);
   }
   const p = () => db.prefix;
+
+  /** Two tickets as osTicket writes them (M, R and an internal note), and a task with ticket 1's id. */
+  let ticketsMade: Promise<number[]> | undefined;
+  const tickets = () => {
+    ticketsMade ??= (async () => {
+      await db.query("SET SESSION sql_mode = ''");
+      await insertTicketLists(db);
+      const userId = await addUser();
+      const made: number[] = [];
+      for (const number of ['304366', '304367']) {
+        made.push(
+          await insertOsticketTicket(db, {
+            userId,
+            number,
+            statusId: 1,
+            created: '2026-11-25 08:37:00',
+            replied: '2026-11-25 09:00:00',
+          }),
+        );
+      }
+      await insertOsticketTask(db, {
+        id: made[0],
+        ticketId: made[0] as number,
+        number: '1',
+        title: 'Replace toner',
+        created: '2026-11-25 09:00:00',
+      });
+      return made;
+    })();
+    return ticketsMade;
+  };
+  const ticketCount = async () =>
+    (await db.query<{ n: number }>(`SELECT COUNT(*) n FROM \`${p()}ticket\``))[0]?.n;
+  const ticketStatuses = async () =>
+    db.query(`SELECT ticket_id, status_id FROM \`${p()}ticket\` ORDER BY ticket_id`);
 
   const CHECKS: Record<string, Check> = {
     async address(t) {
@@ -318,6 +358,64 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       const id = await addUser({ name: 'Zoë Ånström' });
       const users = dataOf(await send(standard, userById(id))).users as Record<string, string>[];
       assert.equal(users[0]?.name, 'Zoë Ånström');
+    },
+    async 'ticket-rows'() {
+      const [id] = await tickets();
+      const data = dataOf(
+        await send(standard, { query: 'ticket', condition: 'specific', parameters: { id } }),
+      );
+      assert.equal(data.total, 1);
+      const [ticket] = data.tickets as Record<string, unknown>[];
+      assert.equal(ticket?.ticket_id, String(id));
+      assert.equal(ticket?.staff_id, '1');
+      assert.equal(typeof ticket?.subject, 'string');
+      const entries = ticket?.entries as Record<string, string>[];
+      assert.deepEqual(
+        entries.map((entry) => entry.entry_type),
+        ['M', 'R'],
+      );
+      assert.ok(!JSON.stringify(entries).includes('Floor 2 printer'), "no task's entry");
+    },
+    async 'ticket-paging'() {
+      await tickets();
+      const all = { query: 'ticket', condition: 'all', sort: 'status', parameters: { status: 0 } };
+      const whole = dataOf(await send(standard, all));
+      assert.equal(whole.total, await ticketCount());
+      const page = dataOf(await send(standard, { ...all, parameters: { status: 0, limit: 1 } }));
+      assert.equal((page.tickets as unknown[]).length, 1);
+      assert.equal(typeof page.next, 'string');
+    },
+    async 'ticket-ids'() {
+      await tickets();
+      const before = await ticketStatuses();
+      const reply = await send(
+        standard,
+        {
+          query: 'ticket',
+          condition: 'close',
+          parameters: { ticket_id: '5 OR 1=1', body: 'x', staff_id: 1, status_id: 3 },
+        },
+        { method: 'POST' },
+      );
+      assert.equal(reply.status, 400);
+      assert.equal(reply.body?.errors?.[0]?.field, 'parameters.ticket_id');
+      assert.deepEqual(await ticketStatuses(), before);
+    },
+    async 'ticket-writes'() {
+      const count = await ticketCount();
+      const reply = await send(
+        standard,
+        {
+          query: 'ticket',
+          condition: 'add',
+          parameters: { title: 'Printer on fire', subject: 'It smokes.', user_id: 1 },
+        },
+        { method: 'POST' },
+      );
+      assert.equal(reply.status, 501);
+      assert.equal(reply.body?.code, 'requires_osticket_bridge');
+      assert.match(String(reply.body?.data), /DESKGATE_OSTICKET_URL/);
+      assert.equal(await ticketCount(), count);
     },
     async 'notes-null'() {
       await db.query(`UPDATE \`${p()}help_topic\` SET notes = NULL WHERE topic_id = 2`);

@@ -93,3 +93,48 @@ export async function insertStoredAnswer(
 ): Promise<void> {
   await insertRecord(trx, record);
 }
+
+/**
+ * The `answer` of a key claimed before a call to osTicket and not answered yet (decision 240):
+ * never valid JSON, so never an answer that was sent.
+ */
+export const PENDING_ANSWER = 'pending';
+
+/** A pending claim: a concurrent claim of the same key violates IDEMPOTENCY_UNIQUE. */
+export async function insertPendingClaim(
+  db: Kysely<IdempotencyTables>,
+  record: WriteKey & { fingerprint: string; at: string },
+): Promise<void> {
+  await insertRecord(db, { ...record, answer: PENDING_ANSWER });
+}
+
+/** Stores the answer under a pending claim; false when the claim is gone or already answered. */
+export async function settlePendingClaim(
+  db: Kysely<IdempotencyTables>,
+  key: WriteKey,
+  answer: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ answer })
+    .where('api_key_id', '=', key.apiKeyId)
+    .where('operation', '=', key.operation)
+    .where('idempotency_key', '=', key.key)
+    .where('answer', '=', PENDING_ANSWER)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Frees a key whose call surely wrote nothing (a pending claim only). */
+export async function deletePendingClaim(
+  db: Kysely<IdempotencyTables>,
+  key: WriteKey,
+): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('api_key_id', '=', key.apiKeyId)
+    .where('operation', '=', key.operation)
+    .where('idempotency_key', '=', key.key)
+    .where('answer', '=', PENDING_ANSWER)
+    .execute();
+}
