@@ -63,6 +63,10 @@ export interface ApiKey {
   created: string;
   lastUsed: string | null;
   revoked: string | null;
+  /** When the key stops working (`keys create --expires`, the end of a rotation's grace). */
+  expires: string | null;
+  /** The key `keys rotate` made in its place. */
+  replacedBy: number | null;
 }
 
 /** Who did a write, for the audit log. */

@@ -16,7 +16,7 @@ export interface IssuedApiKey {
  */
 export async function issueApiKey(
   store: Store,
-  input: { name: string; scopes: Scope[]; allowIps: string[] },
+  input: { name: string; scopes: Scope[]; allowIps: string[]; expiresAt?: string | null },
 ): Promise<IssuedApiKey> {
   const allowIps = input.allowIps.map(normalizeIpRange);
   const key = generateApiKey();

@@ -2,6 +2,7 @@ import type { Command } from '../command.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
+import { keysRotate } from './keys-rotate.ts';
 import { migrate } from './migrate.ts';
 import { osticketCheck } from './osticket-check.ts';
 import { serve } from './serve.ts';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly Command[] = [
   keysCreate,
   keysList,
   keysRevoke,
+  keysRotate,
   topicsAdd,
   topicsImport,
   topicsList,

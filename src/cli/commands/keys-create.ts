@@ -1,7 +1,8 @@
-import { issueApiKey } from '../../auth/issue-api-key.ts';
+import { type IssuedApiKey, issueApiKey } from '../../auth/issue-api-key.ts';
 import { SCOPES, type Scope } from '../../domain.ts';
-import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
+import { type Command, type CommandInput, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
+import { parseExpiry } from '../expiry-input.ts';
 import { usingStore } from '../using-store.ts';
 
 function parseScopes(value: string): Scope[] {
@@ -18,13 +19,15 @@ function parseScopes(value: string): Scope[] {
 export const keysCreate: Command = {
   name: 'keys create',
   usage:
-    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--json]',
-  summary: 'Create an API key and show it once.',
+    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--expires 90d|DATE] [--json]',
+  summary:
+    'Create an API key and show it once; --expires takes a duration (30d, 12h) or a UTC date (and time).',
   options: {
     ...JSON_OPTION,
     name: { type: 'string' },
     scope: { type: 'string', default: SCOPES.join(',') },
     'allow-ip': { type: 'string', multiple: true, default: [] },
+    expires: { type: 'string', default: 'never' },
   },
   positionals: 0,
   async run(input) {
@@ -35,25 +38,33 @@ export const keysCreate: Command = {
       throw new UsageError('--name must not contain control characters');
     const scopes = parseScopes(String(input.values.scope));
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
+    const expiresAt = parseExpiry(String(input.values.expires), '--expires', Date.now());
     const { apiKey, key } = await usingStore(input.config, (store) =>
-      issueApiKey(store, { name, scopes, allowIps }).catch((error: unknown) => {
+      issueApiKey(store, { name, scopes, allowIps, expiresAt }).catch((error: unknown) => {
         throw error instanceof RangeError ? new UsageError(`--allow-ip: ${error.message}`) : error;
       }),
     );
-    if (input.values.json) {
-      printJson(input, {
-        id: apiKey.id,
-        name: apiKey.name,
-        key,
-        scopes: apiKey.scopes,
-        allowIps: apiKey.allowIps,
-      });
-      return;
-    }
-    input.out(
-      `Created API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
-        `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}).\n` +
-        `It is shown only this once:\n\n    ${key}\n\n`,
-    );
+    printIssuedKey(input, { apiKey, key }, 'Created');
   },
 };
+
+/** What `keys create` and `keys rotate` print: the key, once. `expires` only on a key that expires. */
+export function printIssuedKey(input: CommandInput, { apiKey, key }: IssuedApiKey, verb: string) {
+  if (input.values.json) {
+    printJson(input, {
+      id: apiKey.id,
+      name: apiKey.name,
+      key,
+      scopes: apiKey.scopes,
+      allowIps: apiKey.allowIps,
+      ...(apiKey.expires === null ? {} : { expires: apiKey.expires }),
+    });
+    return;
+  }
+  input.out(
+    `${verb} API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
+      `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}` +
+      `${apiKey.expires === null ? '' : `; expires ${apiKey.expires} UTC`}).\n` +
+      `It is shown only this once:\n\n    ${key}\n\n`,
+  );
+}
