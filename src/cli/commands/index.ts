@@ -9,6 +9,7 @@ import { serve } from './serve.ts';
 import { topicsAdd } from './topics-add.ts';
 import { topicsImport } from './topics-import.ts';
 import { topicsList } from './topics-list.ts';
+import { usersDelete } from './users-delete.ts';
 import { usersGet } from './users-get.ts';
 
 /** Every command, in the order `deskgate --help` lists them. */
@@ -23,5 +24,6 @@ export const COMMANDS: readonly Command[] = [
   topicsImport,
   topicsList,
   usersGet,
+  usersDelete,
   osticketCheck,
 ];

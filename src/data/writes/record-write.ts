@@ -4,6 +4,7 @@ import { now } from '../time.ts';
 import { type AuditLogTables, insertAuditEntry } from './audit-log.ts';
 import {
   deleteStoredAnswersBefore,
+  deleteStoredAnswersOf,
   findStoredAnswer,
   IDEMPOTENCY_UNIQUE,
   type IdempotencyTables,
@@ -51,5 +52,7 @@ export function makeWrites(handle: DataHandle): Writes {
     },
     findStoredAnswer: (key) => findStoredAnswer(db, key),
     forgetAnswersBefore: (cutoff, only) => deleteStoredAnswersBefore(db, cutoff, only),
+    forgetAnswersOf: (trx, operation, answer) =>
+      deleteStoredAnswersOf(tablesOf<IdempotencyTables>(trx), operation, answer),
   };
 }

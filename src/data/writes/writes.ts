@@ -44,6 +44,11 @@ export interface Writes {
   findStoredAnswer(key: WriteKey): Promise<StoredAnswer | undefined>;
   /** Forgets the answers stored before `cutoff`: all of them, or with `only`, that key's. */
   forgetAnswersBefore(cutoff: string, only?: WriteKey): Promise<void>;
+  /**
+   * In a write's transaction, forgets the stored answers of `operation` that are exactly `answer`
+   * (JSON as stored, e.g. user/add's `"42"`); resolves to how many.
+   */
+  forgetAnswersOf(trx: WriteTransaction, operation: string, answer: string): Promise<number>;
 }
 
 export class IdempotencyConflictError extends Error {
