@@ -7,6 +7,8 @@ import { migrate } from './migrate.ts';
 import { osticketCheck } from './osticket-check.ts';
 import { serve } from './serve.ts';
 import { topicsAdd } from './topics-add.ts';
+import { topicsDelete } from './topics-delete.ts';
+import { topicsEdit } from './topics-edit.ts';
 import { topicsImport } from './topics-import.ts';
 import { topicsList } from './topics-list.ts';
 import { usersDelete } from './users-delete.ts';
@@ -21,6 +23,8 @@ export const COMMANDS: readonly Command[] = [
   keysRevoke,
   keysRotate,
   topicsAdd,
+  topicsEdit,
+  topicsDelete,
   topicsImport,
   topicsList,
   usersGet,

@@ -116,6 +116,8 @@ export function makeOsticketTopics(handle: OsticketHandle): TopicData {
     listTopics: () => listTopics(db),
     listTopicsInOrder: (parentId) => listTopicsInOrder(reader, parentId),
     insertTopics: managedByOsticket('help topics'),
+    updateTopic: managedByOsticket('help topics'),
+    deleteTopics: managedByOsticket('help topics'),
     countTopics: () => countTopics(db),
   };
 }

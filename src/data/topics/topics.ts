@@ -13,6 +13,13 @@ export interface TopicData {
   /** Inserts all topics in one transaction, or none (osTicket mode: UnsupportedInModeError). */
   insertTopics(topics: readonly NewTopic[]): Promise<Topic[]>;
   countTopics(): Promise<number>;
+  /**
+   * Sets every field of topic `id` to `topic`'s and `updated` to now; undefined when there is no
+   * such topic (osTicket mode: UnsupportedInModeError).
+   */
+  updateTopic(id: number, topic: Omit<NewTopic, 'id'>): Promise<Topic | undefined>;
+  /** Deletes the topics in one transaction; resolves to how many there were. */
+  deleteTopics(ids: readonly number[]): Promise<number>;
 }
 
 export const topics = defineEntity<TopicData>({
