@@ -5,7 +5,7 @@ import * as defaultTopics from './002-default-topics.ts';
 import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
 import * as usersCreatedIndex from './004-users-created-index.ts';
 import * as genericIdempotencyRecords from './005-generic-idempotency-records.ts';
-import * as apiKeyExpiry from './006-api-key-expiry.ts';
+import * as apiKeyExpiry from './007-api-key-expiry.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
@@ -24,7 +24,7 @@ export const MIGRATIONS = {
     ['003-exact-text-on-mysql', exactTextOnMysql],
     ['004-users-created-index', usersCreatedIndex],
     ['005-generic-idempotency-records', genericIdempotencyRecords],
-    ['006-api-key-expiry', apiKeyExpiry],
+    ['007-api-key-expiry', apiKeyExpiry],
   ],
   osticket: [
     ['osticket-001-deskgate-tables', osticketOwnTables],
