@@ -2,10 +2,19 @@
 
 /**
  * `read`: topic look-ups; `write`: user creation; `users:read`: user look-ups (personal data, so a
- * key that serves a public portal must not get it by accident).
+ * key that serves a public portal must not get it by accident); `tickets:read` / `tickets:write`:
+ * ticket and task look-ups / ticket add, reply and close.
  */
-export type Scope = 'read' | 'write' | 'users:read';
-export const SCOPES: readonly Scope[] = ['read', 'write', 'users:read'];
+export type Scope = 'read' | 'write' | 'users:read' | 'tickets:read' | 'tickets:write';
+export const SCOPES: readonly Scope[] = [
+  'read',
+  'write',
+  'users:read',
+  'tickets:read',
+  'tickets:write',
+];
+/** Scopes whose operations write: they record themselves in their own transaction. */
+export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['write', 'tickets:write']);
 
 export interface Topic {
   id: number;
@@ -67,6 +76,8 @@ export interface ApiKey {
   expires: string | null;
   /** The key `keys rotate` made in its place. */
   replacedBy: number | null;
+  /** Whether the key may read internal notes (with `tickets:read`); never in osTicket mode. */
+  notes: boolean;
 }
 
 /** Who did a write, for the audit log. */
@@ -100,4 +111,152 @@ export interface UserRangeQuery {
   to: string;
   after: UserPosition | undefined;
   limit: number;
+}
+
+/** One entry of a ticket's thread: M the user's message, R an agent's response, N an internal note. */
+export interface TicketEntry {
+  id: number;
+  pid: number;
+  type: 'M' | 'R' | 'N';
+  userId: number;
+  staffId: number;
+  poster: string;
+  title: string | null;
+  body: string;
+  format: string;
+  source: string;
+  ipAddress: string;
+  created: string;
+}
+
+/** A ticket with its own columns (osTicket's names where it has them) and its thread, oldest first. */
+export interface Ticket {
+  id: number;
+  pid: number | null;
+  number: string;
+  userId: number;
+  userEmailId: number;
+  statusId: number;
+  deptId: number;
+  slaId: number;
+  topicId: number;
+  staffId: number;
+  teamId: number;
+  emailId: number;
+  lockId: number;
+  flags: number;
+  sort: number;
+  ipAddress: string;
+  source: string;
+  sourceExtra: string | null;
+  isOverdue: boolean;
+  isAnswered: boolean;
+  dueDate: string | null;
+  estDueDate: string | null;
+  reopened: string | null;
+  closed: string | null;
+  lastUpdate: string | null;
+  created: string;
+  updated: string;
+  subject: string;
+  priorityId: number;
+  priority: string;
+  entries: TicketEntry[];
+}
+
+/** How ticket/all selects and orders: by creation or last update time, and by status (0: any). */
+export interface TicketListQuery {
+  /** `created`: creation time; `lastupdate`: last update time. Pages follow (that time, id). */
+  order: 'created' | 'lastupdate';
+  /** Inclusive range of the ordering time; absent: no bound. */
+  from: string | undefined;
+  to: string | undefined;
+  statusId: number;
+  after: UserPosition | undefined;
+  limit: number;
+  /** Whether internal notes are part of the entries. */
+  notes: boolean;
+}
+
+export type TicketLookup = { id: number } | { number: string };
+
+export interface NewTicket {
+  userId: number;
+  subject: string;
+  body: string;
+  /** 0: what the help desk would choose (the topic's, else the default). */
+  priorityId: number;
+  statusId: number;
+  deptId: number;
+  slaId: number;
+  topicId: number;
+  ipAddress: string;
+}
+
+export interface NewReply {
+  ticketId: number;
+  staffId: number;
+  body: string;
+  ipAddress: string;
+}
+
+export interface TicketClosing {
+  ticketId: number;
+  staffId: number;
+  statusId: number;
+  body: string;
+  ipAddress: string;
+  /** The original's other fields, each checked against the ticket when not 0. */
+  teamId: number;
+  deptId: number;
+  topicId: number;
+  username: string | undefined;
+}
+
+export interface Task {
+  id: number;
+  number: string;
+  ticketId: number;
+  deptId: number;
+  staffId: number;
+  title: string;
+  description: string;
+  dueDate: string | null;
+  closed: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface TaskListQuery {
+  from: string | undefined;
+  to: string | undefined;
+  /** 0: any ticket. */
+  ticketId: number;
+  after: UserPosition | undefined;
+  limit: number;
+}
+
+export interface NewTask {
+  ticketId: number;
+  deptId: number;
+  staffId: number;
+  title: string;
+  description: string;
+}
+
+export interface Agent {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  deptId: number;
+  isActive: boolean;
+  created: string;
+}
+
+export interface NewAgent {
+  username: string;
+  name: string;
+  email: string;
+  deptId: number;
 }

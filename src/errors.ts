@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_mismatch: 422,
+  /** osTicket mode: a ticket write needs osTicket's own code, which is not set up. */
+  requires_osticket_bridge: 501,
   too_many_requests: 429,
   internal_error: 500,
   database_unavailable: 503,

@@ -17,6 +17,8 @@ export const MESSAGES = {
   overloaded: 'The service is busy; try again shortly.',
   failedAuthLimit: 'Too many failed authentication attempts; try again later.',
   malformedHttp: 'The request is not valid HTTP/1.1.',
+  requiresOsticketBridge:
+    "In osTicket mode, ticket writes are done by osTicket's own code: set DESKGATE_OSTICKET_URL and DESKGATE_OSTICKET_API_KEY (a key of osTicket's API bound to deskgate's address) and install deskgate's osTicket plugin in osTicket's admin panel. Nothing was written.",
 } as const;
 
 /** unknown_operation: names the pair and every supported operation. */

@@ -32,7 +32,7 @@ function refusalOf(key: ApiKey | undefined): RotationRefusal | undefined {
 }
 
 /**
- * Gives key `id`'s name, scopes and allow-list a new secret (a new key, shown once) and ends the
+ * Gives key `id`'s name, scopes, allow-list and notes flag a new secret (a new key, shown once) and ends the
  * old key when the grace ends (never later than it would have expired anyway), in one
  * transaction. A revoked key or one already rotated is refused.
  */
@@ -69,6 +69,7 @@ export async function rotateApiKey(
       name: old.name,
       scopes: old.scopes,
       allowIps: old.allowIps,
+      notes: old.notes,
       keyHash: hashApiKey(key),
       expiresAt: newExpiry,
     },

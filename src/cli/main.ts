@@ -14,6 +14,7 @@ import { FirstKeyFileError } from '../server/announce-first-key.ts';
 import { type Command, CommandError, UsageError } from './command.ts';
 import { findCommandGroup, groupHelpText } from './command-groups.ts';
 import { COMMANDS } from './commands/index.ts';
+import { endOnBrokenPipe } from './end-on-broken-pipe.ts';
 
 const COMMON_OPTIONS = {
   database: { type: 'string' },
@@ -64,6 +65,7 @@ async function run(
   env: NodeJS.ProcessEnv,
   setting: DatabaseSetting,
 ): Promise<void> {
+  endOnBrokenPipe(() => argv[0] === 'serve');
   if (argv.length === 0 || HELP_FLAGS.includes(argv[0] ?? '') || argv[0] === 'help') {
     const group = argv[0] === 'help' ? findCommandGroup(argv[1]) : undefined;
     process.stdout.write(group ? groupHelpText(group) : helpText());

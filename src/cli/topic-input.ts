@@ -5,7 +5,7 @@ import { CommandError, UsageError } from './command.ts';
 import { hasControlCharacters, hasControlCharactersInText } from './control-characters.ts';
 
 /** A topic as `topics import` reads it: the interface's Topic fields, numbers or digit strings. */
-const topicInput = z.strictObject({
+export const topicInput = z.strictObject({
   id: integerField(1, INT32_MAX).optional(),
   parent: integerField(0, INT32_MAX).default(0),
   ispublic: integerField(0, 1).default(1),
@@ -66,11 +66,8 @@ export function assertTopicsFit(existing: readonly Topic[], batch: readonly NewT
     const where = batch.length > 1 ? `topic ${index + 1} ("${topic.name}")` : `"${topic.name}"`;
     if (topic.id !== undefined && ids.has(topic.id))
       throw new CommandError(`${where}: id ${topic.id} is already taken`);
-    if (
-      topic.parentId !== 0 &&
-      !ids.has(topic.parentId) &&
-      !batch.slice(0, index).some((t) => t.id === topic.parentId)
-    ) {
+    // `ids` holds the stored ids and those of the batch so far: a parent may come earlier in it.
+    if (topic.parentId !== 0 && !ids.has(topic.parentId)) {
       throw new CommandError(`${where}: parent ${topic.parentId} does not exist`);
     }
     const key = `${topic.parentId}/${topic.name}`;

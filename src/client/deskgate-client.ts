@@ -6,14 +6,37 @@ import type {
   LookUpName,
   LookUpRequest,
   LookUps,
+  TaskRecord,
+  TicketRecord,
   TopicRecord,
   UserPage,
   UserRecord,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
-import type { ErrorCode, FieldError, NewUserFields, Topic } from './wire-types.ts';
+import type {
+  ErrorCode,
+  FieldError,
+  NewTicketFields,
+  NewUserFields,
+  TicketCloseFields,
+  TicketReplyFields,
+  Topic,
+} from './wire-types.ts';
 
-export type { NewUserFields, Topic };
+export type { NewTicketFields, NewUserFields, TicketCloseFields, TicketReplyFields, Topic };
+
+/** What ticket/add answers: the new ticket's id, and its number (the X-Ticket-Number header). */
+export interface AddedTicket {
+  id: string;
+  number: string | undefined;
+}
+
+/** One page of ticket/all or tasks/all. */
+export interface Page<Element> {
+  elements: Element[];
+  /** Pass as `after` for the next page; undefined on the last one (or for a whole list). */
+  next: string | undefined;
+}
 
 export interface DeskgateClientOptions {
   /** Where deskgate answers, with its base path if it has one: `http://127.0.0.1:8080`, `https://desk.example.com/helpdesk`. */
@@ -258,6 +281,84 @@ export class DeskgateClient {
     } while (after !== undefined);
   }
 
+  /**
+   * ticket/add (needs tickets:write): opens a ticket. With an `idempotencyKey` it is retried
+   * like a look-up and never opens a second ticket.
+   */
+  async addTicket(fields: NewTicketFields, options: AddUserOptions = {}): Promise<AddedTicket> {
+    const { idempotencyKey } = options;
+    let number: string | undefined;
+    const data = await this.#call(
+      'POST',
+      { query: 'ticket', condition: 'add', parameters: fields },
+      idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+      idempotencyKey !== undefined,
+      options,
+      (headers) => {
+        number = headerOf(headers, 'x-ticket-number');
+      },
+    );
+    return { id: this.#requireId(data, 'ticket/add'), number };
+  }
+
+  /** ticket/reply (needs tickets:write): an agent's response; resolves to the new entry's id. Never retried. */
+  async replyToTicket(fields: TicketReplyFields, options: CallOptions = {}): Promise<string> {
+    const body = { query: 'ticket', condition: 'reply', parameters: fields };
+    return this.#requireId(await this.#call('POST', body, {}, false, options), 'ticket/reply');
+  }
+
+  /** ticket/close (needs tickets:write): sets a closed-state status; resolves to the ticket id. */
+  async closeTicket(fields: TicketCloseFields, options: CallOptions = {}): Promise<string> {
+    const body = { query: 'ticket', condition: 'close', parameters: fields };
+    return this.#requireId(await this.#call('POST', body, {}, false, options), 'ticket/close');
+  }
+
+  /** ticket/specific by id (needs tickets:read), with its entries; null if none. */
+  async ticketById(id: number | string, options: CallOptions = {}): Promise<TicketRecord | null> {
+    const data = await this.lookUp('ticket/specific', { parameters: { id } }, options);
+    return data?.tickets[0] ?? null;
+  }
+
+  /** ticket/specific by number; null if none. */
+  async ticketByNumber(number: string, options: CallOptions = {}): Promise<TicketRecord | null> {
+    const data = await this.lookUp('ticket/specific', { parameters: { number } }, options);
+    return data?.tickets[0] ?? null;
+  }
+
+  /** ticket/all: one page (with `limit`) or the whole list of a request; see LookUps['ticket/all']. */
+  async tickets(
+    request: LookUpRequest<'ticket/all'>,
+    options: CallOptions = {},
+  ): Promise<Page<TicketRecord>> {
+    const data = await this.lookUp('ticket/all', request, options);
+    return { elements: data?.tickets ?? [], next: data?.next };
+  }
+
+  /** tasks/all: one page (with `limit`) or the whole list; see LookUps['tasks/all']. */
+  async tasks(
+    request: LookUpRequest<'tasks/all'>,
+    options: CallOptions = {},
+  ): Promise<Page<TaskRecord>> {
+    const data = await this.lookUp('tasks/all', request, options);
+    return { elements: data?.tasks ?? [], next: data?.next };
+  }
+
+  /** tasks/specific; null if there is no such task. */
+  async taskById(id: number | string, options: CallOptions = {}): Promise<TaskRecord | null> {
+    const data = await this.lookUp('tasks/specific', { parameters: { id } }, options);
+    return data?.tasks[0] ?? null;
+  }
+
+  #requireId(data: unknown, operation: string): string {
+    if (typeof data !== 'string') {
+      throw new DeskgateClientError(`${operation} answered without an id.`, {
+        status: 200,
+        code: 'invalid_response',
+      });
+    }
+    return data;
+  }
+
   /** Closes the kept-alive connections. */
   close(): void {
     this.#agent.destroy();
@@ -270,6 +371,7 @@ export class DeskgateClient {
     headers: Record<string, string>,
     idempotent: boolean,
     { signal, requestId }: CallOptions,
+    onHeaders?: (headers: IncomingHttpHeaders) => void,
   ): Promise<unknown> {
     const payload = Buffer.from(JSON.stringify(body));
     const allHeaders: Record<string, string> = {
@@ -299,6 +401,7 @@ export class DeskgateClient {
           continue;
         }
       }
+      onHeaders?.(reply.headers);
       return this.#readEnvelope(reply);
     }
   }

@@ -33,6 +33,77 @@ export interface UserRecord {
   updated: string;
 }
 
+/** One entry of a ticket's thread, under its own `entry_*` keys. */
+export interface TicketEntryRecord {
+  entry_id: string;
+  entry_pid: string;
+  /** M the user's message, R an agent's response, N an internal note (keys made with --notes). */
+  entry_type: 'M' | 'R' | 'N';
+  entry_user_id: string;
+  entry_staff_id: string;
+  entry_poster: string;
+  entry_title: string | null;
+  /** Plain text stored HTML-escaped (osTicket mode: as osTicket stored it). */
+  entry_body: string;
+  entry_format: string;
+  entry_source: string;
+  entry_ip_address: string;
+  entry_created: string;
+}
+
+/** A ticket: the original's keys with the ticket's own values, its subject, priority and entries. */
+export interface TicketRecord {
+  ticket_id: string;
+  ticket_pid: string | null;
+  number: string;
+  user_id: string;
+  user_email_id: string;
+  status_id: string;
+  dept_id: string;
+  sla_id: string;
+  topic_id: string;
+  staff_id: string;
+  team_id: string;
+  email_id: string;
+  lock_id: string;
+  flags: string;
+  sort: string;
+  ip_address: string;
+  source: string;
+  source_extra: string | null;
+  isoverdue: '0' | '1';
+  isanswered: '0' | '1';
+  duedate: string | null;
+  /** The SLA due time. */
+  est_duedate: string | null;
+  reopened: string | null;
+  closed: string | null;
+  lastupdate: string | null;
+  created: string;
+  updated: string;
+  subject: string;
+  priority_id: string;
+  priority: string;
+  /** Oldest first. */
+  entries: TicketEntryRecord[];
+}
+
+/** A task, its own id in task_id. */
+export interface TaskRecord {
+  task_id: string;
+  number: string;
+  /** "0" for a task of no ticket. */
+  ticket_id: string;
+  dept_id: string;
+  staff_id: string;
+  title: string;
+  description: string;
+  duedate: string | null;
+  closed: string | null;
+  created: string;
+  updated: string;
+}
+
 /** An integer the server also takes as a digit string. */
 export type IntegerInput = number | string;
 
@@ -67,6 +138,42 @@ export interface LookUps {
     };
     data: { total: number; users: UserRecord[]; next?: string };
   };
+  'ticket/all': {
+    sorts: {
+      creationDate: TicketRange & Paging;
+      lastUpdateDate: TicketRange & Paging;
+      status: { status: IntegerInput } & Paging;
+      statusByDate: { status: IntegerInput } & TicketRange & Paging;
+    };
+    data: { total: number; tickets: TicketRecord[]; next?: string };
+  };
+  'ticket/specific': {
+    sorts: { '*': { id?: IntegerInput; number?: string } };
+    data: { total: 1; tickets: TicketRecord[] };
+  };
+  'tasks/all': {
+    sorts: {
+      creationDate: TicketRange & { ticket_id?: IntegerInput } & Paging;
+      byTicket: { ticket_id: IntegerInput } & Paging;
+    };
+    data: { total: number; tasks: TaskRecord[]; next?: string };
+  };
+  'tasks/specific': {
+    sorts: { '*': { id: IntegerInput } };
+    data: { total: 1; tasks: TaskRecord[] };
+  };
+}
+
+/** An inclusive range of dates. */
+export interface TicketRange {
+  start_date: DateInput;
+  end_date: DateInput;
+}
+
+/** `limit` (1–1000) for one page, `after` the previous page's `next`; without `limit`, the whole list. */
+export interface Paging {
+  limit?: IntegerInput;
+  after?: string;
 }
 
 export type LookUpName = keyof LookUps;

@@ -22,7 +22,9 @@ export type ErrorCode =
   | 'duplicate_email'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'too_many_results'
   | 'idempotency_mismatch'
+  | 'requires_osticket_bridge'
   | 'too_many_requests'
   | 'internal_error'
   | 'database_unavailable'
@@ -36,6 +38,37 @@ export interface FieldError {
 
 /** A help topic as the interface returns it: every value a string. */
 export type Topic = TopicRecord;
+
+/** ticket/add's fields: `title` is the subject line, `subject` the message; 0 or absent ids: the help desk chooses. */
+export type NewTicketFields = {
+  title: string;
+  subject: string;
+  user_id: number | string;
+  priority_id?: number | string;
+  status_id?: number | string;
+  dept_id?: number | string;
+  sla_id?: number | string;
+  topic_id?: number | string;
+};
+
+/** ticket/reply's fields. */
+export type TicketReplyFields = {
+  ticket_id: number | string;
+  body: string;
+  staff_id: number | string;
+};
+
+/** ticket/close's fields; team, department, topic and username are checked against the ticket. */
+export type TicketCloseFields = {
+  ticket_id: number | string;
+  staff_id: number | string;
+  status_id: number | string;
+  body?: string;
+  team_id?: number | string;
+  dept_id?: number | string;
+  topic_id?: number | string;
+  username?: string;
+};
 
 /** The eight fields of user/add; integers may be JSON numbers or digit strings. */
 export type NewUserFields = {

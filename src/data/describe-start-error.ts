@@ -27,7 +27,10 @@ export function isDatabaseError(
  * errors pass through unchanged.
  */
 export function describeStartError(error: unknown): unknown {
-  if (error instanceof StoreError || !isDatabaseError(error)) return error;
+  if (error instanceof StoreError) return error;
+  const postgres = describePostgresPrivilegeError(error);
+  if (postgres) return postgres;
+  if (!isDatabaseError(error)) return error;
   const reason = error.sqlMessage.split('\n')[0];
   if (error.code && PRIVILEGE_ERRORS.has(error.code)) {
     return new StoreError(
@@ -36,4 +39,23 @@ export function describeStartError(error: unknown): unknown {
     );
   }
   return new StoreError(`database error: ${reason}`, { cause: error });
+}
+
+/**
+ * PostgreSQL's insufficient_privilege (42501). "permission denied for schema public" is what a
+ * dedicated role meets on PostgreSQL 15 and newer, which no longer lets every role create in
+ * `public`: the line names the two fixes.
+ */
+function describePostgresPrivilegeError(error: unknown): StoreError | undefined {
+  const { code, message, severity } = (error ?? {}) as Record<string, unknown>;
+  if (code !== '42501' || typeof message !== 'string' || typeof severity !== 'string') return;
+  const reason = message.split('\n')[0];
+  const schema = /^permission denied for schema (\S+)/.exec(message)?.[1];
+  const fix = schema
+    ? `as its owner or a superuser run GRANT CREATE ON SCHEMA ${schema} TO <this role>, or give the role a schema of its own, named after it (CREATE SCHEMA AUTHORIZATION <this role>)`
+    : 'grant it';
+  return new StoreError(
+    `the database refused a privilege deskgate needs: ${reason}; ${fix} (see docs/running-on-postgresql.md) and start again`,
+    { cause: error },
+  );
 }

@@ -173,7 +173,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           break;
         case 'reference':
           res.setHeader('X-Request-Id', requestId);
-          reference.send(req.url ?? '/', res);
+          reference.send(req, res);
           break;
         case 'none':
           throw new DeskgateError(

@@ -3,7 +3,7 @@ import type { Authenticator } from '../auth/authenticate.ts';
 import type { Config } from '../config.ts';
 import { callLog } from '../data/call-log/call-log.ts';
 import type { Store } from '../data/store.ts';
-import type { ApiKey } from '../domain.ts';
+import { type ApiKey, WRITE_SCOPES } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import type { FailedAuthLimiter } from '../limits/failed-auth-limiter.ts';
 import type { KeyRateLimiter } from '../limits/key-rate-limiter.ts';
@@ -135,6 +135,9 @@ export async function runServiceCall(
     requestId,
     idempotencyKey: readIdempotencyKey(req),
     logger: deps.logger,
+    addResponseHeader: (name, value) => {
+      head.push(name, value);
+    },
   });
   if (data === undefined) {
     if (!operation.nothingFound) throw new Error(`${operation.name} answered nothing`);
@@ -142,7 +145,7 @@ export async function runServiceCall(
   }
   // Writes log themselves in their transaction; a read is recorded once it has succeeded.
   const { recordCall } = deps.store.data(callLog);
-  if (operation.scope !== 'write' && recordCall)
+  if (!WRITE_SCOPES.has(operation.scope) && recordCall)
     await recordCall({ apiKeyId: apiKey.id, clientIp, operation: operation.name });
   return { found: true, data };
 }

@@ -27,6 +27,8 @@ export interface OperationContext<Used extends readonly AnyEntity[] = readonly A
   /** The `Idempotency-Key` header, when the caller sent one. */
   idempotencyKey: string | undefined;
   logger: Logger;
+  /** Adds a header to the success answer (ticket/add: `X-Ticket-Number`). */
+  addResponseHeader(name: string, value: string): void;
 }
 
 /**

@@ -1,4 +1,11 @@
 import type { Operation } from './operation.ts';
+import { tasksAll } from './tasks-all/tasks-all.ts';
+import { tasksSpecific } from './tasks-specific/tasks-specific.ts';
+import { ticketAdd } from './ticket-add/ticket-add.ts';
+import { ticketAll } from './ticket-all/ticket-all.ts';
+import { ticketClose } from './ticket-close/ticket-close.ts';
+import { ticketReply } from './ticket-reply/ticket-reply.ts';
+import { ticketSpecific } from './ticket-specific/ticket-specific.ts';
 import { topicsAll } from './topics-all/topics-all.ts';
 import { topicsSpecific } from './topics-specific/topics-specific.ts';
 import { userAdd } from './user-add/user-add.ts';
@@ -15,6 +22,13 @@ export const OPERATIONS = {
   'user/add': userAdd,
   'user/specific': userSpecific,
   'user/all': userAll,
+  'ticket/all': ticketAll,
+  'ticket/specific': ticketSpecific,
+  'ticket/add': ticketAdd,
+  'ticket/reply': ticketReply,
+  'ticket/close': ticketClose,
+  'tasks/all': tasksAll,
+  'tasks/specific': tasksSpecific,
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

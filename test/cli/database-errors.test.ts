@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -168,15 +168,65 @@ describe('SQLite paths that do not hold a database', () => {
   });
 });
 
+/** The user a root test run turns into, so that a file's mode bits bind it. */
+const OTHER_USER = { uid: 65534, gid: 65534 };
+
+function runsAsOtherUser(node: string, args: string[]): boolean {
+  const probe = spawnSync(node, args, {
+    cwd: ROOT,
+    ...OTHER_USER,
+    stdio: 'ignore',
+    timeout: 30_000,
+  });
+  return probe.status === 0;
+}
+
+/**
+ * As root a file's mode bits bind nobody, so the read-only case runs as uid 65534. That user may
+ * not be able to run this Node (nvm, fnm or volta under root's home): then a copy of the binary
+ * in a world-readable temporary directory runs instead. Only a checkout that user cannot read
+ * skips the case, saying so.
+ */
+function prepareOtherUser(): { node: string; skip: string | false; cleanup: () => void } {
+  const none = () => {};
+  if (process.getuid?.() !== 0) return { node: process.execPath, skip: false, cleanup: none };
+  let node = process.execPath;
+  let cleanup = none;
+  if (!runsAsOtherUser(node, ['--version'])) {
+    const dir = mkdtempSync(join(tmpdir(), 'deskgate-node-'));
+    chmodSync(dir, 0o755);
+    node = join(dir, 'node');
+    copyFileSync(process.execPath, node);
+    chmodSync(node, 0o755);
+    cleanup = () => rmSync(dir, { recursive: true, force: true });
+  }
+  const readable = runsAsOtherUser(node, [
+    '-e',
+    'require("node:fs").readFileSync("bin/deskgate.js")',
+  ]);
+  if (!readable) {
+    cleanup();
+    return {
+      node,
+      skip: `uid ${OTHER_USER.uid} cannot read the checkout at ${ROOT} (as root, this case needs a user whom mode bits bind)`,
+      cleanup: none,
+    };
+  }
+  return { node, skip: false, cleanup };
+}
+
+const otherUser = prepareOtherUser();
+after(() => otherUser.cleanup());
+
 /** Runs `deskgate ARGS` as a user who cannot write root's files (when the tests run as root). */
 function runCliAsOtherUser(args: readonly string[]): Promise<CliResult> {
   const asRoot = process.getuid?.() === 0;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/deskgate.js', ...args], {
+    const child = spawn(otherUser.node, ['bin/deskgate.js', ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, DESKGATE_LOG_FORMAT: 'json' },
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      ...(asRoot ? OTHER_USER : {}),
     });
     let stdout = '';
     let stderr = '';
@@ -191,7 +241,7 @@ function runCliAsOtherUser(args: readonly string[]): Promise<CliResult> {
   });
 }
 
-describe('a read-only SQLite file', () => {
+describe('a read-only SQLite file', { skip: otherUser.skip }, () => {
   let dir: string;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'deskgate-readonly-'));

@@ -39,17 +39,38 @@ for (const kind of DATABASES) {
       await database.drop();
     });
 
-    test('keys create --json prints the new key once: 32 uppercase hex, scopes read,write,users:read by default', async () => {
+    test('keys create --json prints the new key once: 32 uppercase hex, every scope but admin by default', async () => {
       const created = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'ci', ...db()]);
       assert.deepEqual(Object.keys(created).sort(), ['allowIps', 'id', 'key', 'name', 'scopes']);
       assert.ok(Number.isInteger(created.id) && created.id > 0);
       assert.equal(created.name, 'ci');
       assert.match(created.key, /^[0-9A-F]{32}$/);
-      assert.deepEqual(created.scopes, ['read', 'write', 'users:read']);
+      assert.deepEqual(created.scopes, [
+        'read',
+        'write',
+        'users:read',
+        'tickets:read',
+        'tickets:write',
+      ]);
       assert.deepEqual(created.allowIps, []);
       const listed = (await listKeys()).find((k) => k.id === created.id);
       assert.equal(listed?.name, 'ci');
-      assert.deepEqual(listed?.scopes, ['read', 'write', 'users:read']);
+      assert.deepEqual(listed?.scopes, created.scopes);
+    });
+
+    test('keys create --notes makes a key that reads internal notes', async () => {
+      const created = await runCliJson<CreatedKey & { notes?: boolean }>([
+        'keys',
+        'create',
+        '--name',
+        'notes',
+        '--scope',
+        'tickets:read',
+        '--notes',
+        ...db(),
+      ]);
+      assert.equal(created.notes, true);
+      assert.deepEqual(created.scopes, ['tickets:read']);
     });
 
     test('keys create takes --scope and repeated --allow-ip (IPv4 and IPv6 ranges)', async () => {

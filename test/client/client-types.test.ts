@@ -5,11 +5,28 @@ import type { DeskgateClient } from '../../src/client/deskgate-client.ts';
 import type {
   LookUpName,
   LookUps,
+  TaskRecord,
+  TicketRecord,
   TopicRecord,
   UserRecord,
 } from '../../src/client/look-up-types.ts';
-import type { NewUserFields } from '../../src/client/wire-types.ts';
+import type {
+  NewTicketFields,
+  NewUserFields,
+  TicketCloseFields,
+  TicketReplyFields,
+} from '../../src/client/wire-types.ts';
 import { OPERATIONS, type OperationName } from '../../src/operations/registry.ts';
+import type { tasksAllParameters } from '../../src/operations/tasks-all/tasks-all.ts';
+import type { tasksSpecificParameters } from '../../src/operations/tasks-specific/tasks-specific.ts';
+import type { ticketAddParameters } from '../../src/operations/ticket-add/ticket-add.ts';
+import type {
+  ticketAllParameters,
+  ticketAllResponse,
+} from '../../src/operations/ticket-all/ticket-all.ts';
+import type { ticketCloseParameters } from '../../src/operations/ticket-close/ticket-close.ts';
+import type { ticketReplyParameters } from '../../src/operations/ticket-reply/ticket-reply.ts';
+import type { ticketSpecificParameters } from '../../src/operations/ticket-specific/ticket-specific.ts';
 import type {
   topicsAllParameters,
   topicsAllResponse,
@@ -24,6 +41,7 @@ import type {
   userSpecificParameters,
   userSpecificResponse,
 } from '../../src/operations/user-specific/user-specific.ts';
+import type { TaskView, TicketView } from '../../src/operations/views/ticket-view.ts';
 import type { TopicView } from '../../src/operations/views/topic-view.ts';
 import type { UserView } from '../../src/operations/views/user-view.ts';
 
@@ -69,9 +87,37 @@ const clientMatchesServer = {
     typeof userAllParameters,
     z.output<typeof userAllResponse>
   >,
+  'ticket/all': [true, true] as LookUpChecks<
+    'ticket/all',
+    typeof ticketAllParameters,
+    z.output<typeof ticketAllResponse>
+  >,
+  'ticket/specific': [true, true] as [
+    Same<LookUps['ticket/specific']['data'], { total: 1; tickets: TicketView[] }>,
+    Same<LookUps['ticket/specific']['sorts'], { '*': z.input<typeof ticketSpecificParameters> }>,
+  ],
+  'ticket/add': [true, true] as [
+    Same<NewTicketFields, z.input<typeof ticketAddParameters>>,
+    Same<Awaited<ReturnType<DeskgateClient['addTicket']>>['id'], string>,
+  ],
+  'ticket/reply': [true] as [Same<TicketReplyFields, z.input<typeof ticketReplyParameters>>],
+  'ticket/close': [true] as [Same<TicketCloseFields, z.input<typeof ticketCloseParameters>>],
+  'tasks/all': [true, true] as [
+    Same<LookUps['tasks/all']['data'], { total: number; tasks: TaskView[]; next?: string }>,
+    Same<LookUps['tasks/all']['sorts'], Inputs<typeof tasksAllParameters>>,
+  ],
+  'tasks/specific': [true, true] as [
+    Same<LookUps['tasks/specific']['data'], { total: 1; tasks: TaskView[] }>,
+    Same<LookUps['tasks/specific']['sorts'], { '*': z.input<typeof tasksSpecificParameters> }>,
+  ],
 } satisfies Record<OperationName, readonly true[]>;
 
-const recordsMatchViews: [Same<TopicRecord, TopicView>, Same<UserRecord, UserView>] = [true, true];
+const recordsMatchViews: [
+  Same<TopicRecord, TopicView>,
+  Same<UserRecord, UserView>,
+  Same<TicketRecord, TicketView>,
+  Same<TaskRecord, TaskView>,
+] = [true, true, true, true];
 
 /**
  * The client's methods of each operation of the registry. An operation without a client method
@@ -83,6 +129,13 @@ const CLIENT_METHODS = {
   'user/add': ['addUser'],
   'user/specific': ['userById', 'userByEmail', 'lookUp'],
   'user/all': ['usersCreatedBetween', 'eachUserCreatedBetween', 'lookUp'],
+  'ticket/all': ['tickets', 'lookUp'],
+  'ticket/specific': ['ticketById', 'ticketByNumber', 'lookUp'],
+  'ticket/add': ['addTicket'],
+  'ticket/reply': ['replyToTicket'],
+  'ticket/close': ['closeTicket'],
+  'tasks/all': ['tasks', 'lookUp'],
+  'tasks/specific': ['taskById', 'lookUp'],
 } as const satisfies Record<
   OperationName,
   readonly [keyof DeskgateClient, ...(keyof DeskgateClient)[]]
@@ -94,6 +147,10 @@ const LOOK_UPS = {
   'topics/all': true,
   'user/specific': true,
   'user/all': true,
+  'ticket/all': true,
+  'ticket/specific': true,
+  'tasks/all': true,
+  'tasks/specific': true,
 } as const satisfies Record<LookUpName, true>;
 
 test("the client's types are the server's schemas, for every operation of the registry", () => {
@@ -101,7 +158,7 @@ test("the client's types are the server's schemas, for every operation of the re
   for (const checks of Object.values(clientMatchesServer)) {
     assert.ok(checks.every((check) => check === true));
   }
-  assert.deepEqual(recordsMatchViews, [true, true]);
+  assert.deepEqual(recordsMatchViews, [true, true, true, true]);
 });
 
 test('every operation of the registry has client methods, and lookUp types every look-up', async () => {

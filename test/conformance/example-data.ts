@@ -1,15 +1,24 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { tasks } from '../../src/data/tasks/tasks.ts';
 import type { KindDatabase } from '../helpers/each-database.ts';
 import { userBody } from '../helpers/http.ts';
 import type { TestServer } from '../helpers/test-server.ts';
+import { addAgent, ticketAddBody } from '../helpers/tickets.ts';
+import {
+  insertOsticketTask,
+  insertOsticketTicket,
+  insertTicketLists,
+} from '../osticket/osticket-ticket-rows.ts';
 import { withDatabase } from '../support/database-rows.ts';
 
 /*
  * The data the operations' examples need for a real answer, set up in one place (the lead adapts
  * it when the data layer moves). The examples name: topic 1 and a topic matching "inquiry" (the
  * default topics of both schemas), ann@example.com made by user/add's example, user 42, and users
- * created in November 2026 (user/all's range and its cursor "2026-11-22 09:15:02|42").
+ * created in November 2026 (user/all's range and its cursor "2026-11-22 09:15:02|42"); agent 1,
+ * ticket 7 (made by ticket/add's example, answered and closed by the reply and close examples),
+ * open tickets, tickets created in November 2026 and updated on 2026-11-22, tasks 1–3 of ticket 7.
  */
 
 /** Users made before the examples run, so that user/add's example makes user 42. */
@@ -39,5 +48,69 @@ export async function dateUsersForExamples(database: KindDatabase): Promise<void
   }
   await withDatabase(database.url, (db) =>
     sql`update users set created_at = ${CREATED}`.execute(db),
+  );
+}
+
+/** Tickets before ticket/add's example opens ticket 7 (open, for ticket/all by status). */
+const TICKETS_BEFORE_EXAMPLES = 6;
+/** When the tickets were last updated: ticket/all by-last-update's day. */
+const LAST_UPDATE = '2026-11-22 12:00:00';
+
+/**
+ * The ticket data of the write examples: agent 1 and tickets 1 to 6 on deskgate's schema. In
+ * osTicket mode ticket writes are osTicket's (501 without the bridge): the look-ups' rows are
+ * written as osTicket writes them instead, by addTicketsForLookUps.
+ */
+export async function addTicketsBeforeExamples(server: TestServer, key: string): Promise<void> {
+  assert.equal(await addAgent(server.store), 1, 'agent ids are expected to start at 1');
+  for (let n = 1; n <= TICKETS_BEFORE_EXAMPLES; n++) {
+    const reply = await server.request(ticketAddBody(1), { method: 'POST', key });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.body?.data, String(n), 'ticket ids are expected to start at 1');
+  }
+}
+
+/** Dates the tickets into the look-ups' ranges and adds tasks 1–3 of ticket 7. */
+export async function addTicketsForLookUps(
+  server: TestServer,
+  database: KindDatabase,
+): Promise<void> {
+  const { osticket } = database;
+  if (osticket) {
+    await osticket.query("SET SESSION sql_mode = ''");
+    await insertTicketLists(osticket);
+    for (let n = 1; n <= TICKETS_BEFORE_EXAMPLES + 1; n++) {
+      await insertOsticketTicket(osticket, {
+        userId: 1,
+        number: String(n).padStart(6, '0'),
+        statusId: n === TICKETS_BEFORE_EXAMPLES + 1 ? 3 : 1,
+        created: CREATED,
+        replied: LAST_UPDATE,
+      });
+    }
+    for (let n = 1; n <= 3; n++) {
+      await insertOsticketTask(osticket, {
+        ticketId: TICKETS_BEFORE_EXAMPLES + 1,
+        number: String(n),
+        title: `Task ${n}`,
+        created: CREATED,
+      });
+    }
+    return;
+  }
+  await withDatabase(database.url, (db) =>
+    sql`update tickets set created_at = ${CREATED}, last_update_at = ${LAST_UPDATE}`.execute(db),
+  );
+  for (let n = 1; n <= 3; n++) {
+    await server.store.data(tasks).createTask({
+      ticketId: TICKETS_BEFORE_EXAMPLES + 1,
+      deptId: 1,
+      staffId: 1,
+      title: `Task ${n}`,
+      description: '',
+    });
+  }
+  await withDatabase(database.url, (db) =>
+    sql`update tasks set created_at = ${CREATED}`.execute(db),
   );
 }

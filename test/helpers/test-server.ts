@@ -43,6 +43,7 @@ export interface TestServer {
     scopes?: Scope[];
     allowIps?: string[];
     name?: string;
+    notes?: boolean;
   }): Promise<{ id: number; key: string }>;
   /** Graceful stop, as on SIGTERM (idempotent). Registered as cleanup already. */
   stop(): Promise<void>;
@@ -88,6 +89,7 @@ async function launch(options: TestServerOptions): Promise<TestServer> {
         name: keyOptions.name ?? 'test',
         scopes: keyOptions.scopes ?? ['read', 'write'],
         allowIps: keyOptions.allowIps ?? [],
+        notes: keyOptions.notes ?? false,
       });
       return { id: apiKey.id, key };
     };

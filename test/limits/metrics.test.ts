@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
+import { promtoolMissing, runPromtool } from '../helpers/promtool.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 
 async function scrape(origin: string): Promise<{ status: number; type: string; text: string }> {
@@ -31,6 +32,17 @@ describeEachDatabase('/metrics', (database) => {
   let key: string;
   before(() => {
     key = server.key;
+  });
+
+  test('promtool check metrics passes the scrape of one process (exit 0, no lint findings)', {
+    skip: promtoolMissing,
+  }, async () => {
+    await call(server.url, { headers: { apikey: key }, body: topicBody(1) });
+    const { text } = await scrape(server.origin);
+    assert.match(text, /^nodejs_active_handles\{/m);
+    const { code, output } = runPromtool(['check', 'metrics'], text);
+    assert.equal(code, 0, `promtool exited ${code}: ${output}`);
+    assert.equal(output.trim(), '');
   });
 
   test('Prometheus text with requests by operation and status, latency, auth failures, process metrics', async () => {

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -101,12 +109,48 @@ describe('the packed package, installed into an empty project', () => {
   test('holds the compiled code and no TypeScript sources', () => {
     const installed = join(project, 'node_modules', 'deskgate');
     const top = readdirSync(installed).sort();
-    assert.deepEqual(top, ['LICENSE', 'README.md', 'bin', 'dist', 'package.json']);
+    assert.deepEqual(top, [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'bench',
+      'bin',
+      'dist',
+      'docs',
+      'package.json',
+    ]);
     const files = readdirSync(join(installed, 'dist'), { recursive: true }).map(String);
     assert.ok(files.includes(join('cli', 'main.js')));
     assert.ok(files.includes(join('client', 'index.d.ts')));
     assert.ok(!files.some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), 'a .ts source');
     assert.ok(!files.some((f) => f.includes('.test.')), 'a test file');
+  });
+
+  test('every relative link of its README and docs leads to a file the package holds', () => {
+    const installed = join(project, 'node_modules', 'deskgate');
+    const pages = [
+      'README.md',
+      ...readdirSync(join(installed, 'docs'), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join('docs', f)),
+    ];
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = readFileSync(join(installed, page), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (!target || /^[a-z]+:/.test(target) || target.startsWith('#')) continue;
+        const path = target.split('#')[0] ?? '';
+        if (!existsSync(join(installed, dirname(page), path))) broken.push(`${page} → ${target}`);
+      }
+    }
+    assert.deepEqual(broken, []);
+  });
+
+  test('the README installs it from the tarball `npm pack` makes, not from the registry', () => {
+    const readme = readFileSync(join(project, 'node_modules', 'deskgate', 'README.md'), 'utf8');
+    assert.doesNotMatch(readme, /npm install deskgate\b/);
+    assert.match(readme, /npm install \.\/deskgate-[0-9.]+\.tgz/);
   });
 
   test('deskgate/client loads nothing but Node built-ins and its own files', () => {

@@ -1,4 +1,7 @@
 import type { Command } from '../command.ts';
+import { agentsAdd } from './agents-add.ts';
+import { agentsList } from './agents-list.ts';
+import { completion } from './completion.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
@@ -6,6 +9,7 @@ import { keysRotate } from './keys-rotate.ts';
 import { migrate } from './migrate.ts';
 import { osticketCheck } from './osticket-check.ts';
 import { serve } from './serve.ts';
+import { tasksAdd } from './tasks-add.ts';
 import { topicsAdd } from './topics-add.ts';
 import { topicsDelete } from './topics-delete.ts';
 import { topicsEdit } from './topics-edit.ts';
@@ -30,4 +34,8 @@ export const COMMANDS: readonly Command[] = [
   usersGet,
   usersDelete,
   osticketCheck,
+  agentsAdd,
+  agentsList,
+  tasksAdd,
+  completion,
 ];

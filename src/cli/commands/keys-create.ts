@@ -19,7 +19,7 @@ function parseScopes(value: string): Scope[] {
 export const keysCreate: Command = {
   name: 'keys create',
   usage:
-    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--expires 90d|DATE] [--json]',
+    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--notes] [--expires 90d|DATE] [--json]',
   summary:
     'Create an API key and show it once; --expires takes a duration (30d, 12h) or a UTC date (and time).',
   options: {
@@ -27,6 +27,8 @@ export const keysCreate: Command = {
     name: { type: 'string' },
     scope: { type: 'string', default: SCOPES.join(',') },
     'allow-ip': { type: 'string', multiple: true, default: [] },
+    /** With tickets:read, the key also reads internal notes. */
+    notes: { type: 'boolean', default: false },
     expires: { type: 'string', default: 'never' },
   },
   positionals: 0,
@@ -40,7 +42,13 @@ export const keysCreate: Command = {
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
     const expiresAt = parseExpiry(String(input.values.expires), '--expires', Date.now());
     const { apiKey, key } = await usingStore(input.config, (store) =>
-      issueApiKey(store, { name, scopes, allowIps, expiresAt }).catch((error: unknown) => {
+      issueApiKey(store, {
+        name,
+        scopes,
+        allowIps,
+        notes: input.values.notes === true,
+        expiresAt,
+      }).catch((error: unknown) => {
         throw error instanceof RangeError ? new UsageError(`--allow-ip: ${error.message}`) : error;
       }),
     );
@@ -57,6 +65,8 @@ export function printIssuedKey(input: CommandInput, { apiKey, key }: IssuedApiKe
       key,
       scopes: apiKey.scopes,
       allowIps: apiKey.allowIps,
+      // Only when set: the --json shape of SPEC §9 stays as it was for every other key.
+      ...(apiKey.notes ? { notes: true } : {}),
       ...(apiKey.expires === null ? {} : { expires: apiKey.expires }),
     });
     return;
@@ -64,6 +74,7 @@ export function printIssuedKey(input: CommandInput, { apiKey, key }: IssuedApiKe
   input.out(
     `${verb} API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
       `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}` +
+      `${apiKey.notes ? '; reads internal notes' : ''}` +
       `${apiKey.expires === null ? '' : `; expires ${apiKey.expires} UTC`}).\n` +
       `It is shown only this once:\n\n    ${key}\n\n`,
   );

@@ -1,25 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { topics } from '../../data/topics/topics.ts';
 import { type Command, CommandError, JSON_OPTION, printJson, UsageError } from '../command.ts';
-import { assertTopicsFit, toNewTopic, topicListInput, topicToJson } from '../topic-input.ts';
+import { readTopicsFile } from '../read-topics-file.ts';
+import { makeTerminalProgress } from '../terminal-progress.ts';
+import { assertTopicsFit, topicToJson } from '../topic-input.ts';
 import { usingStore } from '../using-store.ts';
-
-async function readJsonFile(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new CommandError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
-  try {
-    // A byte-order mark is allowed (SPEC §9); readFile keeps it as U+FEFF, which JSON.parse refuses.
-    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
-  } catch {
-    throw new CommandError(`${path} is not valid JSON`);
-  }
-}
 
 export const topicsImport: Command = {
   name: 'topics import',
@@ -30,19 +14,14 @@ export const topicsImport: Command = {
   async run(input) {
     const path = input.positionals[0];
     if (!path) throw new UsageError('FILE is required');
-    const parsed = topicListInput.safeParse(await readJsonFile(path));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const [index, field] = issue?.path ?? [];
-      const where =
-        typeof index === 'number'
-          ? `topic ${index + 1}${field ? `, field ${String(field)}` : ''}`
-          : 'the file';
-      throw new CommandError(
-        `${path}: ${where}: ${issue?.message ?? 'is not valid'}; nothing was imported`,
-      );
-    }
-    const batch = parsed.data.map(toNewTopic);
+    const progress = makeTerminalProgress();
+    const batch = await readTopicsFile(path, (count) =>
+      progress.show(`topics import: ${count.toLocaleString('en')} topics read`),
+    ).finally(() => progress.end());
+    progress.show(
+      `topics import: checking and inserting ${batch.length.toLocaleString('en')} topics (all or nothing)`,
+      true,
+    );
     const imported = await usingStore(input.config, async (store) => {
       try {
         assertTopicsFit(await store.data(topics).listTopics(), batch);
@@ -52,7 +31,7 @@ export const topicsImport: Command = {
         throw error;
       }
       return store.data(topics).insertTopics(batch);
-    });
+    }).finally(() => progress.end());
     if (input.values.json) printJson(input, imported.map(topicToJson));
     else input.out(`Imported ${imported.length} topic${imported.length === 1 ? '' : 's'}.\n`);
   },

@@ -10,6 +10,8 @@ export interface NewApiKey {
   allowIps: string[];
   /** When the key stops working; absent or null: never. */
   expiresAt?: string | null;
+  /** May read internal notes (`keys create --notes`). Default false. */
+  notes?: boolean;
 }
 
 /** API keys: what authentication reads and the `keys` commands manage. */

@@ -41,8 +41,14 @@ function toApiKey(row: ApiKeyRow): ApiKey {
   return {
     id: Number(row.id),
     name: row.notes?.split('\n')[0]?.slice(0, 128) || `osTicket key ${row.id}`,
-    // Every active osTicket key may read topics; can_create_tickets grants writes and user look-ups.
-    scopes: Number(row.can_create_tickets) === 1 ? ['read', 'write', 'users:read'] : ['read'],
+    // Every active osTicket key may read topics; can_create_tickets grants writes, user and
+    // ticket look-ups and ticket writes.
+    scopes:
+      Number(row.can_create_tickets) === 1
+        ? ['read', 'write', 'users:read', 'tickets:read', 'tickets:write']
+        : ['read'],
+    // osTicket's api_key has no such flag; internal notes stay in its staff panel.
+    notes: false,
     // osTicket binds a key to exactly one address.
     allowIps: row.ipaddr ? [row.ipaddr] : ['0.0.0.0/32'],
     created: formatTimestamp(row.created),

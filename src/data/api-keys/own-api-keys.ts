@@ -20,10 +20,12 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
-  /** When the key stops working; null: never (migration 006). */
+  /** When the key stops working; null: never (migration 007). */
   expires_at: string | null;
   /** The key `keys rotate` made in its place. */
   replaced_by: number | null;
+  /** 1: the key may read internal notes (with tickets:read); migration 006. */
+  notes: Generated<number>;
 }
 
 export interface OwnApiKeyTables {
@@ -43,6 +45,7 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     revoked: row.revoked_at === null ? null : formatTimestamp(row.revoked_at),
     expires: row.expires_at === null ? null : formatTimestamp(row.expires_at),
     replacedBy: row.replaced_by === null ? null : Number(row.replaced_by),
+    notes: Number(row.notes) === 1,
   };
 }
 
@@ -61,6 +64,7 @@ export async function createApiKey(
     revoked_at: null,
     expires_at: key.expiresAt ?? null,
     replaced_by: null,
+    notes: key.notes ? 1 : 0,
   });
   const id = await insertReturningId(query, dialect);
   return toApiKey(

@@ -5,6 +5,7 @@ import * as defaultTopics from './002-default-topics.ts';
 import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
 import * as usersCreatedIndex from './004-users-created-index.ts';
 import * as genericIdempotencyRecords from './005-generic-idempotency-records.ts';
+import * as tickets from './006-tickets.ts';
 import * as apiKeyExpiry from './007-api-key-expiry.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
@@ -24,6 +25,7 @@ export const MIGRATIONS = {
     ['003-exact-text-on-mysql', exactTextOnMysql],
     ['004-users-created-index', usersCreatedIndex],
     ['005-generic-idempotency-records', genericIdempotencyRecords],
+    ['006-tickets', tickets],
     ['007-api-key-expiry', apiKeyExpiry],
   ],
   osticket: [

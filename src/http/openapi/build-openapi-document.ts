@@ -91,7 +91,10 @@ export function buildOpenApiDocument(options: {
         'the processing time in seconds.\n\nThe look-ups are **GET requests with a JSON body**, ' +
         'as in the original service. Browsers, and clients generated from this document on top ' +
         'of `fetch`, cannot send a body with GET: call them with curl (each one’s description ' +
-        'has the line), Node’s http module, or the `deskgate/client` package.',
+        'has the line), Node’s http module, or the `deskgate/client` package.\n\n' +
+        'Linting: `redocly lint` with its default rules reports one error, no-path-trailing-slash. ' +
+        'The slash is kept on purpose: `/upload/svc_wbs/` is the original service’s address, ' +
+        'which its clients call (`/upload/svc_wbs` is served too).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

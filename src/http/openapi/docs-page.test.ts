@@ -52,6 +52,33 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
     ]);
   });
 
+  test('the curl lines name the address the caller reached (its Host), and only a plain host', async () => {
+    const curlOrigins = async (headers: Record<string, string>) => {
+      const reply = await call(`${server.origin}/helpdesk/openapi.json`, { headers });
+      assert.equal(reply.status, 200);
+      assert.match(String(reply.headers.vary), /Host/);
+      return new Set(
+        [...reply.text.matchAll(/curl --request \w+ '([^']*)\/upload/g)].map((m) => m[1]),
+      );
+    };
+    const port = new URL(server.origin).port;
+    assert.deepEqual(await curlOrigins({}), new Set([`http://127.0.0.1:${port}/helpdesk`]));
+    assert.deepEqual(
+      await curlOrigins({ Host: 'desk.example.org:8443', 'X-Forwarded-Proto': 'https' }),
+      new Set(['https://desk.example.org:8443/helpdesk']),
+    );
+    assert.deepEqual(
+      await curlOrigins({ Host: '[::1]:9000' }),
+      new Set(['http://[::1]:9000/helpdesk']),
+    );
+    for (const host of ["x'$(id)'", 'a b', 'evil.example/path', 'x"y']) {
+      assert.deepEqual(
+        await curlOrigins({ Host: host }),
+        new Set(['http://localhost:8080/helpdesk']),
+      );
+    }
+  });
+
   test('renders both operations in headless Chromium, asking no other host', {
     skip: existsSync(CHROMIUM)
       ? false

@@ -41,6 +41,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   payload_too_large: payloadTooLargeMessage(16384),
   unsupported_media_type: MESSAGES.multipart,
   idempotency_mismatch: MESSAGES.idempotencyMismatch,
+  requires_osticket_bridge: MESSAGES.requiresOsticketBridge,
   too_many_requests: keyRateLimitMessage(600),
   internal_error: MESSAGES.internalError,
   database_unavailable: MESSAGES.databaseUnavailable,

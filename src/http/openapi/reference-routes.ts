@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { OPERATIONS } from '../../operations/registry.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
@@ -103,7 +103,26 @@ export interface ReferenceRoutes {
   /** Every path this module answers, base path included. */
   paths: readonly string[];
   /** Answers a request for one of `paths` (query string allowed). */
-  send(url: string, res: ServerResponse): void;
+  send(req: Pick<IncomingMessage, 'url' | 'headers'>, res: ServerResponse): void;
+}
+
+/** The origin the document's curl lines name until a request says where the server is. */
+const EXAMPLE_ORIGIN = 'http://localhost:8080';
+
+/** A host name, IPv4 or bracketed IPv6 address, with an optional port: nothing else is echoed. */
+const SAFE_HOST =
+  /^(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
+/**
+ * The address the caller reached: its Host header (and https when a proxy says so in
+ * X-Forwarded-Proto), so the curl lines of /docs can be pasted as they are. A Host that is not
+ * a plain host[:port] keeps the example origin.
+ */
+function originOf(headers: IncomingHttpHeaders): string {
+  const host = headers.host;
+  if (!host || host.length > 260 || !SAFE_HOST.test(host)) return EXAMPLE_ORIGIN;
+  const scheme = headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+  return `${scheme}://${host}`;
 }
 
 /**
@@ -117,6 +136,7 @@ export function makeReferenceRoutes(
 ): ReferenceRoutes {
   const document = buildOpenApiDocument({ basePath, metrics, servicePath });
   const documentText = `${JSON.stringify(document, null, 2)}\n`;
+  const documentPath = `${basePath}/openapi.json`;
   const assets = new Map<string, Asset>([
     [`${basePath}/openapi.json`, generated('application/json; charset=utf-8', documentText)],
     [`${basePath}/docs`, generated('text/html; charset=utf-8', page(basePath))],
@@ -132,7 +152,8 @@ export function makeReferenceRoutes(
   const loaded = new Map<string, Buffer>();
   return {
     paths: [...assets.keys()],
-    send(url, res) {
+    send(req, res) {
+      const url = req.url ?? '/';
       const queryAt = url.indexOf('?');
       const path = queryAt === -1 ? url : url.slice(0, queryAt);
       const asset = assets.get(path);
@@ -142,7 +163,11 @@ export function makeReferenceRoutes(
         body = asset.load();
         loaded.set(path, body);
       }
+      const perOrigin = path === documentPath;
+      if (perOrigin)
+        body = Buffer.from(documentText.replaceAll(EXAMPLE_ORIGIN, originOf(req.headers)));
       res.writeHead(200, {
+        ...(perOrigin ? { Vary: 'Host, X-Forwarded-Proto' } : {}),
         'Content-Type': asset.contentType,
         'Content-Length': body.length,
         'Cache-Control': asset.cacheControl,

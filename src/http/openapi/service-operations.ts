@@ -76,18 +76,22 @@ function requestSchema(operation: Operation): Json {
   const [only] = operation.variants;
   const parametersOf = (variant: OperationVariant) =>
     ref(`${variantName(operation, variant)}Parameters`);
+  // additionalProperties true, here and in each if/then, says what the service does with other
+  // fields (ignores them); tools that check examples strictly (Redocly's default) read an
+  // absent one as false and then reject every example.
   return {
     type: 'object',
     description: `${operation.name} (scope \`${operation.scope}\`). Other top-level fields are ignored.`,
+    additionalProperties: true,
     required,
     properties: {
       query: { const: operation.query },
       condition: { const: operation.condition },
       ...(sort
         ? {
+            // No `default` keyword: openapi-typescript makes a property with one required.
             sort: {
               enum: sort.values,
-              default: sort.default,
               description: `Selects the look-up; optional, "${sort.default}" by default.`,
             },
           }
@@ -95,17 +99,26 @@ function requestSchema(operation: Operation): Json {
       parameters:
         operation.variants.length === 1 && only
           ? parametersOf(only)
-          : { type: 'object', description: 'Its schema depends on `sort` (see allOf).' },
+          : {
+              // The union is what generators (openapi-typescript, Swagger UI) read; allOf below
+              // ties each member to its `sort` value, which they do not follow.
+              anyOf: operation.variants.map(parametersOf),
+              description: 'One of these, as `sort` selects (see allOf).',
+            },
     },
     ...(operation.variants.length > 1
       ? {
           allOf: operation.variants.map((variant) => ({
             if:
               variant.sort === sort?.default
-                ? { properties: { sort: { const: variant.sort } } }
-                : { required: ['sort'], properties: { sort: { const: variant.sort } } },
+                ? { additionalProperties: true, properties: { sort: { const: variant.sort } } }
+                : {
+                    additionalProperties: true,
+                    required: ['sort'],
+                    properties: { sort: { const: variant.sort } },
+                  },
             // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword.
-            then: { properties: { parameters: parametersOf(variant) } },
+            then: { additionalProperties: true, properties: { parameters: parametersOf(variant) } },
           })),
         }
       : {}),

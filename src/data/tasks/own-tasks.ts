@@ -1,0 +1,114 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { NewTask, Task, TaskListQuery } from '../../domain.ts';
+import { insertReturningId } from '../common/insert-returning-id.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import { type OwnHandle, tablesOf } from '../entity.ts';
+import { RejectedValueError } from '../store.ts';
+import { takeNextNumber } from '../tickets/count-next.ts';
+import type { OwnTicketTables, TaskTable } from '../tickets/own-tickets.ts';
+import { formatTimestamp, now } from '../time.ts';
+import type { TaskData } from './tasks.ts';
+
+type Db = Kysely<OwnTicketTables>;
+
+function toTask(row: Selectable<TaskTable>): Task {
+  return {
+    id: Number(row.id),
+    number: row.number,
+    ticketId: Number(row.ticket_id),
+    deptId: Number(row.dept_id),
+    staffId: Number(row.staff_id),
+    title: row.title,
+    description: row.description,
+    dueDate: row.due_at === null ? null : formatTimestamp(row.due_at),
+    closed: row.closed_at === null ? null : formatTimestamp(row.closed_at),
+    created: formatTimestamp(row.created_at),
+    updated: formatTimestamp(row.updated_at),
+  };
+}
+
+export async function findTask(db: Db, id: number): Promise<Task | undefined> {
+  const row = await db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toTask(row);
+}
+
+function filtered(db: Db, query: TaskListQuery) {
+  let select = db.selectFrom('tasks');
+  if (query.from !== undefined) select = select.where('created_at', '>=', query.from);
+  if (query.to !== undefined) select = select.where('created_at', '<=', query.to);
+  if (query.ticketId !== 0) select = select.where('ticket_id', '=', query.ticketId);
+  return select;
+}
+
+/** Tasks in (created, id) order. */
+export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
+  let select = filtered(db, query).selectAll();
+  const after = query.after;
+  if (after) {
+    select = select.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.created),
+        eb.and([eb('created_at', '=', after.created), eb('id', '>', after.id)]),
+      ]),
+    );
+  }
+  const rows = await select.orderBy('created_at').orderBy('id').limit(query.limit).execute();
+  return rows.map(toTask);
+}
+
+/** A task (`deskgate tasks add`): its ticket (0: none), department and agent (0: unassigned) checked. */
+export async function createTask(db: Db, dialect: Dialect, task: NewTask): Promise<Task> {
+  const id = await dialect.writeTransaction(db, async (trx) => {
+    if (task.ticketId !== 0) {
+      const ticket = await trx
+        .selectFrom('tickets')
+        .select('id')
+        .where('id', '=', task.ticketId)
+        .executeTakeFirst();
+      if (!ticket) throw new RejectedValueError('ticket_id', 'is not an existing ticket');
+    }
+    const department = await trx
+      .selectFrom('departments')
+      .select('id')
+      .where('id', '=', task.deptId)
+      .executeTakeFirst();
+    if (!department) throw new RejectedValueError('dept_id', 'is not an existing department');
+    if (task.staffId !== 0) {
+      const agent = await trx
+        .selectFrom('agents')
+        .select('id')
+        .where('id', '=', task.staffId)
+        .executeTakeFirst();
+      if (!agent) throw new RejectedValueError('staff_id', 'is not an existing agent');
+    }
+    const at = now();
+    return insertReturningId(
+      trx.insertInto('tasks').values({
+        number: await takeNextNumber(trx, 'task'),
+        ticket_id: task.ticketId,
+        dept_id: task.deptId,
+        staff_id: task.staffId,
+        title: task.title,
+        description: task.description,
+        due_at: null,
+        closed_at: null,
+        created_at: at,
+        updated_at: at,
+      }),
+      dialect,
+    );
+  });
+  const created = await findTask(db, id);
+  if (!created) throw new Error(`task ${id} vanished after its creation`);
+  return created;
+}
+
+/** Tasks on deskgate's own schema. */
+export function makeOwnTasks(handle: OwnHandle): TaskData {
+  const db = tablesOf<OwnTicketTables>(handle.db);
+  return {
+    findTask: (id) => findTask(db, id),
+    listTasks: (query) => listTasks(db, query),
+    createTask: (task) => createTask(db, handle.dialect, task),
+  };
+}

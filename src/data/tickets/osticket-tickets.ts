@@ -1,0 +1,304 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from '../../domain.ts';
+import { type OsticketHandle, tablesOf } from '../entity.ts';
+import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
+import { UnsupportedInModeError } from '../store.ts';
+import { formatTimestamp } from '../time.ts';
+import type { OsticketTicketTables, OstTicketTable } from './osticket-ticket-tables.ts';
+import type { TicketData } from './tickets.ts';
+import { toTicketEntry } from './to-ticket-entry.ts';
+
+/** The ticket's own columns, named: never `*` over joined tables (the original's defect). */
+const TICKET_COLUMNS = [
+  'ticket.ticket_id',
+  'ticket.ticket_pid',
+  'ticket.number',
+  'ticket.user_id',
+  'ticket.user_email_id',
+  'ticket.status_id',
+  'ticket.dept_id',
+  'ticket.sla_id',
+  'ticket.topic_id',
+  'ticket.staff_id',
+  'ticket.team_id',
+  'ticket.email_id',
+  'ticket.lock_id',
+  'ticket.flags',
+  'ticket.sort',
+  'ticket.ip_address',
+  'ticket.source',
+  'ticket.source_extra',
+  'ticket.isoverdue',
+  'ticket.isanswered',
+  'ticket.duedate',
+  'ticket.est_duedate',
+  'ticket.reopened',
+  'ticket.closed',
+  'ticket.lastupdate',
+  'ticket.created',
+  'ticket.updated',
+] as const;
+
+type TicketRow = Selectable<OstTicketTable>;
+type Db = Kysely<OsticketTicketTables>;
+
+const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
+
+interface Answers {
+  subject?: string;
+  priorityId?: number;
+  priority?: string;
+}
+
+/**
+ * Subject and priority as osTicket's staff view shows them: the ticket form's answers, else the
+ * `ticket__cdata` row (whose priority is the id), the priority's name from `ticket_priority`.
+ */
+async function answersOf(db: Db, ids: number[]): Promise<Map<number, Answers>> {
+  const answers = new Map<number, Answers>(ids.map((id) => [id, {}]));
+  const values = await db
+    .selectFrom('form_entry')
+    .innerJoin('form', 'form.id', 'form_entry.form_id')
+    .innerJoin('form_entry_values', 'form_entry_values.entry_id', 'form_entry.id')
+    .innerJoin('form_field', 'form_field.id', 'form_entry_values.field_id')
+    .select([
+      'form_entry.object_id',
+      'form_field.name',
+      'form_entry_values.value',
+      'form_entry_values.value_id',
+    ])
+    .where('form_entry.object_type', '=', 'T')
+    .where('form.type', '=', 'T')
+    .where('form_entry.object_id', 'in', ids)
+    .where('form_field.name', 'in', ['subject', 'priority'])
+    .orderBy('form_entry.id')
+    .execute();
+  for (const row of values) {
+    const answer = answers.get(Number(row.object_id));
+    if (!answer || row.value === null) continue;
+    if (row.name === 'subject') answer.subject ??= row.value;
+    else if (answer.priorityId === undefined && row.value_id !== null) {
+      answer.priorityId = Number(row.value_id);
+      answer.priority = row.value;
+    }
+  }
+  const missing = ids.filter((id) => {
+    const answer = answers.get(id);
+    return answer?.subject === undefined || answer.priorityId === undefined;
+  });
+  if (missing.length > 0) {
+    const cdata = await db
+      .selectFrom('ticket__cdata')
+      .select(['ticket_id', 'subject', 'priority'])
+      .where('ticket_id', 'in', missing)
+      .execute();
+    for (const row of cdata) {
+      const answer = answers.get(Number(row.ticket_id));
+      if (!answer) continue;
+      if (answer.subject === undefined && row.subject !== null) answer.subject = row.subject;
+      if (answer.priorityId === undefined && row.priority !== null && /^\d+$/.test(row.priority))
+        answer.priorityId = Number(row.priority);
+    }
+  }
+  const unnamed = [...answers.values()].filter(
+    (answer) => answer.priorityId !== undefined && answer.priority === undefined,
+  );
+  if (unnamed.length > 0) {
+    const names = new Map(
+      (
+        await db.selectFrom('ticket_priority').select(['priority_id', 'priority_desc']).execute()
+      ).map((row) => [Number(row.priority_id), row.priority_desc]),
+    );
+    for (const answer of unnamed) answer.priority = names.get(answer.priorityId ?? 0) ?? '';
+  }
+  return answers;
+}
+
+/** The ticket threads' messages and responses (notes when asked for), never a task's thread. */
+async function entriesOf(
+  db: Db,
+  ids: number[],
+  notes: boolean,
+): Promise<Map<number, TicketEntry[]>> {
+  const byTicket = new Map<number, TicketEntry[]>(ids.map((id) => [id, []]));
+  const rows = await db
+    .selectFrom('thread')
+    .innerJoin('thread_entry', 'thread_entry.thread_id', 'thread.id')
+    .select([
+      'thread.object_id',
+      'thread_entry.id',
+      'thread_entry.pid',
+      'thread_entry.thread_id',
+      'thread_entry.staff_id',
+      'thread_entry.user_id',
+      'thread_entry.type',
+      'thread_entry.poster',
+      'thread_entry.source',
+      'thread_entry.title',
+      'thread_entry.body',
+      'thread_entry.format',
+      'thread_entry.ip_address',
+      'thread_entry.created',
+    ])
+    .where('thread.object_type', '=', 'T')
+    .where('thread.object_id', 'in', ids)
+    .where('thread_entry.type', 'in', notes ? ['M', 'R', 'N'] : ['M', 'R'])
+    .orderBy('thread.object_id')
+    .orderBy('thread_entry.id')
+    .execute();
+  for (const row of rows) byTicket.get(Number(row.object_id))?.push(toTicketEntry(row));
+  return byTicket;
+}
+
+async function toTickets(db: Db, rows: TicketRow[], notes: boolean): Promise<Ticket[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => Number(row.ticket_id));
+  const [answers, entries] = await Promise.all([answersOf(db, ids), entriesOf(db, ids, notes)]);
+  return rows.map((row) => {
+    const id = Number(row.ticket_id);
+    const answer = answers.get(id) ?? {};
+    return {
+      id,
+      pid: row.ticket_pid === null ? null : Number(row.ticket_pid),
+      number: row.number ?? '',
+      userId: Number(row.user_id),
+      userEmailId: Number(row.user_email_id),
+      statusId: Number(row.status_id),
+      deptId: Number(row.dept_id),
+      slaId: Number(row.sla_id),
+      topicId: Number(row.topic_id),
+      staffId: Number(row.staff_id),
+      teamId: Number(row.team_id),
+      emailId: Number(row.email_id),
+      lockId: Number(row.lock_id),
+      flags: Number(row.flags),
+      sort: Number(row.sort),
+      ipAddress: row.ip_address,
+      source: row.source,
+      sourceExtra: row.source_extra,
+      isOverdue: Number(row.isoverdue) === 1,
+      isAnswered: Number(row.isanswered) === 1,
+      dueDate: optionalTime(row.duedate),
+      estDueDate: optionalTime(row.est_duedate),
+      reopened: optionalTime(row.reopened),
+      closed: optionalTime(row.closed),
+      lastUpdate: optionalTime(row.lastupdate),
+      created: formatTimestamp(row.created),
+      updated: formatTimestamp(row.updated),
+      subject: answer.subject ?? '',
+      priorityId: answer.priorityId ?? 0,
+      priority: answer.priority ?? '',
+      entries: entries.get(id) ?? [],
+    };
+  });
+}
+
+export async function findTicket(
+  db: Db,
+  lookup: TicketLookup,
+  options: { notes: boolean },
+): Promise<Ticket | undefined> {
+  const query = db.selectFrom('ticket').select(TICKET_COLUMNS);
+  const rows = await ('id' in lookup
+    ? query.where('ticket.ticket_id', '=', lookup.id)
+    : // osTicket has no unique index on number: the first ticket with it, as its own look-up.
+      query.where('ticket.number', '=', lookup.number).orderBy('ticket.ticket_id')
+  )
+    .limit(1)
+    .execute();
+  return (await toTickets(db, rows, options.notes))[0];
+}
+
+function filtered(db: Db, query: TicketListQuery) {
+  const column = query.order === 'created' ? 'ticket.created' : 'ticket.lastupdate';
+  let select = db.selectFrom('ticket');
+  if (query.from !== undefined) select = select.where(column, '>=', query.from);
+  if (query.to !== undefined) select = select.where(column, '<=', query.to);
+  if (query.statusId !== 0) select = select.where('ticket.status_id', '=', query.statusId);
+  return { select, column } as const;
+}
+
+export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
+  const { select, column } = filtered(db, query);
+  let page = select.select(TICKET_COLUMNS).where(column, 'is not', null);
+  const after = query.after;
+  if (after) {
+    page = page.where((eb) =>
+      eb.or([
+        eb(column, '>', after.created),
+        eb.and([eb(column, '=', after.created), eb('ticket.ticket_id', '>', after.id)]),
+      ]),
+    );
+  }
+  const rows = await page.orderBy(column).orderBy('ticket.ticket_id').limit(query.limit).execute();
+  return toTickets(db, rows, query.notes);
+}
+
+/** The columns the reads select, probed at start and by /readyz (a grant missing stops the start). */
+export const OSTICKET_TICKET_TABLES: readonly OsticketTableRequirement[] = [
+  {
+    table: 'ticket',
+    privileges: ['SELECT'],
+    columns: TICKET_COLUMNS.map((column) => column.slice('ticket.'.length)),
+  },
+  { table: 'thread', privileges: ['SELECT'], columns: ['id', 'object_id', 'object_type'] },
+  {
+    table: 'thread_entry',
+    privileges: ['SELECT'],
+    columns: [
+      'id',
+      'pid',
+      'thread_id',
+      'staff_id',
+      'user_id',
+      'type',
+      'poster',
+      'source',
+      'title',
+      'body',
+      'format',
+      'ip_address',
+      'created',
+    ],
+  },
+  {
+    table: 'ticket_priority',
+    privileges: ['SELECT'],
+    columns: ['priority_id', 'priority_desc'],
+  },
+  {
+    table: 'ticket__cdata',
+    privileges: ['SELECT'],
+    columns: ['ticket_id', 'subject', 'priority'],
+  },
+  { table: 'form', privileges: ['SELECT'], columns: ['id', 'type'] },
+  { table: 'form_field', privileges: ['SELECT'], columns: ['id', 'form_id', 'name'] },
+  {
+    table: 'form_entry',
+    privileges: ['SELECT'],
+    columns: ['id', 'form_id', 'object_id', 'object_type'],
+  },
+  {
+    table: 'form_entry_values',
+    privileges: ['SELECT'],
+    columns: ['entry_id', 'field_id', 'value', 'value_id'],
+  },
+];
+
+function writtenByOsticket(): Promise<never> {
+  return Promise.reject(
+    new UnsupportedInModeError("in osTicket mode tickets are written by osTicket's own code"),
+  );
+}
+
+/** Tickets of an osTicket database: parameterised read-only SQL on its real columns. */
+export function makeOsticketTickets(handle: OsticketHandle): TicketData {
+  const db = tablesOf<OsticketTicketTables>(handle.db);
+  return {
+    findTicket: (lookup, options) => findTicket(db, lookup, options),
+    listTickets: (query) => listTickets(db, query),
+    insertTicket: writtenByOsticket,
+    insertReply: writtenByOsticket,
+    closeTicket: writtenByOsticket,
+  };
+}

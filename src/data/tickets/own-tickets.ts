@@ -1,0 +1,598 @@
+import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type {
+  NewReply,
+  NewTicket,
+  Ticket,
+  TicketClosing,
+  TicketEntry,
+  TicketListQuery,
+  TicketLookup,
+} from '../../domain.ts';
+import { insertReturningId } from '../common/insert-returning-id.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import { type OwnHandle, tablesOf } from '../entity.ts';
+import { RejectedValueError } from '../store.ts';
+import { formatTimestamp } from '../time.ts';
+import { takeNextNumber } from './count-next.ts';
+import type { CreatedTicket, TicketData } from './tickets.ts';
+import { toTicketEntry } from './to-ticket-entry.ts';
+
+/** Tables of deskgate's own schema for tickets (migration 006). */
+export interface TicketStatusTable {
+  id: number;
+  name: string;
+  /** open, closed, archived or deleted, as osTicket's `ticket_status.state`. */
+  state: string;
+  sort: number;
+}
+
+export interface TicketPriorityTable {
+  id: number;
+  name: string;
+  color: string;
+  urgency: number;
+  is_public: number;
+}
+
+export interface SlaPlanTable {
+  id: Generated<number>;
+  name: string;
+  grace_period: number;
+  flags: number;
+  notes: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DepartmentTable {
+  id: Generated<number>;
+  name: string;
+  signature: string;
+  is_public: number;
+  sla_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentTable {
+  id: Generated<number>;
+  username: string;
+  name: string;
+  email: string;
+  dept_id: number;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CounterTable {
+  name: string;
+  next: number;
+}
+
+export interface TicketTable {
+  id: Generated<number>;
+  number: string;
+  user_id: number;
+  status_id: number;
+  priority_id: number;
+  dept_id: number;
+  sla_id: number;
+  topic_id: number;
+  staff_id: number;
+  subject: string;
+  source: string;
+  ip_address: string;
+  is_overdue: number;
+  is_answered: number;
+  due_at: string | null;
+  sla_due_at: string | null;
+  reopened_at: string | null;
+  closed_at: string | null;
+  last_message_at: string | null;
+  last_response_at: string | null;
+  last_update_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TicketEntryTable {
+  id: Generated<number>;
+  ticket_id: number;
+  pid: number;
+  /** M (the user's message), R (an agent's response), N (an internal note), as osTicket. */
+  type: string;
+  user_id: number;
+  staff_id: number;
+  poster: string;
+  title: string | null;
+  body: string;
+  format: string;
+  source: string;
+  ip_address: string;
+  created_at: string;
+}
+
+export interface TicketEventTable {
+  id: Generated<number>;
+  ticket_id: number;
+  kind: string;
+  staff_id: number;
+  user_id: number;
+  dept_id: number;
+  topic_id: number;
+  data: string | null;
+  at: string;
+}
+
+export interface TaskTable {
+  id: Generated<number>;
+  number: string;
+  ticket_id: number;
+  dept_id: number;
+  staff_id: number;
+  title: string;
+  description: string;
+  due_at: string | null;
+  closed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OwnTicketTables {
+  ticket_statuses: TicketStatusTable;
+  ticket_priorities: TicketPriorityTable;
+  sla_plans: SlaPlanTable;
+  departments: DepartmentTable;
+  agents: AgentTable;
+  counters: CounterTable;
+  tickets: TicketTable;
+  ticket_entries: TicketEntryTable;
+  ticket_events: TicketEventTable;
+  tasks: TaskTable;
+  /** What a ticket names of the users and topics entities' tables. */
+  users: { id: number; name: string };
+  topics: { id: number };
+}
+
+type Db = Kysely<OwnTicketTables>;
+type Trx = Transaction<OwnTicketTables>;
+
+/** osTicket's default priority on a fresh install (config `default_priority_id`): Normal. */
+const DEFAULT_PRIORITY_ID = 2;
+/** An SLA plan's active flag (osTicket's 0x1): only an active plan sets a due time. */
+const SLA_ACTIVE = 1;
+
+const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
+
+function selectTickets(db: Db) {
+  return db
+    .selectFrom('tickets')
+    .leftJoin('ticket_priorities', 'ticket_priorities.id', 'tickets.priority_id')
+    .selectAll('tickets')
+    .select('ticket_priorities.name as priority_name');
+}
+
+type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['execute']>>[number];
+
+function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
+  return {
+    id: Number(row.id),
+    pid: null,
+    number: row.number,
+    userId: Number(row.user_id),
+    userEmailId: 0,
+    statusId: Number(row.status_id),
+    deptId: Number(row.dept_id),
+    slaId: Number(row.sla_id),
+    topicId: Number(row.topic_id),
+    staffId: Number(row.staff_id),
+    teamId: 0,
+    emailId: 0,
+    lockId: 0,
+    flags: 0,
+    sort: 0,
+    ipAddress: row.ip_address,
+    source: row.source,
+    sourceExtra: null,
+    isOverdue: Number(row.is_overdue) === 1,
+    isAnswered: Number(row.is_answered) === 1,
+    dueDate: optionalTime(row.due_at),
+    estDueDate: optionalTime(row.sla_due_at),
+    reopened: optionalTime(row.reopened_at),
+    closed: optionalTime(row.closed_at),
+    lastUpdate: formatTimestamp(row.last_update_at),
+    created: formatTimestamp(row.created_at),
+    updated: formatTimestamp(row.updated_at),
+    subject: row.subject,
+    priorityId: Number(row.priority_id),
+    priority: row.priority_name ?? '',
+    entries,
+  };
+}
+
+/** The entries of these tickets, oldest first, notes only when asked for. */
+async function entriesOf(
+  db: Db,
+  ticketIds: number[],
+  notes: boolean,
+): Promise<Map<number, TicketEntry[]>> {
+  const byTicket = new Map<number, TicketEntry[]>(ticketIds.map((id) => [id, []]));
+  if (ticketIds.length === 0) return byTicket;
+  let query = db
+    .selectFrom('ticket_entries')
+    .selectAll()
+    .where('ticket_id', 'in', ticketIds)
+    .orderBy('ticket_id')
+    .orderBy('id');
+  if (!notes) query = query.where('type', '<>', 'N');
+  for (const row of await query.execute())
+    byTicket.get(Number(row.ticket_id))?.push(toTicketEntry({ ...row, created: row.created_at }));
+  return byTicket;
+}
+
+async function withEntries(db: Db, rows: TicketRow[], notes: boolean): Promise<Ticket[]> {
+  const entries = await entriesOf(
+    db,
+    rows.map((row) => Number(row.id)),
+    notes,
+  );
+  return rows.map((row) => toTicket(row, entries.get(Number(row.id)) ?? []));
+}
+
+export async function findTicket(
+  db: Db,
+  lookup: TicketLookup,
+  options: { notes: boolean },
+): Promise<Ticket | undefined> {
+  const query = selectTickets(db);
+  const row = await ('id' in lookup
+    ? query.where('tickets.id', '=', lookup.id)
+    : query.where('tickets.number', '=', lookup.number)
+  ).executeTakeFirst();
+  if (!row) return undefined;
+  return (await withEntries(db, [row], options.notes))[0];
+}
+
+function filtered(db: Db, query: TicketListQuery) {
+  const column = query.order === 'created' ? 'tickets.created_at' : 'tickets.last_update_at';
+  let select = selectTickets(db);
+  if (query.from !== undefined) select = select.where(column, '>=', query.from);
+  if (query.to !== undefined) select = select.where(column, '<=', query.to);
+  if (query.statusId !== 0) select = select.where('tickets.status_id', '=', query.statusId);
+  return { select, column } as const;
+}
+
+export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
+  const { column } = filtered(db, query);
+  let { select } = filtered(db, query);
+  const after = query.after;
+  if (after) {
+    select = select.where((eb) =>
+      eb.or([
+        eb(column, '>', after.created),
+        eb.and([eb(column, '=', after.created), eb('tickets.id', '>', after.id)]),
+      ]),
+    );
+  }
+  const rows = await select.orderBy(column).orderBy('tickets.id').limit(query.limit).execute();
+  return withEntries(db, rows, query.notes);
+}
+
+/** Adds hours to a `YYYY-MM-DD HH:MM:SS` UTC time (decision 172: no business-hours schedule). */
+function addHours(at: string, hours: number): string {
+  return formatTimestamp(new Date(Date.parse(`${at.replace(' ', 'T')}Z`) + hours * 3_600_000));
+}
+
+async function requireRow(
+  found: Promise<unknown>,
+  field: string,
+  message = 'does not name an existing record',
+): Promise<void> {
+  if ((await found) === undefined) throw new RejectedValueError(field, message);
+}
+
+/** Department, SLA plan, status and priority of a new ticket: the ones asked for, checked, else the defaults. */
+async function resolveTicketSettings(trx: Trx, ticket: NewTicket) {
+  const user = await trx
+    .selectFrom('users')
+    .select('name')
+    .where('id', '=', ticket.userId)
+    .executeTakeFirst();
+  if (!user) throw new RejectedValueError('user_id', 'is not an existing user');
+  if (ticket.topicId !== 0) {
+    await requireRow(
+      trx.selectFrom('topics').select('id').where('id', '=', ticket.topicId).executeTakeFirst(),
+      'topic_id',
+      'is not an existing help topic',
+    );
+  }
+  const department = await (ticket.deptId === 0
+    ? trx.selectFrom('departments').select(['id', 'sla_id']).orderBy('id').limit(1)
+    : trx.selectFrom('departments').select(['id', 'sla_id']).where('id', '=', ticket.deptId)
+  ).executeTakeFirst();
+  if (!department) throw new RejectedValueError('dept_id', 'is not an existing department');
+  // osTicket's precedence: the SLA asked for, else the department's, else the default plan.
+  const slaId = ticket.slaId !== 0 ? ticket.slaId : Number(department.sla_id);
+  const sla = await (slaId === 0
+    ? trx.selectFrom('sla_plans').select(['id', 'grace_period', 'flags']).orderBy('id').limit(1)
+    : trx.selectFrom('sla_plans').select(['id', 'grace_period', 'flags']).where('id', '=', slaId)
+  ).executeTakeFirst();
+  if (!sla) throw new RejectedValueError('sla_id', 'is not an existing SLA plan');
+  const status = await (ticket.statusId === 0
+    ? trx
+        .selectFrom('ticket_statuses')
+        .selectAll()
+        .where('state', '=', 'open')
+        .orderBy('sort')
+        .limit(1)
+    : trx.selectFrom('ticket_statuses').selectAll().where('id', '=', ticket.statusId)
+  ).executeTakeFirst();
+  if (!status) throw new RejectedValueError('status_id', 'is not an existing ticket status');
+  if (status.state !== 'open' && status.state !== 'closed') {
+    throw new RejectedValueError('status_id', 'must be an open or a closed status');
+  }
+  const priorityId = ticket.priorityId === 0 ? DEFAULT_PRIORITY_ID : ticket.priorityId;
+  await requireRow(
+    trx
+      .selectFrom('ticket_priorities')
+      .select('id')
+      .where('id', '=', priorityId)
+      .executeTakeFirst(),
+    'priority_id',
+    'is not an existing priority',
+  );
+  return { user, department, sla, status, priorityId };
+}
+
+/** The ticket, its first message and its events, in the write's transaction. */
+export async function insertTicket(
+  trx: Trx,
+  dialect: Dialect,
+  ticket: NewTicket,
+  at: string,
+): Promise<CreatedTicket> {
+  {
+    const { user, department, sla, status, priorityId } = await resolveTicketSettings(trx, ticket);
+    const number = await takeNextNumber(trx, 'ticket');
+    const closed = status.state === 'closed';
+    const id = await insertReturningId(
+      trx.insertInto('tickets').values({
+        number,
+        user_id: ticket.userId,
+        status_id: Number(status.id),
+        priority_id: priorityId,
+        dept_id: Number(department.id),
+        sla_id: Number(sla.id),
+        topic_id: ticket.topicId,
+        staff_id: 0,
+        subject: ticket.subject,
+        source: 'API',
+        ip_address: ticket.ipAddress,
+        is_overdue: 0,
+        is_answered: 0,
+        due_at: null,
+        sla_due_at:
+          !closed && (Number(sla.flags) & SLA_ACTIVE) !== 0
+            ? addHours(at, Number(sla.grace_period))
+            : null,
+        reopened_at: null,
+        closed_at: closed ? at : null,
+        last_message_at: at,
+        last_response_at: null,
+        last_update_at: at,
+        created_at: at,
+        updated_at: at,
+      }),
+      dialect,
+    );
+    await trx
+      .insertInto('ticket_entries')
+      .values({
+        ticket_id: id,
+        pid: 0,
+        type: 'M',
+        user_id: ticket.userId,
+        staff_id: 0,
+        poster: user.name,
+        title: ticket.subject,
+        body: ticket.body,
+        format: 'text',
+        source: 'API',
+        ip_address: ticket.ipAddress,
+        created_at: at,
+      })
+      .execute();
+    const event = {
+      ticket_id: id,
+      staff_id: 0,
+      user_id: ticket.userId,
+      dept_id: Number(department.id),
+      topic_id: ticket.topicId,
+      at,
+    };
+    await trx
+      .insertInto('ticket_events')
+      .values({ ...event, kind: 'created', data: null })
+      .execute();
+    if (closed) {
+      await trx
+        .insertInto('ticket_events')
+        .values({
+          ...event,
+          kind: 'closed',
+          data: JSON.stringify({ status: [Number(status.id), status.name] }),
+        })
+        .execute();
+    }
+    return { id, number };
+  }
+}
+
+async function requireTicket(trx: Trx, ticketId: number) {
+  const ticket = await trx
+    .selectFrom('tickets')
+    .selectAll()
+    .where('id', '=', ticketId)
+    .executeTakeFirst();
+  if (!ticket) throw new RejectedValueError('ticket_id', 'is not an existing ticket');
+  return ticket;
+}
+
+async function requireAgent(trx: Trx, staffId: number) {
+  const agent = await trx
+    .selectFrom('agents')
+    .selectAll()
+    .where('id', '=', staffId)
+    .executeTakeFirst();
+  if (!agent) throw new RejectedValueError('staff_id', 'is not an existing agent');
+  if (Number(agent.is_active) !== 1)
+    throw new RejectedValueError('staff_id', 'is not an active agent');
+  return agent;
+}
+
+async function lastMessageId(trx: Trx, ticketId: number): Promise<number> {
+  const row = await trx
+    .selectFrom('ticket_entries')
+    .select('id')
+    .where('ticket_id', '=', ticketId)
+    .where('type', '=', 'M')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.id) : 0;
+}
+
+async function insertEntry(
+  trx: Trx,
+  dialect: Dialect,
+  values: Omit<Selectable<TicketEntryTable>, 'id'>,
+): Promise<number> {
+  return insertReturningId(trx.insertInto('ticket_entries').values(values), dialect);
+}
+
+/** An agent's response, as osTicket's postReply writes it: the ticket becomes answered and, if unassigned, the agent's. */
+export async function insertReply(
+  trx: Trx,
+  dialect: Dialect,
+  reply: NewReply,
+  at: string,
+): Promise<number> {
+  {
+    const ticket = await requireTicket(trx, reply.ticketId);
+    const agent = await requireAgent(trx, reply.staffId);
+    const entryId = await insertEntry(trx, dialect, {
+      ticket_id: reply.ticketId,
+      pid: await lastMessageId(trx, reply.ticketId),
+      type: 'R',
+      user_id: 0,
+      staff_id: reply.staffId,
+      poster: agent.name,
+      title: null,
+      body: reply.body,
+      format: 'text',
+      source: 'API',
+      ip_address: reply.ipAddress,
+      created_at: at,
+    });
+    await trx
+      .updateTable('tickets')
+      .set({
+        is_answered: 1,
+        last_response_at: at,
+        updated_at: at,
+        staff_id: Number(ticket.staff_id) === 0 ? reply.staffId : Number(ticket.staff_id),
+      })
+      .where('id', '=', reply.ticketId)
+      .execute();
+    return entryId;
+  }
+}
+
+/**
+ * Closes as osTicket's setStatus does: the closed-state status, closed = lastupdate = updated =
+ * now, the closing agent, overdue cleared, a `closed` event; the body becomes an internal note.
+ */
+export async function closeTicket(
+  trx: Trx,
+  dialect: Dialect,
+  closing: TicketClosing,
+  at: string,
+): Promise<void> {
+  {
+    const ticket = await requireTicket(trx, closing.ticketId);
+    const agent = await requireAgent(trx, closing.staffId);
+    const status = await trx
+      .selectFrom('ticket_statuses')
+      .selectAll()
+      .where('id', '=', closing.statusId)
+      .executeTakeFirst();
+    if (!status) throw new RejectedValueError('status_id', 'is not an existing ticket status');
+    if (status.state !== 'closed')
+      throw new RejectedValueError('status_id', 'is not a closed status');
+    if (closing.deptId !== 0 && closing.deptId !== Number(ticket.dept_id))
+      throw new RejectedValueError('dept_id', "is not the ticket's department");
+    if (closing.topicId !== 0 && closing.topicId !== Number(ticket.topic_id))
+      throw new RejectedValueError('topic_id', "is not the ticket's help topic");
+    if (closing.teamId !== 0) throw new RejectedValueError('team_id', "is not the ticket's team");
+    if (closing.username !== undefined && closing.username !== agent.username)
+      throw new RejectedValueError('username', "is not the agent's username");
+    if (closing.body !== '') {
+      await insertEntry(trx, dialect, {
+        ticket_id: closing.ticketId,
+        pid: 0,
+        type: 'N',
+        user_id: 0,
+        staff_id: closing.staffId,
+        poster: agent.name,
+        title: 'Status Changed',
+        body: closing.body,
+        format: 'text',
+        source: 'API',
+        ip_address: closing.ipAddress,
+        created_at: at,
+      });
+    }
+    await trx
+      .updateTable('tickets')
+      .set({
+        status_id: closing.statusId,
+        closed_at: at,
+        last_update_at: at,
+        updated_at: at,
+        staff_id: closing.staffId,
+        is_overdue: 0,
+      })
+      .where('id', '=', closing.ticketId)
+      .execute();
+    await trx
+      .insertInto('ticket_events')
+      .values({
+        ticket_id: closing.ticketId,
+        kind: 'closed',
+        staff_id: closing.staffId,
+        user_id: 0,
+        dept_id: Number(ticket.dept_id),
+        topic_id: Number(ticket.topic_id),
+        data: JSON.stringify({ status: [Number(status.id), status.name] }),
+        at,
+      })
+      .execute();
+  }
+}
+
+/** Tickets on deskgate's own schema. */
+export function makeOwnTickets(handle: OwnHandle): TicketData {
+  const db = tablesOf<OwnTicketTables>(handle.db);
+  const { dialect } = handle;
+  return {
+    findTicket: (lookup, options) => findTicket(db, lookup, options),
+    listTickets: (query) => listTickets(db, query),
+    insertTicket: (trx, ticket, at) =>
+      insertTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, ticket, at),
+    insertReply: (trx, reply, at) =>
+      insertReply(tablesOf<OwnTicketTables>(trx) as Trx, dialect, reply, at),
+    closeTicket: (trx, closing, at) =>
+      closeTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, closing, at),
+  };
+}

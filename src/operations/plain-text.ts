@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#039;',
+};
+
+/**
+ * A plain-text body as osTicket stores a text body: HTML-escaped, so that no markup a caller
+ * sends reaches an agent's page as HTML (the original stored `<img onerror>` as it came).
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
+}
+
+/** Control characters other than tab, line feed and carriage return. */
+const CONTROL = /(?![\t\n\r])\p{Cc}/u;
+
+/** A text parameter: trimmed, 1…max characters, no control characters but line breaks and tabs. */
+export function textField(max: number, description: string) {
+  return z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((text) => !CONTROL.test(text), { error: 'must not contain control characters' })
+    .refine((text) => text.isWellFormed(), {
+      error: 'must be valid Unicode (no unpaired \\ud800–\\udfff escapes)',
+    })
+    .meta({ description });
+}

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import type { Reply } from '../../../test/helpers/http.ts';
+import { useTestServer } from '../../../test/helpers/test-server.ts';
+import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
+import { RejectedValueError } from '../../data/store.ts';
+import { tasks } from '../../data/tasks/tasks.ts';
+
+interface Page {
+  total: number;
+  tasks: Record<string, string>[];
+  next?: string;
+}
+
+function pageOf(reply: Reply): Page {
+  assert.equal(reply.status, 200, reply.text);
+  const data = reply.body?.data as Page;
+  assert.equal(data.total, data.tasks.length);
+  return data;
+}
+
+describeEachDatabase('tasks/all and tasks/specific', (database) => {
+  const server = useTestServer({ database, env: { DESKGATE_MAX_LIST: '4' } });
+  let ticketId: number;
+  const ofTicket: number[] = [];
+  const loose: number[] = [];
+
+  before(async () => {
+    const userId = await addUser(server.store);
+    const agentId = await addAgent(server.store);
+    const reply = await server.request(ticketAddBody(userId), { method: 'POST' });
+    ticketId = Number(reply.body?.data);
+    for (let i = 0; i < 3; i++) {
+      const task = await server.store.data(tasks).createTask({
+        ticketId,
+        deptId: 1,
+        staffId: agentId,
+        title: `Task ${i}`,
+        description: `Step ${i}`,
+      });
+      ofTicket.push(task.id);
+    }
+    for (let i = 0; i < 3; i++) {
+      const task = await server.store.data(tasks).createTask({
+        ticketId: 0,
+        deptId: 1,
+        staffId: 0,
+        title: `Loose ${i}`,
+        description: '',
+      });
+      loose.push(task.id);
+    }
+  });
+
+  const list = (sort: string, parameters: Record<string, unknown>) =>
+    server.request({ query: 'tasks', condition: 'all', sort, parameters });
+  const ids = (page: Page) => page.tasks.map((task) => Number(task.task_id));
+
+  test('byTicket: the tasks of one ticket, each with its own id and number', async () => {
+    const page = pageOf(await list('byTicket', { ticket_id: ticketId }));
+    assert.deepEqual(ids(page), ofTicket);
+    assert.deepEqual(
+      page.tasks.map((task) => [task.title, task.description, task.ticket_id]),
+      [0, 1, 2].map((i) => [`Task ${i}`, `Step ${i}`, String(ticketId)]),
+    );
+    assert.equal(new Set(page.tasks.map((task) => task.number)).size, 3);
+  });
+
+  test('creationDate pages; without limit more than DESKGATE_MAX_LIST → 400 too_many_results', async () => {
+    const range = { start_date: '2000-01-01', end_date: '2999-12-31' };
+    const refused = await list('creationDate', range);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body?.code, 'too_many_results');
+    const first = pageOf(await list('creationDate', { ...range, limit: 4 }));
+    assert.equal(typeof first.next, 'string');
+    const second = pageOf(await list('creationDate', { ...range, limit: 4, after: first.next }));
+    assert.equal(second.next, undefined);
+    assert.deepEqual([...ids(first), ...ids(second)], [...ofTicket, ...loose]);
+    const oneTicket = pageOf(await list('creationDate', { ...range, ticket_id: ticketId }));
+    assert.deepEqual(ids(oneTicket), ofTicket);
+  });
+
+  test('tasks/specific by id; unknown → 204', async () => {
+    const reply = await server.request({
+      query: 'tasks',
+      condition: 'specific',
+      parameters: { id: loose[1] },
+    });
+    assert.equal(reply.status, 200, reply.text);
+    const data = reply.body?.data as Page;
+    assert.equal(data.tasks[0]?.title, 'Loose 1');
+    assert.equal(data.tasks[0]?.ticket_id, '0');
+    const missing = await server.request({
+      query: 'tasks',
+      condition: 'specific',
+      parameters: { id: 999_999 },
+    });
+    assert.equal(missing.status, 204);
+  });
+
+  test('a task names an existing ticket, department and agent', async () => {
+    for (const [task, field] of [
+      [{ ticketId: 999_999, deptId: 1, staffId: 0 }, 'ticket_id'],
+      [{ ticketId: 0, deptId: 99, staffId: 0 }, 'dept_id'],
+      [{ ticketId: 0, deptId: 1, staffId: 999_999 }, 'staff_id'],
+    ] as const) {
+      await assert.rejects(
+        server.store.data(tasks).createTask({ ...task, title: 'x', description: '' }),
+        (error: unknown) => error instanceof RejectedValueError && error.field === field,
+      );
+    }
+  });
+});

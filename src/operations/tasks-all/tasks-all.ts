@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { tasks } from '../../data/tasks/tasks.ts';
+import type { TaskListQuery } from '../../domain.ts';
+import { INT32_MAX, integerField } from '../fields.ts';
+import { listParameters, readList } from '../list-page.ts';
+import { defineOperation } from '../operation.ts';
+import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { USER_CURSOR } from '../user-all/user-cursor.ts';
+import { TASK_EXAMPLE, taskViewSchema, toTaskView } from '../views/ticket-view.ts';
+
+const paging = listParameters(USER_CURSOR, 'Tasks');
+const ticketId = integerField(1, INT32_MAX).meta({
+  description: 'The ticket the tasks belong to.',
+});
+
+export const tasksAllParameters = {
+  creationDate: z.strictObject({
+    start_date: dateBound('start'),
+    end_date: dateBound('end'),
+    ticket_id: ticketId.optional(),
+    ...paging,
+  }),
+  byTicket: z.strictObject({ ticket_id: ticketId, ...paging }),
+};
+
+export const tasksAll = defineOperation({
+  query: 'tasks',
+  condition: 'all',
+  methods: ['GET'],
+  scope: 'tickets:read',
+  summary: 'List tasks by creation time or by ticket',
+  description:
+    'Needs `tickets:read`. `sort` `"creationDate"` (the default): tasks created between ' +
+    '`start_date` and `end_date` (inclusive), of one ticket when `ticket_id` is given; ' +
+    '`"byTicket"`: the tasks of `ticket_id`. One element per task, its own id in `task_id`, in ' +
+    '(created, id) order; paged with `limit` / `after` / `next`, and without `limit` every ' +
+    'match up to DESKGATE_MAX_LIST, else 400 `too_many_results`.',
+  parameters: tasksAllParameters,
+  defaultSort: 'creationDate',
+  response: z
+    .strictObject({
+      total: z.int().min(0).meta({ description: 'How many tasks this answer holds.' }),
+      tasks: z.array(taskViewSchema),
+      next: z
+        .string()
+        .optional()
+        .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
+    })
+    .meta({ description: 'Tasks in (created, id) order.' }),
+  responseExample: { total: 1, tasks: [TASK_EXAMPLE] },
+  examples: [
+    {
+      name: 'by-creation-date',
+      summary: 'The tasks created in November 2026',
+      sort: 'creationDate',
+      parameters: { start_date: '2026-11-01', end_date: '2026-11-30' },
+    },
+    {
+      name: 'by-ticket',
+      summary: 'The tasks of ticket 7',
+      sort: 'byTicket',
+      parameters: { ticket_id: 7 },
+    },
+  ],
+  uses: [tasks],
+  nothingFound: false,
+  errors: ['too_many_results'],
+  async handle({ parameters }, { data, config }) {
+    const { elements, next } = await readList(
+      { limit: parameters.limit, maxList: config.maxList, noun: 'tasks', cursor: USER_CURSOR },
+      (count) => {
+        const query: TaskListQuery = {
+          from: 'start_date' in parameters ? parameters.start_date : undefined,
+          to: 'end_date' in parameters ? endBound(parameters.end_date, config.endDate) : undefined,
+          ticketId: parameters.ticket_id ?? 0,
+          after: parameters.after,
+          limit: count,
+        };
+        return data(tasks).listTasks(query);
+      },
+      (task) => ({ created: task.created, id: task.id }),
+    );
+    return {
+      total: elements.length,
+      tasks: elements.map(toTaskView),
+      ...(next === undefined ? {} : { next }),
+    };
+  },
+});

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { tickets } from '../../data/tickets/tickets.ts';
+import { writes } from '../../data/writes/writes.ts';
+import { INT32_MAX, integerField } from '../fields.ts';
+import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
+import { defineOperation } from '../operation.ts';
+import { escapeHtml, textField } from '../plain-text.ts';
+import {
+  assertTicketWritesHere,
+  TICKET_WRITE_USES,
+  type TicketWriteContext,
+  writeTicket,
+} from '../ticket-writes.ts';
+
+const chosen = (what: string) =>
+  integerField(0, INT32_MAX)
+    .optional()
+    .meta({ description: `${what}; 0 or absent: what the help desk would choose.` });
+
+export const ticketAddParameters = z.strictObject({
+  title: textField(255, "The subject line (the original's README: `title` is the subject)."),
+  subject: textField(65_535, 'The message body, plain text (stored HTML-escaped).'),
+  user_id: integerField(1, INT32_MAX).meta({ description: 'The user who opens the ticket.' }),
+  priority_id: chosen('A priority id (default: Normal)'),
+  status_id: chosen('A status id, open or closed state (default: the first open status)'),
+  dept_id: chosen('A department id (default: the default department)'),
+  sla_id: chosen("An SLA plan id (default: the department's, else the default plan)"),
+  topic_id: chosen('A help topic id (default: none)'),
+});
+
+/** Answers the ticket's id, and its number in the X-Ticket-Number header (a replay looks it up). */
+async function withNumber(context: TicketWriteContext, id: string): Promise<string> {
+  const ticket = await context.data(tickets).findTicket({ id: Number(id) }, { notes: false });
+  if (ticket) context.addResponseHeader('X-Ticket-Number', ticket.number);
+  return id;
+}
+
+export const ticketAdd = defineOperation({
+  query: 'ticket',
+  condition: 'add',
+  methods: ['POST', 'PUT'],
+  scope: 'tickets:write',
+  summary: 'Open a ticket for a user',
+  description:
+    'Needs `tickets:write`. Opens a ticket for `user_id` with the subject line `title` and the ' +
+    'message `subject` (plain text, stored HTML-escaped), as the original did. `priority_id`, ' +
+    '`status_id`, `dept_id`, `sla_id` and `topic_id` may be 0 or absent: the help desk then ' +
+    'chooses. Every id is checked (400 naming the field). The ticket gets the next number, its ' +
+    'SLA due time and a `created` event in the same transaction. Answers the ticket id; the ' +
+    'number is in the `X-Ticket-Number` header. Send an `Idempotency-Key` to make retries ' +
+    "safe. In osTicket mode: 501 `requires_osticket_bridge` until deskgate's osTicket bridge " +
+    'is set up.',
+  parameters: { '*': ticketAddParameters },
+  response: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description: 'The new ticket id.', examples: ['7'] }),
+  responseExample: '7',
+  examples: [
+    {
+      name: 'ticket-add',
+      summary: 'Open a ticket, letting the help desk choose department, SLA and status',
+      parameters: {
+        title: 'Printer on fire',
+        subject: 'The printer on floor 2 is on fire.',
+        user_id: 42,
+        priority_id: 3,
+        status_id: 0,
+        dept_id: 0,
+        sla_id: 0,
+        topic_id: 0,
+      },
+    },
+  ],
+  uses: TICKET_WRITE_USES,
+  nothingFound: false,
+  idempotencyKey: true,
+  errors: ['idempotency_mismatch', 'requires_osticket_bridge'],
+  async handle({ parameters }, context) {
+    assertTicketWritesHere(context);
+    const ticket = {
+      userId: parameters.user_id,
+      subject: parameters.title,
+      body: escapeHtml(parameters.subject),
+      priorityId: parameters.priority_id ?? 0,
+      statusId: parameters.status_id ?? 0,
+      deptId: parameters.dept_id ?? 0,
+      slaId: parameters.sla_id ?? 0,
+      topicId: parameters.topic_id ?? 0,
+      ipAddress: context.clientIp,
+    };
+    const id = await writeOnce(context.data(writes), context, {
+      fingerprint: fingerprintOf(parameters),
+      write: (claim) =>
+        writeTicket(context, {
+          claim,
+          run: (trx, at) => context.data(tickets).insertTicket(trx, ticket, at),
+          targetId: (created) => String(created.id),
+          outcome: (created) => `created ticket ${created.id} (number ${created.number})`,
+          answer: (created) => String(created.id),
+        }),
+    });
+    return withNumber(context, id);
+  },
+});

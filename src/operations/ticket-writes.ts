@@ -1,0 +1,52 @@
+import { RejectedValueError } from '../data/store.ts';
+import { tickets } from '../data/tickets/tickets.ts';
+import { type RecordedWrite, writes } from '../data/writes/writes.ts';
+import { DeskgateError } from '../errors.ts';
+import { MESSAGES } from '../messages.ts';
+import type { OperationContext } from './operation.ts';
+
+/** What every ticket write reaches: the tickets, and the generic write path. */
+export const TICKET_WRITE_USES = [tickets, writes] as const;
+/** The context of an operation whose `uses` include TICKET_WRITE_USES. */
+export type TicketWriteContext = Omit<OperationContext, 'data'> & {
+  data: OperationContext<typeof TICKET_WRITE_USES>['data'];
+};
+
+/**
+ * osTicket mode: ticket writes are osTicket's own code's to do (SPEC §8b); until deskgate's
+ * osTicket bridge is set up they answer 501 and write nothing.
+ */
+export function assertTicketWritesHere({ config }: Pick<OperationContext, 'config'>): void {
+  if (config.schema === 'osticket') {
+    throw new DeskgateError('requires_osticket_bridge', MESSAGES.requiresOsticketBridge);
+  }
+}
+
+/** An id the database does not know → 400 naming the parameter; anything else unchanged. */
+export function toParameterError(error: unknown): unknown {
+  if (!(error instanceof RejectedValueError)) return error;
+  const field = `parameters.${error.field}`;
+  return new DeskgateError('invalid_parameters', `Invalid parameters: ${field} ${error.message}.`, {
+    errors: [{ field, message: error.message }],
+  });
+}
+
+/**
+ * Runs a ticket write through the generic write path (its audit entry, and with `claim` its
+ * stored answer, in the same transaction) where it may run, else the 501 above; an unknown id
+ * becomes a 400 naming the parameter.
+ */
+export async function writeTicket<Result, Answer>(
+  context: TicketWriteContext,
+  write: Omit<RecordedWrite<Result, Answer>, 'actor'>,
+): Promise<Answer> {
+  assertTicketWritesHere(context);
+  const { apiKey, clientIp, operation } = context;
+  try {
+    return await context
+      .data(writes)
+      .recordWrite({ ...write, actor: { apiKeyId: apiKey.id, clientIp, operation } });
+  } catch (error) {
+    throw toParameterError(error);
+  }
+}

@@ -1,0 +1,64 @@
+import { agents } from '../../src/data/agents/agents.ts';
+import type { Store } from '../../src/data/store.ts';
+import { users } from '../../src/data/users/users.ts';
+import { writes } from '../../src/data/writes/writes.ts';
+
+/** A bcrypt hash, stored as sent: making users costs no hashing. */
+const HASH = '$2y$04$abcdefghijklmnopqrstuu7tWf1Lh1Iu7cL0n2K3p8o5B6v8sQm3Cq';
+let made = 0;
+
+/** A user to open tickets for; resolves to its id. */
+export function addUser(store: Store, name = 'Tess Ticket'): Promise<number> {
+  made++;
+  const user = {
+    name,
+    email: `tess.${process.pid}.${made}@example.com`,
+    passwordHash: HASH,
+    timezone: 'UTC',
+    phone: 0,
+    orgId: 0,
+    defaultEmailId: 0,
+    status: 0,
+  };
+  return store.data(writes).recordWrite({
+    actor: { apiKeyId: 1, clientIp: '127.0.0.1', operation: 'user/add' },
+    run: (trx, at) => store.data(users).insertUser(trx, user, at),
+    targetId: String,
+    outcome: String,
+    answer: (id) => id,
+  });
+}
+
+/** An active agent of the default department; resolves to its id. */
+export async function addAgent(store: Store, name = 'Alex Agent'): Promise<number> {
+  made++;
+  const agent = await store.data(agents).createAgent({
+    username: `agent${made}`,
+    name,
+    email: `agent${made}@example.com`,
+    deptId: 1,
+  });
+  return agent.id;
+}
+
+/** A ticket/add body; `parameters` over a valid default for `userId`. */
+export function ticketAddBody(
+  userId: number,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    query: 'ticket',
+    condition: 'add',
+    parameters: {
+      title: 'Printer on fire',
+      subject: 'The printer on floor 2 is on fire.',
+      user_id: userId,
+      priority_id: 0,
+      status_id: 0,
+      dept_id: 0,
+      sla_id: 0,
+      topic_id: 0,
+      ...overrides,
+    },
+  };
+}
