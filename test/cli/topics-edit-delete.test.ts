@@ -4,6 +4,7 @@ import { runCli } from '../helpers/cli.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { topicBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
+import { addUser, ticketAddBody } from '../helpers/tickets.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
 
 interface JsonTopic {
@@ -151,5 +152,23 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
     for (const id of [root.id, child.id, grandchild.id])
       assert.equal((await lookUp(id)).status, 204, `topic ${id} still answered`);
     assert.equal((await listTopics()).length, before - 4);
+  });
+
+  test('topics delete keeps a topic that a ticket uses, also below --with-children', async () => {
+    const root = await add('Ticketed Root');
+    const used = await add('Ticketed Child', '--parent', String(root.id));
+    const userId = await addUser(server.store);
+    const ticket = await server.request(ticketAddBody(userId, { topic_id: used.id }), {
+      method: 'POST',
+    });
+    assert.equal(ticket.status, 200, ticket.text);
+    const before = await listTopics();
+    for (const args of [[String(used.id)], [String(root.id), '--with-children']])
+      assertCleanFailure(
+        await runCli(['topics', 'delete', ...args, ...db()]),
+        1,
+        new RegExp(`topic ${used.id} is the help topic of 1 ticket`),
+      );
+    assert.deepEqual(await listTopics(), before);
   });
 });

@@ -9,6 +9,7 @@ import { describeEachDatabase } from '../helpers/each-database.ts';
 import { type Reply, userFields } from '../helpers/http.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { useTestServer } from '../helpers/test-server.ts';
+import { ticketAddBody } from '../helpers/tickets.ts';
 import type { Database } from '../support/own-schema.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
 
@@ -141,6 +142,21 @@ describeEachDatabase('deskgate users delete', (database, kind) => {
     const text = await runCliText(['users', 'delete', id, '--yes', ...db()]);
     assert.match(text, new RegExp(`Deleted user ${id}\\b`));
     assertCleanFailure(await runCli(['users', 'delete', id, '--yes', ...db()]), 1, /no user/);
+  });
+
+  test('a user named by a ticket is kept: exit 1 before any question, nothing deleted', async () => {
+    const id = String(
+      (await addUser(userFields({ name: 'Has Tickets' }), randomUUID())).body?.data,
+    );
+    const ticket = await server.request(ticketAddBody(Number(id)), { method: 'POST' });
+    assert.equal(ticket.status, 200, ticket.text);
+    for (const args of [['--yes'], ['--yes', '--json'], []])
+      assertCleanFailure(
+        await runCli(['users', 'delete', id, ...args, ...db()]),
+        args.length === 0 ? 2 : 1,
+        args.length === 0 ? /--yes/ : new RegExp(`user ${id} is named by 1 ticket`),
+      );
+    assert.equal((await lookUp(id)).status, 200);
   });
 
   test('on a terminal it asks to type the id back: anything else deletes nothing', {

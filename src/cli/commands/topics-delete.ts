@@ -1,3 +1,4 @@
+import { tickets } from '../../data/tickets/tickets.ts';
 import { topics } from '../../data/topics/topics.ts';
 import { type Command, CommandError, JSON_OPTION, parseId, printJson } from '../command.ts';
 import { subtreeOf } from '../topic-input.ts';
@@ -7,7 +8,8 @@ export const topicsDelete: Command = {
   name: 'topics delete',
   usage: 'deskgate topics delete ID [--with-children] [--json]',
   summary:
-    'Delete a help topic; one with subtopics is refused unless --with-children deletes them too.',
+    'Delete a help topic; one with subtopics is refused unless --with-children deletes them ' +
+    'too; one that tickets use is kept.',
   options: { ...JSON_OPTION, 'with-children': { type: 'boolean', default: false } },
   positionals: 1,
   async run(input) {
@@ -22,6 +24,13 @@ export const topicsDelete: Command = {
           `topic ${id} ("${topic.name}") has ${ids.length} subtopic(s) (${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}); ` +
             'delete them first or pass --with-children',
         );
+      }
+      for (const { id: topicId } of subtree) {
+        const count = await store.data(tickets).countTicketsNaming({ topicId });
+        if (count > 0)
+          throw new CommandError(
+            `topic ${topicId} is the help topic of ${count} ticket(s); it is kept (edit it, or make it private, instead)`,
+          );
       }
       await store.data(topics).deleteTopics(subtree.map((t) => t.id));
       return subtree;

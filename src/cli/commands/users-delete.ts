@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { managedInOsticketMessage } from '../../data/osticket/managed-by-osticket.ts';
 import { users } from '../../data/users/users.ts';
-import { eraseUser } from '../../users/erase-user.ts';
+import { eraseUser, findErasureRefusal } from '../../users/erase-user.ts';
 import {
   type Command,
   CommandError,
@@ -43,6 +43,8 @@ export const usersDelete: Command = {
     const erasure = await usingStore(input.config, async (store) => {
       const user = await store.data(users).findUserById(id);
       if (!user) return undefined;
+      const refusal = await findErasureRefusal(store, id);
+      if (refusal) throw new CommandError(refusal);
       if (!yes) {
         const confirmed = await confirmOnTerminal(
           `Delete user ${id} "${user.name}" <${user.email}>, its emails and its account? ` +
