@@ -16,6 +16,7 @@ interface IssuedKey {
   scopes: string[];
   allowIps: string[];
   expires?: string;
+  notes?: boolean;
 }
 
 interface ListedKey {
@@ -116,6 +117,7 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
       '127.0.0.0/8',
       '--allow-ip',
       '::1',
+      '--notes',
       ...db(),
     ]);
     const askShort = (key: string): Promise<Reply> =>
@@ -129,13 +131,20 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
       '2s',
       ...db(),
     ]);
-    assert.deepEqual(Object.keys(rotated).sort(), ['allowIps', 'id', 'key', 'name', 'scopes']);
+    assert.deepEqual(Object.keys(rotated).sort(), [
+      'allowIps',
+      'id',
+      'key',
+      'name',
+      'notes',
+      'scopes',
+    ]);
     assert.notEqual(rotated.id, old.id);
     assert.notEqual(rotated.key, old.key);
     assert.match(rotated.key, /^[0-9A-F]{32}$/);
     assert.deepEqual(
-      [rotated.name, rotated.scopes, rotated.allowIps],
-      [old.name, old.scopes, old.allowIps],
+      [rotated.name, rotated.scopes, rotated.allowIps, rotated.notes],
+      [old.name, old.scopes, old.allowIps, true],
     );
     assert.equal((await askShort(rotated.key)).status, 200);
     assert.equal((await askShort(old.key)).status, 200, 'the old key works during the grace');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { topicToJson } from '../../src/cli/topic-input.ts';
 import { runCli } from '../helpers/cli.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { topicBody } from '../helpers/http.ts';
@@ -7,16 +8,8 @@ import { useTestServer } from '../helpers/test-server.ts';
 import { addUser, ticketAddBody } from '../helpers/tickets.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
 
-interface JsonTopic {
-  id: number;
-  parent: number;
-  ispublic: number;
-  sort: number;
-  topic: string;
-  notes: string;
-  created: string;
-  updated: string;
-}
+/** A topic as `--json` prints it. */
+type JsonTopic = ReturnType<typeof topicToJson>;
 
 describeEachDatabase('deskgate topics edit and delete', (database) => {
   const server = useTestServer({ database });
