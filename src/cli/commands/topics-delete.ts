@@ -1,3 +1,4 @@
+import { managedInOsticketMessage } from '../../data/osticket/managed-by-osticket.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { topics } from '../../data/topics/topics.ts';
 import { type Command, CommandError, JSON_OPTION, parseId, printJson } from '../command.ts';
@@ -14,6 +15,9 @@ export const topicsDelete: Command = {
   positionals: 1,
   async run(input) {
     const id = parseId(input.positionals[0], 'ID');
+    // Before reading anything: osTicket's topics (and their tickets) are osTicket's to change.
+    if (input.config.schema === 'osticket')
+      throw new CommandError(managedInOsticketMessage('help topics'));
     const deleted = await usingStore(input.config, async (store) => {
       const subtree = subtreeOf(await store.data(topics).listTopics(), id);
       const [topic, ...below] = subtree;

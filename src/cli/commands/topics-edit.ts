@@ -1,3 +1,4 @@
+import { managedInOsticketMessage } from '../../data/osticket/managed-by-osticket.ts';
 import { topics } from '../../data/topics/topics.ts';
 import {
   type Command,
@@ -30,6 +31,9 @@ export const topicsEdit: Command = {
   async run(input) {
     const { values } = input;
     const id = parseId(input.positionals[0], 'ID');
+    // Before reading anything: osTicket's topics (and their tickets) are osTicket's to change.
+    if (input.config.schema === 'osticket')
+      throw new CommandError(managedInOsticketMessage('help topics'));
     if (!CHANGES.some((option) => values[option] !== undefined))
       throw new UsageError(`nothing to change: give at least one of --${CHANGES.join(', --')}`);
     if (values.private && values.public)
