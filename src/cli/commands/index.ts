@@ -5,13 +5,17 @@ import { completion } from './completion.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
+import { keysRotate } from './keys-rotate.ts';
 import { migrate } from './migrate.ts';
 import { osticketCheck } from './osticket-check.ts';
 import { serve } from './serve.ts';
 import { tasksAdd } from './tasks-add.ts';
 import { topicsAdd } from './topics-add.ts';
+import { topicsDelete } from './topics-delete.ts';
+import { topicsEdit } from './topics-edit.ts';
 import { topicsImport } from './topics-import.ts';
 import { topicsList } from './topics-list.ts';
+import { usersDelete } from './users-delete.ts';
 import { usersGet } from './users-get.ts';
 
 /** Every command, in the order `deskgate --help` lists them. */
@@ -21,10 +25,14 @@ export const COMMANDS: readonly Command[] = [
   keysCreate,
   keysList,
   keysRevoke,
+  keysRotate,
   topicsAdd,
+  topicsEdit,
+  topicsDelete,
   topicsImport,
   topicsList,
   usersGet,
+  usersDelete,
   osticketCheck,
   agentsAdd,
   agentsList,

@@ -54,6 +54,8 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     created: formatTimestamp(row.created),
     lastUsed: null,
     revoked: Number(row.isactive) === 1 ? null : formatTimestamp(row.updated),
+    expires: null,
+    replacedBy: null,
   };
 }
 
@@ -105,6 +107,8 @@ export function makeOsticketApiKeys(handle: OsticketHandle): ApiKeyData {
     createApiKey: managedByOsticket('API keys'),
     createFirstApiKey: managedByOsticket('API keys'),
     listApiKeys: () => listApiKeys(db),
+    findApiKeyById: async (id) => (await listApiKeys(db)).find((key) => key.id === id),
+    rotateApiKey: managedByOsticket('API keys'),
     revokeApiKey: managedByOsticket('API keys'),
     findApiKeyBySecret: (secret) => findApiKeyBySecret(db, secret),
     markApiKeyUsed: async () => {},

@@ -605,6 +605,32 @@ export async function closeTicket(
 }
 
 /** Tickets on deskgate's own schema. */
+export async function countTicketsNaming(
+  db: Kysely<OwnTicketTables>,
+  reference: { userId: number } | { topicId: number },
+): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) =>
+      'topicId' in reference
+        ? eb('topic_id', '=', reference.topicId)
+        : eb.or([
+            eb('user_id', '=', reference.userId),
+            eb(
+              'id',
+              'in',
+              eb
+                .selectFrom('ticket_entries')
+                .select('ticket_id')
+                .where('user_id', '=', reference.userId),
+            ),
+          ]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function makeOwnTickets(handle: OwnHandle): TicketData {
   const db = tablesOf<OwnTicketTables>(handle.db);
   const reader = readerOf<OwnTicketTables>(handle.reader);
@@ -618,5 +644,7 @@ export function makeOwnTickets(handle: OwnHandle): TicketData {
       insertReply(tablesOf<OwnTicketTables>(trx) as Trx, dialect, reply, at),
     closeTicket: (trx, closing, at) =>
       closeTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, closing, at),
+    countTicketsNaming: (reference, trx) =>
+      countTicketsNaming(trx ? tablesOf<OwnTicketTables>(trx) : db, reference),
   };
 }

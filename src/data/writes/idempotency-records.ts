@@ -71,6 +71,20 @@ export async function deleteStoredAnswersBefore(
   await query.execute();
 }
 
+/** Deletes the records of `operation` whose answer is `answer`; resolves to how many. */
+export async function deleteStoredAnswersOf(
+  db: Kysely<IdempotencyTables>,
+  operation: string,
+  answer: string,
+): Promise<number> {
+  const deleted = await db
+    .deleteFrom('idempotency_keys')
+    .where('operation', '=', operation)
+    .where('answer', '=', answer)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
+
 const insertRecord = prepareQuery(
   (
     db: Kysely<IdempotencyTables>,

@@ -5,6 +5,7 @@ import { type AuditLogTables, insertAuditEntry } from './audit-log.ts';
 import {
   deletePendingClaim,
   deleteStoredAnswersBefore,
+  deleteStoredAnswersOf,
   findStoredAnswer,
   IDEMPOTENCY_UNIQUE,
   type IdempotencyTables,
@@ -76,5 +77,7 @@ export function makeWrites(handle: DataHandle): Writes {
     },
     releaseClaim: (key) => deletePendingClaim(db, key),
     forgetAnswersBefore: (cutoff, only) => deleteStoredAnswersBefore(db, cutoff, only),
+    forgetAnswersOf: (trx, operation, answer) =>
+      deleteStoredAnswersOf(tablesOf<IdempotencyTables>(trx), operation, answer),
   };
 }

@@ -54,6 +54,11 @@ export interface Writes {
   releaseClaim(key: WriteKey): Promise<void>;
   /** Forgets the answers stored before `cutoff`: all of them, or with `only`, that key's. */
   forgetAnswersBefore(cutoff: string, only?: WriteKey): Promise<void>;
+  /**
+   * In a write's transaction, forgets the stored answers of `operation` that are exactly `answer`
+   * (JSON as stored, e.g. user/add's `"42"`); resolves to how many.
+   */
+  forgetAnswersOf(trx: WriteTransaction, operation: string, answer: string): Promise<number>;
 }
 
 export class IdempotencyConflictError extends Error {
