@@ -117,7 +117,9 @@ describe('the packed package, installed into an empty project', () => {
       'bin',
       'dist',
       'docs',
+      'osticket-plugin',
       'package.json',
+      'web',
     ]);
     const files = readdirSync(join(installed, 'dist'), { recursive: true }).map(String);
     assert.ok(files.includes(join('cli', 'main.js')));
