@@ -81,6 +81,7 @@ describe('loadConfig', () => {
       DESKGATE_REDIS_PREFIX: 'desk:gate_1',
       DESKGATE_REDIS_TIMEOUT: '900',
       DESKGATE_OSTICKET_SYSLOG: 'true',
+      DESKGATE_OSTICKET_ADMIN_WRITES: 'true',
       DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore',
       DESKGATE_OSTICKET_USERS_READ: 'all-keys',
       DESKGATE_OSTICKET_URL: 'https://help.example.com/support',
@@ -124,6 +125,7 @@ describe('loadConfig', () => {
         schema: 'osticket',
         tablePrefix: 'help_',
         osticketSyslog: true,
+        osticketAdminWrites: true,
         osticketKeyAddress: 'ignore',
         osticketUsersRead: 'all-keys',
         osticketApi: {
@@ -135,6 +137,7 @@ describe('loadConfig', () => {
         },
         topicsAll: 'top-level',
         endDate: 'midnight',
+        catalogueVisibility: 'public',
         pool: { max: 3, connectTimeoutMs: 100, queryTimeoutMs: 200 },
         keyCacheTtlMs: 0,
         rateLimitPerMinute: 0,
