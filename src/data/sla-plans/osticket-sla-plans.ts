@@ -114,7 +114,8 @@ export function makeOsticketSlaPlans(handle: OsticketHandle): SlaPlanData {
           flags: plan.flags,
           grace_period: plan.gracePeriod,
           name: plan.name,
-          notes: plan.notes,
+          // The panel stores empty notes as NULL (Format::sanitize of '' is null).
+          notes: plan.notes === '' ? null : plan.notes,
           created: NOW,
           updated: NOW,
         })
