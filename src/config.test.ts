@@ -82,6 +82,7 @@ describe('loadConfig', () => {
       DESKGATE_REDIS_PREFIX: 'desk:gate_1',
       DESKGATE_REDIS_TIMEOUT: '900',
       DESKGATE_OSTICKET_SYSLOG: 'true',
+      DESKGATE_OSTICKET_ADMIN_WRITES: 'true',
       DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore',
       DESKGATE_OSTICKET_USERS_READ: 'all-keys',
       DESKGATE_OSTICKET_URL: 'https://help.example.com/support',
@@ -126,6 +127,7 @@ describe('loadConfig', () => {
         schema: 'osticket',
         tablePrefix: 'help_',
         osticketSyslog: true,
+        osticketAdminWrites: true,
         osticketKeyAddress: 'ignore',
         osticketUsersRead: 'all-keys',
         osticketApi: {

@@ -116,6 +116,7 @@ const envSchema = z.object({
   DESKGATE_MIGRATE: boolean.default(true),
   DESKGATE_SCHEMA: z.enum(['deskgate', 'osticket']).default('deskgate'),
   DESKGATE_OSTICKET_SYSLOG: boolean.default(false),
+  DESKGATE_OSTICKET_ADMIN_WRITES: boolean.default(false),
   DESKGATE_OSTICKET_KEY_ADDRESS: z.enum(['enforce', 'ignore']).default('enforce'),
   DESKGATE_OSTICKET_USERS_READ: z.enum(['ticket-keys', 'all-keys']).default('ticket-keys'),
   DESKGATE_OSTICKET_URL: z
@@ -215,6 +216,11 @@ export interface Config {
   tablePrefix: string;
   /** osTicket mode: also record each successful call in osTicket's `syslog` (System Logs). */
   osticketSyslog: boolean;
+  /**
+   * osTicket mode: deskgate's own `admin` keys (`keys create --scope admin`, kept in
+   * `deskgate_api_keys`) and the writes they allow; their grants are checked only when on.
+   */
+  osticketAdminWrites: boolean;
   /**
    * osTicket mode: `enforce` (default) refuses a key used from another address than its
    * `ost_api_key.ipaddr` (403 `ip_not_allowed`), as osTicket's own API does; `ignore` accepts it
@@ -370,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     schema: e.DESKGATE_SCHEMA,
     tablePrefix: e.DESKGATE_TABLE_PREFIX,
     osticketSyslog: e.DESKGATE_OSTICKET_SYSLOG,
+    osticketAdminWrites: e.DESKGATE_OSTICKET_ADMIN_WRITES,
     osticketKeyAddress: e.DESKGATE_OSTICKET_KEY_ADDRESS,
     osticketUsersRead: e.DESKGATE_OSTICKET_USERS_READ,
     osticketApi,

@@ -31,6 +31,9 @@ test('deskgate completion bash: bash completes commands, subcommands and options
     'osticket',
     'agents',
     'tasks',
+    'departments',
+    'sla',
+    'faq',
     'completion',
     '--help',
     '--version',
@@ -46,6 +49,10 @@ test('deskgate completion bash: bash completes commands, subcommands and options
   assert.deepEqual(await complete(script, ['users', '']), ['get', 'delete']);
   assert.deepEqual(await complete(script, ['keys', 'r']), ['revoke', 'rotate']);
   assert.deepEqual(await complete(script, ['agents', '']), ['add', 'list']);
+  assert.deepEqual(await complete(script, ['departments', '']), ['add', 'list']);
+  assert.deepEqual(await complete(script, ['sla', '']), ['add', 'list']);
+  assert.deepEqual(await complete(script, ['faq', '']), ['import', 'list']);
+  assert.deepEqual(await complete(script, ['sla', 'add', '--g']), ['--grace-period']);
   assert.deepEqual(await complete(script, ['keys', 'create', '--s']), ['--scope']);
   assert.deepEqual(await complete(script, ['keys', 'create', '--name', 'x', '--al']), [
     '--allow-ip',

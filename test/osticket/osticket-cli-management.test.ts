@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertCleanFailure } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -23,7 +26,7 @@ describe('osTicket mode: keys, users and topics are managed in osTicket', {
     await database?.drop();
   });
 
-  test('keys rotate, users delete, topics edit and topics delete refuse with one line; nothing changes', async () => {
+  test('keys rotate, users delete, topics edit/delete, departments/sla add and faq import refuse with one line; nothing changes', async () => {
     const env = osticketEnv(database);
     const snapshot = () =>
       Promise.all([
@@ -31,7 +34,12 @@ describe('osTicket mode: keys, users and topics are managed in osTicket', {
         database.query('SELECT * FROM ost_help_topic ORDER BY topic_id'),
         database.query('SELECT * FROM ost_user ORDER BY id'),
         database.query('SELECT * FROM ost_user_email ORDER BY id'),
+        database.query('SELECT * FROM ost_department ORDER BY id'),
+        database.query('SELECT * FROM ost_sla ORDER BY id'),
+        database.query('SELECT * FROM ost_faq_category ORDER BY category_id'),
       ]);
+    const faqFile = join(mkdtempSync(join(tmpdir(), 'deskgate-faq-')), 'faq.json');
+    writeFileSync(faqFile, JSON.stringify([{ name: 'Accounts', faqs: [{ question: 'Q?' }] }]));
     const userId = await database.insert(
       "INSERT INTO ost_user (org_id, default_email_id, status, name, created, updated) VALUES (0, 0, 0, 'Staff Managed', NOW(), NOW())",
     );
@@ -42,6 +50,9 @@ describe('osTicket mode: keys, users and topics are managed in osTicket', {
       [['users', 'delete', String(userId)], /staff panel/],
       [['topics', 'edit', '11', '--sort', '1'], /admin panel/],
       [['topics', 'delete', '13'], /admin panel/],
+      [['departments', 'add', '--name', 'Billing'], /admin panel/],
+      [['sla', 'add', '--name', 'Bronze', '--grace-period', '12'], /admin panel/],
+      [['faq', 'import', faqFile], /admin panel/],
     ] as [string[], RegExp][]) {
       for (const json of [[], ['--json']]) {
         const result = await runCli([...args, ...json], env);

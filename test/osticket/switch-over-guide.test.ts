@@ -118,6 +118,71 @@ describe('the switch-over guide lists exactly the differences it is checked for'
   const ticketStatuses = async () =>
     db.query(`SELECT ticket_id, status_id FROM \`${p()}ticket\` ORDER BY ticket_id`);
 
+  /** What the catalogue checks read: departments in each state, a default plan, a FAQ tree. */
+  let catalogueMade: Promise<void> | undefined;
+  const catalogue = () => {
+    catalogueMade ??= (async () => {
+      await db.query(
+        `INSERT INTO \`${p()}sla\` (id, flags, grace_period, name, created, updated) VALUES (1, 3, 18, 'Default SLA', NOW(), NOW())`,
+      );
+      await db.query(
+        `INSERT INTO \`${p()}config\` (namespace, \`key\`, value) VALUES ('core', 'default_sla_id', '1')`,
+      );
+      for (const [id, name, flags, ispublic] of [
+        [1, 'Support', 4, 1],
+        [2, 'Disabled', 0, 1],
+        [3, 'Archived', 8, 1],
+        [4, 'Private', 4, 0],
+      ] as const) {
+        await db.query(
+          `INSERT INTO \`${p()}department\` (id, flags, name, signature, ispublic, path, created, updated) VALUES (?, ?, ?, '', ?, ?, NOW(), NOW())`,
+          [id, flags, name, ispublic, `/${id}/`],
+        );
+      }
+      for (const [id, pid, ispublic, name] of [
+        [1, null, 1, 'Accounts'],
+        [2, 1, 2, 'Featured sub'],
+        [3, 2, 1, 'Level three'],
+      ] as const) {
+        await db.query(
+          `INSERT INTO \`${p()}faq_category\` (category_id, category_pid, ispublic, name, description, notes, created, updated) VALUES (?, ?, ?, ?, '', '', NOW(), NOW())`,
+          [id, pid, ispublic, name],
+        );
+      }
+      for (const [id, category, published, question] of [
+        [1, 1, 1, 'Réinitialiser le mot de passe ?'],
+        [2, 1, 2, 'Featured question?'],
+        [3, 3, 1, 'Three levels deep?'],
+      ] as const) {
+        await db.query(
+          `INSERT INTO \`${p()}faq\` (faq_id, category_id, ispublished, question, answer, created, updated) VALUES (?, ?, ?, ?, 'Yes.', NOW(), NOW())`,
+          [id, category, published, question],
+        );
+      }
+    })();
+    return catalogueMade;
+  };
+  const faqAll = async () =>
+    dataOf(await send(standard, { query: 'faq', condition: 'all' })) as {
+      categories: Record<string, unknown>[];
+    };
+  /** deskgate in osTicket mode with admin writes on, and a key of deskgate's with `admin`. */
+  let adminServer: Promise<{ server: TestServer; key: string }> | undefined;
+  const admin = () => {
+    adminServer ??= (async () => {
+      const server = await startTestServer(
+        { after: () => {} },
+        {
+          database: db.url,
+          ownKey: false,
+          env: { ...osticketEnv(db), DESKGATE_OSTICKET_ADMIN_WRITES: 'true' },
+        },
+      );
+      return { server, key: (await server.createKey({ scopes: ['admin'] })).key };
+    })();
+    return adminServer;
+  };
+
   const CHECKS: Record<string, Check> = {
     async address(t) {
       assert.equal((await call(`${standard.origin}/ost_wbs/`, { body: topicBody(1) })).status, 404);
@@ -422,6 +487,96 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       const topic = dataOf(await send(standard, topicBody(2))).topic as Record<string, string>;
       assert.equal(topic.notes, '');
     },
+    async 'catalogue-visibility'() {
+      await catalogue();
+      const all = dataOf(
+        await send(standard, { query: 'department', condition: 'all', sort: 'name' }),
+      ) as { departments: { name: string }[] };
+      assert.deepEqual(
+        all.departments.map((d) => d.name),
+        ['Support'],
+      );
+      for (const id of [2, 3, 4]) {
+        const reply = await send(standard, {
+          query: 'department',
+          condition: 'specific',
+          parameters: { id },
+        });
+        assert.equal(reply.status, 204, `department ${id}`);
+      }
+    },
+    async 'featured-faqs'() {
+      await catalogue();
+      const [accounts] = (await faqAll()).categories as {
+        faqs: { faq: { question: string; ispublished: string }[] };
+        children: Record<string, { ispublic: string }>;
+      }[];
+      assert.ok(accounts?.faqs.faq.some((f) => f.ispublished === '2'));
+      assert.equal(accounts?.children['0']?.ispublic, '2');
+    },
+    async 'faq-depth'() {
+      await catalogue();
+      type Node = { name: string; children: Record<string, Node | number> };
+      const [top] = (await faqAll()).categories as Node[];
+      const second = top?.children['0'] as Node;
+      const third = second.children['0'] as Node;
+      assert.equal(third.name, 'Level three');
+      assert.equal(top?.children.count, 1);
+      assert.equal(third.children.count, 0);
+    },
+    async 'catalogue-strings'() {
+      await catalogue();
+      const [accounts] = (await faqAll()).categories as {
+        id: unknown;
+        faqs: { faq: { id: unknown; question: string }[] };
+      }[];
+      assert.equal(typeof accounts?.id, 'string');
+      assert.equal(typeof accounts?.faqs.faq[0]?.id, 'string');
+      assert.ok(accounts?.faqs.faq.some((f) => f.question === 'Réinitialiser le mot de passe ?'));
+      const plans = dataOf(
+        await send(standard, {
+          query: 'sla',
+          condition: 'all',
+          sort: 'creationDate',
+          parameters: { start_date: '2000-01-01', end_date: '2100-01-01' },
+        }),
+      ) as {
+        sla: Record<string, unknown>[];
+      };
+      assert.deepEqual(plans.sla[0]?.grace_period, '18');
+      assert.equal(plans.sla[0]?.notes, '');
+    },
+    async 'admin-scope'() {
+      await catalogue();
+      const body = { query: 'department', condition: 'add', parameters: { name: 'Billing' } };
+      const refused = await send(standard, body, { method: 'POST' });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body?.code, 'insufficient_scope');
+      const { server, key } = await admin();
+      const added = await send(server, body, { key, method: 'POST' });
+      assert.equal(added.status, 200, added.text);
+    },
+    async 'admin-answers'() {
+      await catalogue();
+      const { server, key } = await admin();
+      const id = dataOf(
+        await send(
+          server,
+          { query: 'sla', condition: 'add', parameters: { name: 'Silver', grace_period: 8 } },
+          { key, method: 'POST' },
+        ),
+      ) as unknown as string;
+      assert.match(id, /^[0-9]+$/);
+      const remove = (target: unknown) =>
+        send(
+          server,
+          { query: 'sla', condition: 'delete', parameters: { id: target } },
+          { key, method: 'DELETE' },
+        );
+      assert.equal((await remove(1)).status, 400);
+      assert.equal(dataOf(await remove(id)) as unknown as string, id);
+      assert.equal((await remove(id)).status, 204);
+    },
   };
 
   test('each item of "What changes" has a check, and each check an item', () => {
@@ -438,6 +593,7 @@ describe('the switch-over guide lists exactly the differences it is checked for'
     });
     after(async () => {
       await standard?.stop();
+      await (await adminServer)?.server.stop();
     });
     for (const [id, check] of Object.entries(CHECKS)) test(`change-${id}`, check);
   });

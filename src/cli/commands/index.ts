@@ -2,6 +2,10 @@ import type { Command } from '../command.ts';
 import { agentsAdd } from './agents-add.ts';
 import { agentsList } from './agents-list.ts';
 import { completion } from './completion.ts';
+import { departmentsAdd } from './departments-add.ts';
+import { departmentsList } from './departments-list.ts';
+import { faqImport } from './faq-import.ts';
+import { faqList } from './faq-list.ts';
 import { keysCreate } from './keys-create.ts';
 import { keysList } from './keys-list.ts';
 import { keysRevoke } from './keys-revoke.ts';
@@ -9,6 +13,8 @@ import { keysRotate } from './keys-rotate.ts';
 import { migrate } from './migrate.ts';
 import { osticketCheck } from './osticket-check.ts';
 import { serve } from './serve.ts';
+import { slaAdd } from './sla-add.ts';
+import { slaList } from './sla-list.ts';
 import { tasksAdd } from './tasks-add.ts';
 import { topicsAdd } from './topics-add.ts';
 import { topicsDelete } from './topics-delete.ts';
@@ -37,5 +43,11 @@ export const COMMANDS: readonly Command[] = [
   agentsAdd,
   agentsList,
   tasksAdd,
+  departmentsAdd,
+  departmentsList,
+  slaAdd,
+  slaList,
+  faqImport,
+  faqList,
   completion,
 ];

@@ -47,7 +47,16 @@ export const apiKeys = defineEntity<ApiKeyData>({
   own: makeOwnApiKeys,
   osticket: makeOsticketApiKeys,
   osticketRequires: {
-    comment: 'API keys: read (osTicket manages them)',
-    tables: [{ table: 'api_key', privileges: ['SELECT'], columns: OST_API_KEY_COLUMNS }],
+    comment: "API keys: read (osTicket manages them); deskgate's own admin keys",
+    tables: [
+      { table: 'api_key', privileges: ['SELECT'], columns: OST_API_KEY_COLUMNS },
+      {
+        table: 'api_keys',
+        own: true,
+        adminOnly: true,
+        privileges: ['CREATE', 'SELECT', 'INSERT', 'UPDATE'],
+        note: 'the admin keys (keys create --scope admin), a table deskgate creates at start',
+      },
+    ],
   },
 });

@@ -4,7 +4,7 @@ import { type ApiKey, SCOPES, type Scope } from '../../domain.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
+import { type OsticketHandle, type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import { formatTimestamp, now, timestampToMs } from '../time.ts';
 import type { ApiKeyData, NewApiKey } from './api-keys.ts';
 
@@ -164,7 +164,8 @@ export async function markApiKeyUsed(db: Kysely<OwnApiKeyTables>, id: number): P
   await db.updateTable('api_keys').set({ last_used_at: now() }).where('id', '=', id).execute();
 }
 
-export function makeOwnApiKeys(handle: OwnHandle): ApiKeyData {
+/** deskgate's keys: in its own schema, or its admin keys in an osTicket database (`deskgate_api_keys`). */
+export function makeOwnApiKeys(handle: OwnHandle | OsticketHandle): ApiKeyData {
   const db = tablesOf<OwnApiKeyTables>(handle.db);
   const reader = readerOf<OwnApiKeyTables>(handle.reader);
   const { dialect } = handle;
