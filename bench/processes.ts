@@ -11,7 +11,7 @@ export function startScriptArgs(root: string): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  // `exec node …` (npm start hands signals to node itself) runs the same node.
+  // `exec node …`: npm start execs node, so that SIGTERM reaches the server.
   const [command, ...args] = scripts.start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node')
     throw new Error(`package.json's start script does not run node: ${scripts.start}`);

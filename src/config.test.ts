@@ -66,6 +66,7 @@ describe('loadConfig', () => {
       DESKGATE_PATHS: ' /upload/svc_wbs/ , /ost_wbs',
       DESKGATE_TRUST_PROXY: ' loopback , 10.0.0.0/8 ,',
       DESKGATE_CORS_ORIGINS: 'https://portal.example, http://localhost:3000',
+      DESKGATE_CATALOGUE_VISIBILITY: 'all',
       DESKGATE_PUBLIC_TOPICS_ONLY: '1',
       DESKGATE_INACTIVE_TOPICS: 'true',
       DESKGATE_NOT_FOUND_STATUS: '404',
@@ -81,8 +82,14 @@ describe('loadConfig', () => {
       DESKGATE_REDIS_PREFIX: 'desk:gate_1',
       DESKGATE_REDIS_TIMEOUT: '900',
       DESKGATE_OSTICKET_SYSLOG: 'true',
+      DESKGATE_OSTICKET_ADMIN_WRITES: 'true',
       DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore',
       DESKGATE_OSTICKET_USERS_READ: 'all-keys',
+      DESKGATE_OSTICKET_URL: 'https://help.example.com/support',
+      DESKGATE_OSTICKET_API_KEY: '0123456789ABCDEF0123456789abcdef',
+      DESKGATE_OSTICKET_TIMEOUT: '2000',
+      DESKGATE_OSTICKET_BRIDGE: 'true',
+      DESKGATE_OSTICKET_BRIDGE_STAFF_ID: '7',
       DESKGATE_TOPICS_ALL: 'top-level',
       DESKGATE_END_DATE: 'midnight',
       DESKGATE_FIRST_KEY_FILE: '/var/lib/deskgate/first-key.txt',
@@ -112,6 +119,7 @@ describe('loadConfig', () => {
         servicePaths: ['/upload/svc_wbs/', '/ost_wbs/'],
         trustProxy: ['loopback', '10.0.0.0/8'],
         corsOrigins: ['https://portal.example', 'http://localhost:3000'],
+        catalogueVisibility: 'all',
         publicTopicsOnly: true,
         inactiveTopics: true,
         notFoundStatus: 404,
@@ -119,8 +127,16 @@ describe('loadConfig', () => {
         schema: 'osticket',
         tablePrefix: 'help_',
         osticketSyslog: true,
+        osticketAdminWrites: true,
         osticketKeyAddress: 'ignore',
         osticketUsersRead: 'all-keys',
+        osticketApi: {
+          url: 'https://help.example.com/support/',
+          key: '0123456789ABCDEF0123456789abcdef',
+          timeoutMs: 2000,
+          bridge: true,
+          bridgeStaffId: 7,
+        },
         topicsAll: 'top-level',
         endDate: 'midnight',
         pool: { max: 3, connectTimeoutMs: 100, queryTimeoutMs: 200 },
@@ -198,6 +214,12 @@ describe('loadConfig', () => {
     ['DESKGATE_OSTICKET_KEY_ADDRESS', 'off'],
     ['DESKGATE_OSTICKET_USERS_READ', 'any'],
     ['DESKGATE_TOPICS_ALL', 'children'],
+    ['DESKGATE_OSTICKET_URL', 'ftp://help.example.com/'],
+    ['DESKGATE_OSTICKET_URL', 'help.example.com'],
+    ['DESKGATE_OSTICKET_TIMEOUT', '999'],
+    ['DESKGATE_OSTICKET_TIMEOUT', '120001'],
+    ['DESKGATE_OSTICKET_BRIDGE', 'yes'],
+    ['DESKGATE_OSTICKET_BRIDGE_STAFF_ID', '0'],
     ['DESKGATE_END_DATE', 'exclusive'],
     ['DESKGATE_LOG_LEVEL', 'chatty'],
     ['DESKGATE_LOG_FORMAT', 'xml'],
@@ -244,6 +266,38 @@ describe('loadConfig', () => {
       /"ost_wbs" is not a path; list paths like \/upload\/svc_wbs\/,\/ost_wbs\//,
     );
     assert.match(configError({ DESKGATE_PATHS: '/metrics/' }), /one of deskgate's own addresses/);
+  });
+
+  test("deskgate's osTicket API settings: both or neither, and a bad key is never echoed", () => {
+    assert.equal(loadConfig({}).osticketApi, undefined);
+    const secret = 'not-a-key-but-still-secret';
+    const bad = configError({ DESKGATE_OSTICKET_API_KEY: secret });
+    assert.match(bad, /^DESKGATE_OSTICKET_API_KEY=… is not valid: must be an osTicket API key/);
+    assert.doesNotMatch(bad, new RegExp(secret));
+    assert.match(
+      configError({ DESKGATE_OSTICKET_URL: 'http://help/' }),
+      /DESKGATE_OSTICKET_API_KEY is not: create deskgate's own osTicket API key/,
+    );
+    assert.match(
+      configError({ DESKGATE_OSTICKET_API_KEY: 'A'.repeat(32) }),
+      /^DESKGATE_OSTICKET_API_KEY is set but DESKGATE_OSTICKET_URL is not/,
+    );
+    assert.doesNotMatch(configError({ DESKGATE_OSTICKET_API_KEY: 'A'.repeat(32) }), /AAAA/);
+    assert.match(
+      configError({ DESKGATE_OSTICKET_BRIDGE: 'true' }),
+      /^DESKGATE_OSTICKET_BRIDGE="true" is not valid: .*set both/,
+    );
+    const config = loadConfig({
+      DESKGATE_OSTICKET_URL: 'http://help',
+      DESKGATE_OSTICKET_API_KEY: 'a'.repeat(32),
+    });
+    assert.deepEqual(config.osticketApi, {
+      url: 'http://help/',
+      key: 'a'.repeat(32),
+      timeoutMs: 15_000,
+      bridge: false,
+      bridgeStaffId: undefined,
+    });
   });
 
   test('osTicket mode needs a MySQL URL', () => {

@@ -116,8 +116,25 @@ const envSchema = z.object({
   DESKGATE_MIGRATE: boolean.default(true),
   DESKGATE_SCHEMA: z.enum(['deskgate', 'osticket']).default('deskgate'),
   DESKGATE_OSTICKET_SYSLOG: boolean.default(false),
+  DESKGATE_OSTICKET_ADMIN_WRITES: boolean.default(false),
   DESKGATE_OSTICKET_KEY_ADDRESS: z.enum(['enforce', 'ignore']).default('enforce'),
   DESKGATE_OSTICKET_USERS_READ: z.enum(['ticket-keys', 'all-keys']).default('ticket-keys'),
+  DESKGATE_OSTICKET_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an http:// or https:// URL, e.g. https://help.example.com/',
+    })
+    .transform((url) => (url.endsWith('/') ? url : `${url}/`))
+    .optional(),
+  DESKGATE_OSTICKET_API_KEY: z
+    .string()
+    .regex(/^[A-Fa-f0-9]{32}$/, {
+      error: 'must be an osTicket API key (32 hexadecimal digits, Admin panel → Manage → API)',
+    })
+    .optional(),
+  DESKGATE_OSTICKET_TIMEOUT: integer(1_000, 120_000).default(15_000),
+  DESKGATE_OSTICKET_BRIDGE: boolean.default(false),
+  DESKGATE_OSTICKET_BRIDGE_STAFF_ID: integer(1, 2_147_483_647).optional(),
   DESKGATE_TOPICS_ALL: z.enum(['all', 'top-level']).default('all'),
   DESKGATE_END_DATE: z.enum(['whole-day', 'midnight']).default('whole-day'),
   DESKGATE_CATALOGUE_VISIBILITY: z.enum(['public', 'all']).default('public'),
@@ -200,6 +217,11 @@ export interface Config {
   /** osTicket mode: also record each successful call in osTicket's `syslog` (System Logs). */
   osticketSyslog: boolean;
   /**
+   * osTicket mode: deskgate's own `admin` keys (`keys create --scope admin`, kept in
+   * `deskgate_api_keys`) and the writes they allow; their grants are checked only when on.
+   */
+  osticketAdminWrites: boolean;
+  /**
    * osTicket mode: `enforce` (default) refuses a key used from another address than its
    * `ost_api_key.ipaddr` (403 `ip_not_allowed`), as osTicket's own API does; `ignore` accepts it
    * from anywhere, as the PHP service shipped (APIKEY_RESTRICT=false). `DESKGATE_OSTICKET_KEY_ADDRESS`.
@@ -211,6 +233,11 @@ export interface Config {
    * `DESKGATE_OSTICKET_USERS_READ`.
    */
   osticketUsersRead: 'ticket-keys' | 'all-keys';
+  /**
+   * osTicket mode: how deskgate reaches osTicket's own code for ticket writes; undefined while
+   * `DESKGATE_OSTICKET_URL` and `DESKGATE_OSTICKET_API_KEY` are unset (ticket writes answer 501).
+   */
+  osticketApi: OsticketApiConfig | undefined;
   /**
    * What topics/all answers without `parameters.parent`: `all` (default) every topic, children
    * included; `top-level` only top-level topics, as the PHP service did. `DESKGATE_TOPICS_ALL`.
@@ -280,6 +307,20 @@ export interface Config {
   firstKeyFile: string | undefined;
 }
 
+/** deskgate as a client of osTicket's API (decision 240). */
+export interface OsticketApiConfig {
+  /** osTicket's base URL with its trailing slash, e.g. `https://help.example.com/`. */
+  url: string;
+  /** deskgate's own osTicket API key, bound to deskgate's address. Never logged. */
+  key: string;
+  /** How long one call to osTicket may take, in ms (`DESKGATE_OSTICKET_TIMEOUT`, default 15000). */
+  timeoutMs: number;
+  /** Whether deskgate's osTicket plugin (osticket-plugin/deskgate-bridge) is installed and enabled. */
+  bridge: boolean;
+  /** The agent the plugin acts as for ticket/add (it has no `staff_id`); undefined: none. */
+  bridgeStaffId: number | undefined;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -293,10 +334,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (!result.success) {
     const issue = result.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
-    const value = present[name];
-    throw new ConfigError(
-      `${name}=${JSON.stringify(value)} is not valid: ${issue?.message ?? 'invalid value'}`,
-    );
+    // A secret is never echoed, not even a malformed one.
+    const value = name === 'DESKGATE_OSTICKET_API_KEY' ? '…' : JSON.stringify(present[name]);
+    throw new ConfigError(`${name}=${value} is not valid: ${issue?.message ?? 'invalid value'}`);
   }
   const e = result.data;
   if (e.DESKGATE_SCHEMA === 'osticket' && !/^(mysql|mariadb):\/\//.test(e.DESKGATE_DATABASE_URL)) {
@@ -304,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       `DESKGATE_SCHEMA="osticket" is not valid: osTicket mode needs a mysql:// DESKGATE_DATABASE_URL (osTicket runs on MySQL/MariaDB)`,
     );
   }
+  const osticketApi = toOsticketApi(e);
   // node:http refuses a headers timeout longer than the request timeout; say so in config terms.
   if (e.DESKGATE_HEADERS_TIMEOUT > e.DESKGATE_REQUEST_TIMEOUT) {
     const [name, rule] =
@@ -335,8 +376,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     schema: e.DESKGATE_SCHEMA,
     tablePrefix: e.DESKGATE_TABLE_PREFIX,
     osticketSyslog: e.DESKGATE_OSTICKET_SYSLOG,
+    osticketAdminWrites: e.DESKGATE_OSTICKET_ADMIN_WRITES,
     osticketKeyAddress: e.DESKGATE_OSTICKET_KEY_ADDRESS,
     osticketUsersRead: e.DESKGATE_OSTICKET_USERS_READ,
+    osticketApi,
     topicsAll: e.DESKGATE_TOPICS_ALL,
     endDate: e.DESKGATE_END_DATE,
     catalogueVisibility: e.DESKGATE_CATALOGUE_VISIBILITY,
@@ -365,4 +408,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     bcryptCost: e.DESKGATE_BCRYPT_COST,
     firstKeyFile: e.DESKGATE_FIRST_KEY_FILE,
   });
+}
+
+/** The osTicket API settings, which only make sense together. */
+function toOsticketApi(e: z.output<typeof envSchema>): OsticketApiConfig | undefined {
+  const url = e.DESKGATE_OSTICKET_URL;
+  const key = e.DESKGATE_OSTICKET_API_KEY;
+  if (url === undefined && key === undefined) {
+    if (e.DESKGATE_OSTICKET_BRIDGE) {
+      throw new ConfigError(
+        'DESKGATE_OSTICKET_BRIDGE="true" is not valid: the plugin is reached through DESKGATE_OSTICKET_URL and DESKGATE_OSTICKET_API_KEY; set both',
+      );
+    }
+    return undefined;
+  }
+  if (url === undefined) {
+    throw new ConfigError(
+      "DESKGATE_OSTICKET_API_KEY is set but DESKGATE_OSTICKET_URL is not: set osTicket's base URL too",
+    );
+  }
+  if (key === undefined) {
+    throw new ConfigError(
+      `DESKGATE_OSTICKET_URL=${JSON.stringify(url)} is set but DESKGATE_OSTICKET_API_KEY is not: create deskgate's own osTicket API key (bound to deskgate's address) and set it`,
+    );
+  }
+  return {
+    url,
+    key,
+    timeoutMs: e.DESKGATE_OSTICKET_TIMEOUT,
+    bridge: e.DESKGATE_OSTICKET_BRIDGE,
+    bridgeStaffId: e.DESKGATE_OSTICKET_BRIDGE_STAFF_ID,
+  };
 }

@@ -78,6 +78,10 @@ export interface ApiKey {
   created: string;
   lastUsed: string | null;
   revoked: string | null;
+  /** When the key stops working (`keys create --expires`, the end of a rotation's grace). */
+  expires: string | null;
+  /** The key `keys rotate` made in its place. */
+  replacedBy: number | null;
   /** Whether the key may read internal notes (with `tickets:read`); never in osTicket mode. */
   notes: boolean;
 }

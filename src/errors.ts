@@ -13,6 +13,12 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   duplicate_email: 409,
+  /** osTicket mode: a ticket/add with this Idempotency-Key is still with osTicket (decision 240). */
+  write_in_progress: 409,
+  /** osTicket mode: osTicket's own checks refused to close the ticket. */
+  not_closeable: 409,
+  /** osTicket mode: osTicket's ban list, a ticket filter or the agent's permissions refused it. */
+  osticket_refused: 403,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_mismatch: 422,
@@ -21,6 +27,10 @@ export const ERROR_STATUS = {
   too_many_requests: 429,
   internal_error: 500,
   database_unavailable: 503,
+  /** osTicket mode: osTicket is unreachable or refuses deskgate's own osTicket key. */
+  osticket_unavailable: 502,
+  /** osTicket mode: osTicket did not answer within DESKGATE_OSTICKET_TIMEOUT. */
+  osticket_timeout: 504,
   /** The instance is at its in-flight limit (DESKGATE_MAX_IN_FLIGHT); retry after Retry-After. */
   overloaded: 503,
 } as const;

@@ -20,6 +20,19 @@ export const MESSAGES = {
   malformedHttp: 'The request is not valid HTTP/1.1.',
   requiresOsticketBridge:
     "In osTicket mode, ticket writes are done by osTicket's own code: set DESKGATE_OSTICKET_URL and DESKGATE_OSTICKET_API_KEY (a key of osTicket's API bound to deskgate's address) and install deskgate's osTicket plugin in osTicket's admin panel. Nothing was written.",
+  requiresOsticketPlugin:
+    "In osTicket mode, ticket/reply, ticket/close and a ticket/add with a department, SLA or status osTicket would not choose itself go through deskgate's osTicket plugin: install it (osticket-plugin/deskgate-bridge), put deskgate's osTicket API key on its allow-list and set DESKGATE_OSTICKET_BRIDGE=true. Nothing was written.",
+  requiresBridgeAgent:
+    "This ticket/add sets a department, SLA or status osTicket would not choose itself, so it goes through deskgate's osTicket plugin, which acts as an agent: set DESKGATE_OSTICKET_BRIDGE_STAFF_ID. Nothing was written.",
+  writeInProgress:
+    'A request with this Idempotency-Key is still being written by osTicket; retry after Retry-After with the same key.',
+  osticketTimeout:
+    'osTicket did not answer in time; whether it wrote the ticket is not known yet. Retry with the same Idempotency-Key: deskgate then answers the ticket osTicket made, or makes it once.',
+  osticketUnavailable:
+    "osTicket could not be reached or refused deskgate's own API key; nothing is known to be written. The log names the cause.",
+  osticketRefused: 'osTicket refused the write (ban list, ticket filter or agent permission).',
+  notCloseable:
+    'osTicket cannot close this ticket now (already closed, open tasks or required fields).',
 } as const;
 
 /** unknown_operation: names the pair and every supported operation. */

@@ -1,5 +1,6 @@
 import { apiKeys } from '../data/api-keys/api-keys.ts';
 import type { Store } from '../data/store.ts';
+import { timestampToMs } from '../data/time.ts';
 import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
@@ -69,7 +70,9 @@ export function makeAuthenticator(
     const key = await readKey(secret);
     if (key) {
       if (verified.size >= CACHE_LIMIT) verified.clear();
-      verified.set(digest, { key, until: now + cacheTtlMs });
+      // A key that expires sooner than the cache would forget it is forgotten when it expires.
+      const expires = key.expires === null ? Number.POSITIVE_INFINITY : timestampToMs(key.expires);
+      verified.set(digest, { key, until: Math.min(now + cacheTtlMs, expires) });
     } else {
       verified.delete(digest);
     }

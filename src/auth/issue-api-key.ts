@@ -16,7 +16,13 @@ export interface IssuedApiKey {
  */
 export async function issueApiKey(
   store: Store,
-  input: { name: string; scopes: Scope[]; allowIps: string[]; notes?: boolean },
+  input: {
+    name: string;
+    scopes: Scope[];
+    allowIps: string[];
+    notes?: boolean;
+    expiresAt?: string | null;
+  },
 ): Promise<IssuedApiKey> {
   const allowIps = input.allowIps.map(normalizeIpRange);
   const key = generateApiKey();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NewTopic, Topic } from '../domain.ts';
 import { INT32_MAX, integerField } from '../operations/fields.ts';
-import { CommandError } from './command.ts';
+import { CommandError, UsageError } from './command.ts';
 import { hasControlCharacters, hasControlCharactersInText } from './control-characters.ts';
 
 /** A topic as `topics import` reads it: the interface's Topic fields, numbers or digit strings. */
@@ -28,6 +28,21 @@ export const topicInput = z.strictObject({
 });
 
 export const topicListInput = z.array(topicInput).min(1, { error: 'must hold at least one topic' });
+
+/**
+ * One topic from command-line options (`topics add`, `topics edit`), checked as `topics import`
+ * checks a topic; a UsageError naming the option otherwise.
+ */
+export function parseTopicOptions(fields: Record<string, unknown>): NewTopic {
+  const parsed = topicListInput.safeParse([fields]);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(
+      `--${String(issue?.path[1] ?? 'topic')} ${issue?.message ?? 'is not valid'}`,
+    );
+  }
+  return toNewTopic(parsed.data[0] as z.output<typeof topicInput>);
+}
 
 export function toNewTopic(input: z.output<typeof topicInput>): NewTopic {
   return {
@@ -63,6 +78,36 @@ export function assertTopicsFit(existing: readonly Topic[], batch: readonly NewT
     names.add(key);
     if (topic.id !== undefined) ids.add(topic.id);
   });
+}
+
+/** Topic `id` and every topic below it, parents before children. */
+export function subtreeOf(existing: readonly Topic[], id: number): Topic[] {
+  const found = existing.filter((t) => t.id === id);
+  for (let i = 0; i < found.length; i++) {
+    const parent = found[i]?.id;
+    found.push(...existing.filter((t) => t.parentId === parent && t.id !== parent));
+  }
+  return found;
+}
+
+/**
+ * Checks `topic` as the new state of topic `id`: its parent exists and is neither the topic nor
+ * below it (no cycle), and no sibling has its name. Throws a CommandError naming the problem.
+ */
+export function assertTopicEditFits(existing: readonly Topic[], id: number, topic: NewTopic): void {
+  const where = `topic ${id} ("${topic.name}")`;
+  if (topic.parentId !== 0) {
+    if (!existing.some((t) => t.id === topic.parentId))
+      throw new CommandError(`${where}: parent ${topic.parentId} does not exist`);
+    if (subtreeOf(existing, id).some((t) => t.id === topic.parentId))
+      throw new CommandError(
+        `${where}: parent ${topic.parentId} is the topic itself or one of its subtopics`,
+      );
+  }
+  if (existing.some((t) => t.id !== id && t.parentId === topic.parentId && t.name === topic.name))
+    throw new CommandError(
+      `${where}: a topic with this name already exists under parent ${topic.parentId}`,
+    );
 }
 
 export function topicToJson(topic: Topic) {

@@ -118,7 +118,8 @@ export interface SlaRecord {
   flags: string;
   grace_period: string;
   name: string;
-  notes: string | null;
+  /** "" when none, as the original answered. */
+  notes: string;
   created: string;
   schedule_id: string;
   updated: string;

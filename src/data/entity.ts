@@ -24,6 +24,8 @@ export interface OsticketHandle {
   readonly prefix: string;
   /** DESKGATE_OSTICKET_SYSLOG: log each successful call in osTicket's `syslog`. */
   readonly syslog: boolean;
+  /** DESKGATE_OSTICKET_ADMIN_WRITES: deskgate's own `admin` keys are in use (decision 270). */
+  readonly adminWrites: boolean;
 }
 
 export type DataHandle = OwnHandle | OsticketHandle;

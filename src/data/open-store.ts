@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createAdminKeyTable } from './api-keys/admin-key-table.ts';
 import { makeReader, type RunRead } from './common/prepared-query.ts';
 import {
   DatabaseRefusedError,
@@ -30,6 +31,8 @@ export interface StoreLocation {
   tablePrefix?: string;
   /** osTicket mode: also log each successful call in osTicket's `syslog`. */
   osticketSyslog?: boolean;
+  /** osTicket mode: deskgate's own admin keys and the writes they allow (decision 270). */
+  osticketAdminWrites?: boolean;
   pool?: PoolOptions;
 }
 
@@ -155,14 +158,17 @@ export async function openStore(
     const requirements = tableRequirements(collectRequirements(options.entities));
     const own = new Set(requirements.filter((r) => r.own).map((r) => r.table));
     return openLayout(location, options, 'osticket', async (db, dialect) => {
+      const syslog = location.osticketSyslog === true;
+      const adminWrites = location.osticketAdminWrites === true;
+      const optional = { syslog, adminWrites };
+      if (adminWrites && options.migrate) await createAdminKeyTable(db, dialect.name);
       // Grants first: a table the user may not use is hidden from information_schema.
-      await assertGrants(db, prefix, requirements, { syslog: location.osticketSyslog === true });
+      await assertGrants(db, prefix, requirements, optional);
       await assertOsticketTables(db, prefix, requirements);
       const prefixed = db.withPlugin(new TablePrefixPlugin(prefix, own));
-      const syslog = location.osticketSyslog === true;
       const ping = async () => {
-        await assertGrants(db, prefix, requirements, { syslog });
-        await assertTablesReadable(prefixed, requirements, { syslog });
+        await assertGrants(db, prefix, requirements, optional);
+        await assertTablesReadable(prefixed, requirements, optional);
       };
       // A grant missing, or a column osTicket no longer has, stops the start here.
       await ping();
@@ -173,6 +179,7 @@ export async function openStore(
         reader: makeReader(prefixed),
         prefix,
         syslog,
+        adminWrites,
       };
       return makeStore(handle, options.entities, ping);
     });

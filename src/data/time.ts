@@ -8,3 +8,8 @@ export function formatTimestamp(value: Date | string): string {
 export function now(): string {
   return formatTimestamp(new Date());
 }
+
+/** Milliseconds since the epoch of a `YYYY-MM-DD HH:MM:SS` UTC timestamp. */
+export function timestampToMs(value: string): number {
+  return Date.parse(`${formatTimestamp(value).replace(' ', 'T')}Z`);
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatTimestamp } from '../data/time.ts';
-import type { WriteKey, Writes } from '../data/writes/writes.ts';
+import { PENDING_ANSWER } from '../data/writes/idempotency-records.ts';
+import { IdempotencyConflictError, type WriteKey, type Writes } from '../data/writes/writes.ts';
 import type { ApiKey } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
@@ -68,6 +69,10 @@ export interface WriteCaller {
 
 const NONE = Symbol('no stored answer');
 
+function writeKeyOf(caller: WriteCaller, idempotencyKey: string): WriteKey {
+  return { apiKeyId: caller.apiKey.id, operation: caller.operation, key: idempotencyKey };
+}
+
 /**
  * The answer stored under `key`, as it was sent; NONE when there is none (or it expired, and is
  * then forgotten at once). The same key with other parameters is 422 idempotency_mismatch.
@@ -106,11 +111,7 @@ export async function writeOnce<Answer>(
   request: IdempotentWrite<Answer>,
 ): Promise<Answer> {
   if (caller.idempotencyKey === undefined) return request.write(undefined);
-  const key: WriteKey = {
-    apiKeyId: caller.apiKey.id,
-    operation: caller.operation,
-    key: caller.idempotencyKey,
-  };
+  const key = writeKeyOf(caller, caller.idempotencyKey);
   const earlier = await replay(writes, key, request);
   if (earlier !== NONE) return earlier;
   await sweepExpiredAnswers(writes);
@@ -128,4 +129,83 @@ export async function writeOnce<Answer>(
     if (concurrent !== NONE) return concurrent;
     throw error;
   }
+}
+
+/** A write done by another system's code (osTicket's), claimed here before it is called. */
+export interface RemoteWrite<Result, Answer> {
+  fingerprint: string;
+  /**
+   * How long after its claim a call may still be running there: its timeout plus what the other
+   * side may take to finish after deskgate stopped waiting. Before it, a retry answers 409.
+   */
+  settleMs: number;
+  /** Calls the other system. */
+  call(): Promise<Result>;
+  /** Records what it wrote; with `claim`, through Writes.recordWrite under the pending claim. */
+  store(result: Result, claim: (Claim & { pending: true }) | undefined): Promise<Answer>;
+  /**
+   * After `settleMs`: what an unanswered earlier call with this key wrote, found by what it was
+   * asked to write (created at most `ageMs` ago); undefined when it wrote nothing.
+   */
+  recover(ageMs: number): Promise<Result | undefined>;
+}
+
+/**
+ * Decision 240: the key is claimed (committed) before the call, and the answer stored under the
+ * claim after it, so no retry calls the other system while an earlier call may still be writing.
+ * A retry finds: the answer (replayed); a young claim (409 write_in_progress, Retry-After); an
+ * old claim with no answer, after a timeout or a crash (recover: the ticket it made, else a fresh
+ * call). A call refused for sure frees its claim at once.
+ */
+export async function writeOnceRemotely<Result, Answer>(
+  writes: Writes,
+  caller: WriteCaller,
+  request: RemoteWrite<Result, Answer>,
+): Promise<Answer> {
+  if (caller.idempotencyKey === undefined) return request.store(await request.call(), undefined);
+  const key = writeKeyOf(caller, caller.idempotencyKey);
+  const claim = { key: key.key, fingerprint: request.fingerprint, pending: true as const };
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const stored = await writes.findStoredAnswer(key);
+    if (stored && stored.created < cutoff()) {
+      await writes.forgetAnswersBefore(cutoff(), key);
+    } else if (stored) {
+      if (stored.fingerprint !== request.fingerprint) {
+        throw new DeskgateError('idempotency_mismatch', MESSAGES.idempotencyMismatch);
+      }
+      if (stored.answer !== PENDING_ANSWER) return JSON.parse(stored.answer) as Answer;
+      const ageMs = Date.now() - Date.parse(`${stored.created.replace(' ', 'T')}Z`);
+      if (ageMs < request.settleMs) {
+        const wait = Math.max(1, Math.ceil((request.settleMs - ageMs) / 1000));
+        throw new DeskgateError('write_in_progress', MESSAGES.writeInProgress, {
+          headers: { 'Retry-After': String(wait) },
+        });
+      }
+      const recovered = await request.recover(ageMs);
+      if (recovered !== undefined) return request.store(recovered, claim);
+      await writes.releaseClaim(key);
+    }
+    await sweepExpiredAnswers(writes);
+    try {
+      await writes.claimKey(key, request.fingerprint);
+    } catch (error) {
+      if (error instanceof IdempotencyConflictError) continue;
+      throw error;
+    }
+    let result: Result;
+    try {
+      result = await request.call();
+    } catch (error) {
+      // Only an unanswered call keeps its claim: osTicket may have written.
+      if (!(error instanceof DeskgateError && error.code === 'osticket_timeout')) {
+        await writes.releaseClaim(key);
+      }
+      throw error;
+    }
+    // The other system wrote: if storing fails the claim stays, and a retry recovers the result.
+    return request.store(result, claim);
+  }
+  throw new DeskgateError('write_in_progress', MESSAGES.writeInProgress, {
+    headers: { 'Retry-After': '1' },
+  });
 }

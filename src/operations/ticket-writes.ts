@@ -13,8 +13,8 @@ export type TicketWriteContext = Omit<OperationContext, 'data'> & {
 };
 
 /**
- * osTicket mode: ticket writes are osTicket's own code's to do (SPEC §8b); until deskgate's
- * osTicket bridge is set up they answer 501 and write nothing.
+ * A guard: in osTicket mode ticket writes are osTicket's own code's (SPEC §8b; the handlers go
+ * through osticket-ticket-writes.ts there), so deskgate's own ticket writes never run; 501.
  */
 export function assertTicketWritesHere({ config }: Pick<OperationContext, 'config'>): void {
   if (config.schema === 'osticket') {

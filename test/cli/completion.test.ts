@@ -31,13 +31,28 @@ test('deskgate completion bash: bash completes commands, subcommands and options
     'osticket',
     'agents',
     'tasks',
+    'departments',
+    'sla',
+    'faq',
     'completion',
     '--help',
     '--version',
   ]);
   assert.deepEqual(await complete(script, ['k']), ['keys']);
-  assert.deepEqual(await complete(script, ['topics', '']), ['add', 'import', 'list']);
+  assert.deepEqual(await complete(script, ['topics', '']), [
+    'add',
+    'edit',
+    'delete',
+    'import',
+    'list',
+  ]);
+  assert.deepEqual(await complete(script, ['users', '']), ['get', 'delete']);
+  assert.deepEqual(await complete(script, ['keys', 'r']), ['revoke', 'rotate']);
   assert.deepEqual(await complete(script, ['agents', '']), ['add', 'list']);
+  assert.deepEqual(await complete(script, ['departments', '']), ['add', 'list']);
+  assert.deepEqual(await complete(script, ['sla', '']), ['add', 'list']);
+  assert.deepEqual(await complete(script, ['faq', '']), ['import', 'list']);
+  assert.deepEqual(await complete(script, ['sla', 'add', '--g']), ['--grace-period']);
   assert.deepEqual(await complete(script, ['keys', 'create', '--s']), ['--scope']);
   assert.deepEqual(await complete(script, ['keys', 'create', '--name', 'x', '--al']), [
     '--allow-ip',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -44,4 +44,14 @@ describeWithDatabase('the README’s user/add example', SQLITE, (database) => {
     assert.deepEqual([replayed.status, replayed.data], ['Success', created.data]);
     assert.equal((await findUserById(server, Number(created.data)))?.email, 'ann@example.com');
   });
+});
+
+test('no example in the README or docs/ needs uuidgen, which Debian and Ubuntu do not install', () => {
+  const pages = [
+    join(ROOT, 'README.md'),
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => join(ROOT, 'docs', name)),
+  ];
+  for (const page of pages) assert.doesNotMatch(readFileSync(page, 'utf8'), /uuidgen/, page);
 });

@@ -46,6 +46,8 @@ describeEachDatabase('/metrics', (database) => {
   });
 
   test('Prometheus text with requests by operation and status, latency, auth failures, process metrics', async () => {
+    // The server is shared by this file's tests: count what these calls add.
+    const earlier = (await scrape(server.origin)).text;
     await call(server.url, { headers: { apikey: key }, body: topicBody(1) });
     await call(server.url, { headers: { apikey: key }, body: topicBody(1) });
     await call(server.url, { headers: { apikey: key }, body: topicBody(999) });
@@ -60,40 +62,33 @@ describeEachDatabase('/metrics', (database) => {
       body: { query: 'user', condition: 'add', parameters: {} },
     });
     const { status, type, text } = await scrape(server.origin);
+    const added = (name: string, labels: Record<string, string>): number =>
+      seriesValue(text, name, labels) - seriesValue(earlier, name, labels);
     assert.equal(status, 200);
     assert.match(type, /^text\/plain; version=0\.0\.4/);
     assert.equal(
-      seriesValue(text, 'deskgate_requests_total', {
+      added('deskgate_requests_total', {
         operation: 'topics/specific',
         status: '200',
       }),
       2,
     );
     assert.equal(
-      seriesValue(text, 'deskgate_requests_total', {
+      added('deskgate_requests_total', {
         operation: 'topics/specific',
         status: '204',
       }),
       1,
     );
     assert.equal(
-      seriesValue(text, 'deskgate_request_duration_seconds_count', {
+      added('deskgate_request_duration_seconds_count', {
         operation: 'topics/specific',
       }),
       3,
     );
-    assert.equal(
-      seriesValue(text, 'deskgate_auth_failures_total', { reason: 'missing_api_key' }),
-      1,
-    );
-    assert.equal(
-      seriesValue(text, 'deskgate_auth_failures_total', { reason: 'invalid_api_key' }),
-      1,
-    );
-    assert.equal(
-      seriesValue(text, 'deskgate_auth_failures_total', { reason: 'insufficient_scope' }),
-      1,
-    );
+    assert.equal(added('deskgate_auth_failures_total', { reason: 'missing_api_key' }), 1);
+    assert.equal(added('deskgate_auth_failures_total', { reason: 'invalid_api_key' }), 1);
+    assert.equal(added('deskgate_auth_failures_total', { reason: 'insufficient_scope' }), 1);
     assert.match(text, /^process_cpu_user_seconds_total \d/m);
     assert.match(text, /^nodejs_eventloop_lag_seconds \d/m);
     if (database.kind !== 'sqlite')

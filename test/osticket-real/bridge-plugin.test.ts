@@ -1,8 +1,19 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
-import { ROOT } from '../helpers/paths.ts';
+import {
+  addOsticketUser,
+  addUnusualChoices,
+  assertRowsLikePanel as assertRows,
+  assertTextReply,
+  BRIDGE_PLUGIN,
+  enableBridgePlugin,
+  type Row,
+  replyInPanel,
+  ticketRows as rowsOf,
+  textBody,
+  ticketCounts,
+} from '../helpers/osticket-ticket-rows.ts';
 import {
   REAL_OSTICKET_SKIP,
   type RealOsticket,
@@ -11,7 +22,6 @@ import {
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 
 const skip = REAL_OSTICKET_SKIP;
-const PLUGIN = join(ROOT, 'osticket-plugin', 'deskgate-bridge');
 
 interface BridgeAnswer {
   status: number;
@@ -22,42 +32,6 @@ interface BridgeAnswer {
     error?: string;
     field?: string;
   };
-}
-
-type Row = Record<string, unknown>;
-
-const TIME_COLUMNS = new Set([
-  'created',
-  'updated',
-  'lastupdate',
-  'lastmessage',
-  'lastresponse',
-  'closed',
-  'timestamp',
-  'est_duedate',
-  'reopened',
-]);
-const ID_COLUMNS = new Set([
-  'ticket_id',
-  'thread_id',
-  'id',
-  'object_id',
-  'entry_id',
-  'pid',
-  'lock_id',
-]);
-
-/** A row with its ids, number and times replaced by what they are, so two tickets compare. */
-function mask(row: Row, number: string): Row {
-  const masked: Row = {};
-  for (const [column, value] of Object.entries(row)) {
-    if (ID_COLUMNS.has(column)) masked[column] = value ? '<id>' : value;
-    else if (TIME_COLUMNS.has(column))
-      masked[column] = value === null || value === '0000-00-00 00:00:00' ? value : '<time>';
-    else if (typeof value === 'string') masked[column] = value.replaceAll(number, '<number>');
-    else masked[column] = value;
-  }
-  return masked;
 }
 
 describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () => {
@@ -85,70 +59,7 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
     return { status: response.status, body: (await response.json()) as BridgeAnswer['body'] };
   };
 
-  /** The rows osTicket keeps for one ticket (tickets.md §3), masked. */
-  const ticketRows = async (ticketId: number) => {
-    const [ticket] = await osticket.query<Row & { number: string }>(
-      'SELECT * FROM ost_ticket WHERE ticket_id = ?',
-      [ticketId],
-    );
-    assert.ok(ticket, `no ticket ${ticketId}`);
-    const [thread] = await osticket.query<Row & { id: number }>(
-      `SELECT * FROM ost_thread WHERE object_id = ? AND object_type = 'T'`,
-      [ticketId],
-    );
-    assert.ok(thread);
-    const entries = await osticket.query<Row>(
-      'SELECT * FROM ost_thread_entry WHERE thread_id = ? ORDER BY id',
-      [thread.id],
-    );
-    const events = await osticket.query<Row>(
-      `SELECT * FROM ost_thread_event WHERE thread_id = ? ORDER BY id`,
-      [thread.id],
-    );
-    const formEntries = await osticket.query<Row>(
-      `SELECT * FROM ost_form_entry WHERE object_id = ? AND object_type = 'T' ORDER BY id`,
-      [ticketId],
-    );
-    const values = await osticket.query<Row>(
-      `SELECT v.field_id, v.value, v.value_id FROM ost_form_entry_values v JOIN ost_form_entry e ON e.id = v.entry_id
-        WHERE e.object_id = ? AND e.object_type = 'T' ORDER BY v.field_id`,
-      [ticketId],
-    );
-    const cdata = await osticket.query<Row>('SELECT * FROM ost_ticket__cdata WHERE ticket_id = ?', [
-      ticketId,
-    ]);
-    const search = await osticket.query<Row>(
-      `SELECT object_type, object_id, title, content FROM ost__search
-        WHERE (object_type = 'T' AND object_id = ?)
-           OR (object_type = 'H' AND object_id IN (SELECT id FROM ost_thread_entry WHERE thread_id = ?))
-        ORDER BY object_type, object_id`,
-      [ticketId, thread.id],
-    );
-    const number = ticket.number;
-    const m = (rows: Row[]) => rows.map((row) => mask(row, number));
-    return {
-      ticket: mask(ticket, number),
-      thread: mask(thread, number),
-      entries: m(entries),
-      events: m(events),
-      formEntries: m(formEntries),
-      values: m(values),
-      cdata: m(cdata),
-      search: m(search),
-    };
-  };
-
-  /**
-   * What differs from the panel by design: deskgate's bodies are plain text (format 'text',
-   * stored HTML-escaped, no "balanced HTML" flag 0x40, searchable text as given), and the
-   * panel's "New Ticket" mails the user and records the recipients (flag 0x200) while an API
-   * ticket does not (tickets.md §3.1).
-   */
-  const textBody = (index: number) => [
-    `entries[${index}].flags`,
-    `entries[${index}].body`,
-    `entries[${index}].format`,
-  ];
+  const ticketRows = (ticketId: number) => rowsOf(osticket, ticketId);
 
   /** After the reply (and the close, whose note is HTML on both sides): both bodies. */
   const AFTER_REPLY = [
@@ -159,104 +70,24 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
     'search[1].content',
   ];
 
-  /** Column-level differences between two snapshots, as "table[i].column". */
-  const differences = (a: Record<string, Row | Row[]>, b: Record<string, Row | Row[]>) => {
-    const found: string[] = [];
-    for (const table of Object.keys(a)) {
-      const left = ([] as Row[]).concat(a[table] as Row);
-      const right = ([] as Row[]).concat(b[table] as Row);
-      if (left.length !== right.length)
-        found.push(`${table}.length ${left.length} vs ${right.length}`);
-      left.forEach((row, index) => {
-        for (const column of Object.keys(row)) {
-          if (JSON.stringify(row[column]) !== JSON.stringify(right[index]?.[column])) {
-            found.push(`${table}[${index}].${column}`);
-          }
-        }
-      });
-    }
-    return found;
-  };
-
   /** The two tickets' rows differ in exactly `expected` (see textBody). */
-  const assertRowsLikePanel = async (expected: string[]) => {
-    const bridgeRows = await ticketRows(bridgeTicket);
-    const panelRows = await ticketRows(panelTicket);
-    assert.deepEqual(
-      differences(bridgeRows, panelRows),
-      expected,
-      JSON.stringify({ bridgeRows, panelRows }),
-    );
-  };
+  const assertRowsLikePanel = (expected: string[]) =>
+    assertRows(osticket, bridgeTicket, panelTicket, expected);
 
-  const counts = async () =>
-    osticket.query<Row>(
-      `SELECT (SELECT COUNT(*) FROM ost_ticket) t, (SELECT COUNT(*) FROM ost_thread_entry) e,
-              (SELECT COUNT(*) FROM ost_thread_event) v, (SELECT COUNT(*) FROM ost_form_entry) f,
-              (SELECT MAX(updated) FROM ost_ticket) u, (SELECT GROUP_CONCAT(status_id) FROM ost_ticket) s`,
-    );
+  const counts = () => ticketCounts(osticket);
 
   before(async () => {
     sink = await startSmtpSink();
-    osticket = await startRealOsticket({ plugins: [PLUGIN] });
+    osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
     await osticket.routeMailTo(sink.port);
     admin = await osticket.staffBrowser();
 
-    // As an admin installs it: Admin panel → Manage → Plugins → Add New → Install, enable,
-    // then add its one instance with the allow-list.
-    await admin.get('scp/plugins.php?a=add');
-    const installed = await admin.postForm('scp/plugins.php?a=add', {
-      do: 'install',
-      install_path: 'deskgate-bridge',
-    });
-    assert.match(installed.text, /Successfully installed/);
-    const [plugin] = await osticket.query<{ id: number; isactive: number }>(
-      `SELECT id, isactive FROM ost_plugin WHERE install_path = 'plugins/deskgate-bridge'`,
-    );
-    assert.ok(plugin);
-    await admin.get('scp/plugins.php');
-    await admin.postForm('scp/plugins.php', {
-      do: 'mass_process',
-      a: 'enable',
-      'ids[]': String(plugin.id),
-    });
-    await admin.get(`scp/plugins.php?id=${plugin.id}&a=add-instance`);
-    const added = await admin.postForm(`scp/plugins.php?id=${plugin.id}&a=add-instance`, {
-      do: 'add-instance',
-      a: 'add-instance',
-      id: String(plugin.id),
-      xid: '0',
-      name: 'deskgate',
-      isactive: '1',
-      notes: '',
-      api_key_ids: String(osticket.apiKey.id),
-    });
-    assert.match(added.text, /Added Successfully/);
+    await enableBridgePlugin(osticket, admin, [osticket.apiKey.id]);
 
     // A user (through osTicket's API), a 4-hour SLA on the 24/7 schedule, a key not on the
     // allow-list, an inactive agent and an agent whose role may not reply or close.
-    const created = await fetch(`${osticket.baseUrl}api/tickets.json`, {
-      method: 'POST',
-      headers: { 'x-api-key': osticket.apiKey.key },
-      body: JSON.stringify({
-        email: 'tess@example.net',
-        name: 'Tess Ticket',
-        subject: 'First',
-        message: 'Hello',
-      }),
-    });
-    assert.equal(created.status, 201);
-    [{ id: userId }] = (await osticket.query<{ id: number }>(
-      `SELECT user_id AS id FROM ost_user_email WHERE address = 'tess@example.net'`,
-    )) as [{ id: number }];
-    const [always] = await osticket.query<{ id: number }>(
-      `SELECT id FROM ost_schedule WHERE name LIKE '24/7%'`,
-    );
-    slaId = await osticket.insert(
-      `INSERT INTO ost_sla (schedule_id, flags, grace_period, name, notes, created, updated)
-       VALUES (?, 1, 4, 'Four hours', '', NOW(), NOW())`,
-      [always?.id ?? 0],
-    );
+    userId = await addOsticketUser(osticket, 'tess@example.net', 'Tess Ticket');
+    ({ slaId, waitingStatus } = await addUnusualChoices(osticket));
     const otherKeyText = 'A'.repeat(32);
     otherKey = {
       key: otherKeyText,
@@ -275,10 +106,6 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
     const readOnlyRole = await osticket.insert(
       `INSERT INTO ost_role (flags, name, permissions, notes, created, updated)
        VALUES (1, 'Look only', '{"ticket.create":1}', '', NOW(), NOW())`,
-    );
-    waitingStatus = await osticket.insert(
-      `INSERT INTO ost_ticket_status (name, state, mode, flags, sort, properties, created, updated)
-       VALUES ('Waiting', 'open', 3, 0, 6, '{}', NOW(), NOW())`,
     );
     inactiveAgent = await agent('inactive', 0, 1);
     readOnlyAgent = await agent('lookonly', 1, readOnlyRole);
@@ -386,32 +213,12 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
       message: 'We are on it <b>now</b>.',
     });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    const [entry] = await osticket.query<Row>(
-      'SELECT type, staff_id, format, body FROM ost_thread_entry WHERE id = ?',
-      [answer.body.entry_id],
-    );
-    assert.deepEqual(entry, {
-      type: 'R',
-      staff_id: 1,
-      format: 'text',
+    await assertTextReply(osticket, sink, mailsBefore, answer.body.entry_id as number, {
       body: 'We are on it &lt;b&gt;now&lt;/b&gt;.',
+      to: 'tess@example.net',
     });
-    const mails = await sink.waitFor(mailsBefore + 1);
-    assert.ok(
-      mails.slice(mailsBefore).some((mail) => mail.to.includes('tess@example.net')),
-      JSON.stringify(mails.map((mail) => mail.to)),
-    );
 
-    const lock = await admin.postAjax(`scp/ajax.php/lock/ticket/${panelTicket}`, {});
-    const { code } = JSON.parse(lock.text) as { code: string };
-    await admin.get(`scp/tickets.php?id=${panelTicket}`);
-    await admin.postForm(`scp/tickets.php?id=${panelTicket}`, {
-      id: String(panelTicket),
-      a: 'reply',
-      lockCode: code,
-      'reply-to': 'all',
-      response: 'We are on it &lt;b&gt;now&lt;/b&gt;.',
-    });
+    await replyInPanel(admin, panelTicket, 'We are on it &lt;b&gt;now&lt;/b&gt;.');
     await assertRowsLikePanel(AFTER_REPLY);
   });
 

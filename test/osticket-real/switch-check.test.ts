@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseGuideItems } from '../../src/cli/osticket-check/guide-items.ts';
 import { runCli } from '../helpers/cli.ts';
+import { startHttpProxy } from '../helpers/http-proxy.ts';
 import { installOriginalService, ORIGINAL_SERVICE_SKIP } from '../helpers/original-php-service.ts';
 import { ROOT } from '../helpers/paths.ts';
 import {
@@ -41,36 +42,22 @@ interface CheckJson {
  * the guide cannot list, to show the check fails on it.
  */
 function startAlteringProxy(target: string): Promise<Server> {
-  const upstream = new URL(target);
-  const server = createServer((req, res) => {
-    const forward = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (c: Buffer) => chunks.push(c));
-        answer.on('end', () => {
-          const body = Buffer.concat(chunks)
-            .toString('utf8')
-            .replace(
-              '"id":"1","parent":"0","ispublic":"1","sort":"',
-              '"id":"1","parent":"0","ispublic":"1","sort":"9',
-            );
-          const headers = { ...answer.headers };
-          delete headers['content-length'];
-          res.writeHead(answer.statusCode ?? 502, headers);
-          res.end(body);
-        });
-      },
-    );
-    req.pipe(forward);
+  return startHttpProxy(target, (answer, res) => {
+    const chunks: Buffer[] = [];
+    answer.on('data', (c: Buffer) => chunks.push(c));
+    answer.on('end', () => {
+      const body = Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(
+          '"id":"1","parent":"0","ispublic":"1","sort":"',
+          '"id":"1","parent":"0","ispublic":"1","sort":"9',
+        );
+      const headers = { ...answer.headers };
+      delete headers['content-length'];
+      res.writeHead(answer.statusCode ?? 502, headers);
+      res.end(body);
+    });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 describe('deskgate osticket check against the real PHP service and osTicket 1.18.1', {

@@ -4,6 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createConnection } from 'mysql2/promise';
+import {
+  collectRequirements,
+  tableName,
+  tableRequirements,
+} from '../../src/data/osticket/osticket-requirements.ts';
+import { SERVICE_ENTITIES } from '../../src/server/service-entities.ts';
 import { runCli } from '../helpers/cli.ts';
 import { MYSQL_ADMIN_URL } from '../helpers/databases.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
@@ -218,6 +224,37 @@ describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP
         await asRoot([`GRANT ${privilege} ON ${database.name}.${table} TO ${account}`]);
       }
       assert.equal((await readyz()).status, 200);
+    }
+  });
+
+  test("the admin writes' grants are demanded only with DESKGATE_OSTICKET_ADMIN_WRITES=true", async () => {
+    const adminOnly = tableRequirements(collectRequirements(SERVICE_ENTITIES)).filter(
+      (r) => r.adminOnly,
+    );
+    assert.ok(adminOnly.length > 0);
+    const statements = (verb: 'GRANT' | 'REVOKE') =>
+      adminOnly.map(
+        (r) =>
+          `${verb} ${r.privileges.join(', ')} ON ${database.name}.${tableName(r, 'ost_')} ${verb === 'GRANT' ? 'TO' : 'FROM'} ${account}`,
+      );
+    await asRoot(statements('REVOKE'));
+    let started: StartedServer | undefined;
+    try {
+      started = await startServer({ databaseUrl: env.DESKGATE_DATABASE_URL as string, env });
+      assert.equal((await call(`${started.origin}/readyz`, { method: 'GET' })).status, 200);
+      await started.stop();
+      started = undefined;
+      const refused = await runCli(['serve'], {
+        ...env,
+        PORT: '0',
+        DESKGATE_OSTICKET_ADMIN_WRITES: 'true',
+      });
+      assert.equal(refused.code, 1);
+      assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+      assert.match(refused.stderr, /^deskgate: the database (refused a privilege|user lacks)/);
+    } finally {
+      await started?.stop();
+      await asRoot(statements('GRANT'));
     }
   });
 });

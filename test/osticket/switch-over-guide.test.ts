@@ -12,6 +12,11 @@ import {
   type OsticketDatabase,
   osticketEnv,
 } from './osticket-database.ts';
+import {
+  insertOsticketTask,
+  insertOsticketTicket,
+  insertTicketLists,
+} from './osticket-ticket-rows.ts';
 
 const GUIDE = join(ROOT, 'docs', 'replacing-the-osticket-web-service.md');
 
@@ -77,6 +82,106 @@ describe('the switch-over guide lists exactly the differences it is checked for'
     return Number(reply.body?.data);
   }
   const p = () => db.prefix;
+
+  /** Two tickets as osTicket writes them (M, R and an internal note), and a task with ticket 1's id. */
+  let ticketsMade: Promise<number[]> | undefined;
+  const tickets = () => {
+    ticketsMade ??= (async () => {
+      await db.query("SET SESSION sql_mode = ''");
+      await insertTicketLists(db);
+      const userId = await addUser();
+      const made: number[] = [];
+      for (const number of ['304366', '304367']) {
+        made.push(
+          await insertOsticketTicket(db, {
+            userId,
+            number,
+            statusId: 1,
+            created: '2026-11-25 08:37:00',
+            replied: '2026-11-25 09:00:00',
+          }),
+        );
+      }
+      await insertOsticketTask(db, {
+        id: made[0],
+        ticketId: made[0] as number,
+        number: '1',
+        title: 'Replace toner',
+        created: '2026-11-25 09:00:00',
+      });
+      return made;
+    })();
+    return ticketsMade;
+  };
+  const ticketCount = async () =>
+    (await db.query<{ n: number }>(`SELECT COUNT(*) n FROM \`${p()}ticket\``))[0]?.n;
+  const ticketStatuses = async () =>
+    db.query(`SELECT ticket_id, status_id FROM \`${p()}ticket\` ORDER BY ticket_id`);
+
+  /** What the catalogue checks read: departments in each state, a default plan, a FAQ tree. */
+  let catalogueMade: Promise<void> | undefined;
+  const catalogue = () => {
+    catalogueMade ??= (async () => {
+      await db.query(
+        `INSERT INTO \`${p()}sla\` (id, flags, grace_period, name, created, updated) VALUES (1, 3, 18, 'Default SLA', NOW(), NOW())`,
+      );
+      await db.query(
+        `INSERT INTO \`${p()}config\` (namespace, \`key\`, value) VALUES ('core', 'default_sla_id', '1')`,
+      );
+      for (const [id, name, flags, ispublic] of [
+        [1, 'Support', 4, 1],
+        [2, 'Disabled', 0, 1],
+        [3, 'Archived', 8, 1],
+        [4, 'Private', 4, 0],
+      ] as const) {
+        await db.query(
+          `INSERT INTO \`${p()}department\` (id, flags, name, signature, ispublic, path, created, updated) VALUES (?, ?, ?, '', ?, ?, NOW(), NOW())`,
+          [id, flags, name, ispublic, `/${id}/`],
+        );
+      }
+      for (const [id, pid, ispublic, name] of [
+        [1, null, 1, 'Accounts'],
+        [2, 1, 2, 'Featured sub'],
+        [3, 2, 1, 'Level three'],
+      ] as const) {
+        await db.query(
+          `INSERT INTO \`${p()}faq_category\` (category_id, category_pid, ispublic, name, description, notes, created, updated) VALUES (?, ?, ?, ?, '', '', NOW(), NOW())`,
+          [id, pid, ispublic, name],
+        );
+      }
+      for (const [id, category, published, question] of [
+        [1, 1, 1, 'Réinitialiser le mot de passe ?'],
+        [2, 1, 2, 'Featured question?'],
+        [3, 3, 1, 'Three levels deep?'],
+      ] as const) {
+        await db.query(
+          `INSERT INTO \`${p()}faq\` (faq_id, category_id, ispublished, question, answer, created, updated) VALUES (?, ?, ?, ?, 'Yes.', NOW(), NOW())`,
+          [id, category, published, question],
+        );
+      }
+    })();
+    return catalogueMade;
+  };
+  const faqAll = async () =>
+    dataOf(await send(standard, { query: 'faq', condition: 'all' })) as {
+      categories: Record<string, unknown>[];
+    };
+  /** deskgate in osTicket mode with admin writes on, and a key of deskgate's with `admin`. */
+  let adminServer: Promise<{ server: TestServer; key: string }> | undefined;
+  const admin = () => {
+    adminServer ??= (async () => {
+      const server = await startTestServer(
+        { after: () => {} },
+        {
+          database: db.url,
+          ownKey: false,
+          env: { ...osticketEnv(db), DESKGATE_OSTICKET_ADMIN_WRITES: 'true' },
+        },
+      );
+      return { server, key: (await server.createKey({ scopes: ['admin'] })).key };
+    })();
+    return adminServer;
+  };
 
   const CHECKS: Record<string, Check> = {
     async address(t) {
@@ -319,10 +424,158 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       const users = dataOf(await send(standard, userById(id))).users as Record<string, string>[];
       assert.equal(users[0]?.name, 'Zoë Ånström');
     },
+    async 'ticket-rows'() {
+      const [id] = await tickets();
+      const data = dataOf(
+        await send(standard, { query: 'ticket', condition: 'specific', parameters: { id } }),
+      );
+      assert.equal(data.total, 1);
+      const [ticket] = data.tickets as Record<string, unknown>[];
+      assert.equal(ticket?.ticket_id, String(id));
+      assert.equal(ticket?.staff_id, '1');
+      assert.equal(typeof ticket?.subject, 'string');
+      const entries = ticket?.entries as Record<string, string>[];
+      assert.deepEqual(
+        entries.map((entry) => entry.entry_type),
+        ['M', 'R'],
+      );
+      assert.ok(!JSON.stringify(entries).includes('Floor 2 printer'), "no task's entry");
+    },
+    async 'ticket-paging'() {
+      await tickets();
+      const all = { query: 'ticket', condition: 'all', sort: 'status', parameters: { status: 0 } };
+      const whole = dataOf(await send(standard, all));
+      assert.equal(whole.total, await ticketCount());
+      const page = dataOf(await send(standard, { ...all, parameters: { status: 0, limit: 1 } }));
+      assert.equal((page.tickets as unknown[]).length, 1);
+      assert.equal(typeof page.next, 'string');
+    },
+    async 'ticket-ids'() {
+      await tickets();
+      const before = await ticketStatuses();
+      const reply = await send(
+        standard,
+        {
+          query: 'ticket',
+          condition: 'close',
+          parameters: { ticket_id: '5 OR 1=1', body: 'x', staff_id: 1, status_id: 3 },
+        },
+        { method: 'POST' },
+      );
+      assert.equal(reply.status, 400);
+      assert.equal(reply.body?.errors?.[0]?.field, 'parameters.ticket_id');
+      assert.deepEqual(await ticketStatuses(), before);
+    },
+    async 'ticket-writes'() {
+      const count = await ticketCount();
+      const reply = await send(
+        standard,
+        {
+          query: 'ticket',
+          condition: 'add',
+          parameters: { title: 'Printer on fire', subject: 'It smokes.', user_id: 1 },
+        },
+        { method: 'POST' },
+      );
+      assert.equal(reply.status, 501);
+      assert.equal(reply.body?.code, 'requires_osticket_bridge');
+      assert.match(String(reply.body?.data), /DESKGATE_OSTICKET_URL/);
+      assert.equal(await ticketCount(), count);
+    },
     async 'notes-null'() {
       await db.query(`UPDATE \`${p()}help_topic\` SET notes = NULL WHERE topic_id = 2`);
       const topic = dataOf(await send(standard, topicBody(2))).topic as Record<string, string>;
       assert.equal(topic.notes, '');
+    },
+    async 'catalogue-visibility'() {
+      await catalogue();
+      const all = dataOf(
+        await send(standard, { query: 'department', condition: 'all', sort: 'name' }),
+      ) as { departments: { name: string }[] };
+      assert.deepEqual(
+        all.departments.map((d) => d.name),
+        ['Support'],
+      );
+      for (const id of [2, 3, 4]) {
+        const reply = await send(standard, {
+          query: 'department',
+          condition: 'specific',
+          parameters: { id },
+        });
+        assert.equal(reply.status, 204, `department ${id}`);
+      }
+    },
+    async 'featured-faqs'() {
+      await catalogue();
+      const [accounts] = (await faqAll()).categories as {
+        faqs: { faq: { question: string; ispublished: string }[] };
+        children: Record<string, { ispublic: string }>;
+      }[];
+      assert.ok(accounts?.faqs.faq.some((f) => f.ispublished === '2'));
+      assert.equal(accounts?.children['0']?.ispublic, '2');
+    },
+    async 'faq-depth'() {
+      await catalogue();
+      type Node = { name: string; children: Record<string, Node | number> };
+      const [top] = (await faqAll()).categories as Node[];
+      const second = top?.children['0'] as Node;
+      const third = second.children['0'] as Node;
+      assert.equal(third.name, 'Level three');
+      assert.equal(top?.children.count, 1);
+      assert.equal(third.children.count, 0);
+    },
+    async 'catalogue-strings'() {
+      await catalogue();
+      const [accounts] = (await faqAll()).categories as {
+        id: unknown;
+        faqs: { faq: { id: unknown; question: string }[] };
+      }[];
+      assert.equal(typeof accounts?.id, 'string');
+      assert.equal(typeof accounts?.faqs.faq[0]?.id, 'string');
+      assert.ok(accounts?.faqs.faq.some((f) => f.question === 'Réinitialiser le mot de passe ?'));
+      const plans = dataOf(
+        await send(standard, {
+          query: 'sla',
+          condition: 'all',
+          sort: 'creationDate',
+          parameters: { start_date: '2000-01-01', end_date: '2100-01-01' },
+        }),
+      ) as {
+        sla: Record<string, unknown>[];
+      };
+      assert.deepEqual(plans.sla[0]?.grace_period, '18');
+      assert.equal(plans.sla[0]?.notes, '');
+    },
+    async 'admin-scope'() {
+      await catalogue();
+      const body = { query: 'department', condition: 'add', parameters: { name: 'Billing' } };
+      const refused = await send(standard, body, { method: 'POST' });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body?.code, 'insufficient_scope');
+      const { server, key } = await admin();
+      const added = await send(server, body, { key, method: 'POST' });
+      assert.equal(added.status, 200, added.text);
+    },
+    async 'admin-answers'() {
+      await catalogue();
+      const { server, key } = await admin();
+      const id = dataOf(
+        await send(
+          server,
+          { query: 'sla', condition: 'add', parameters: { name: 'Silver', grace_period: 8 } },
+          { key, method: 'POST' },
+        ),
+      ) as unknown as string;
+      assert.match(id, /^[0-9]+$/);
+      const remove = (target: unknown) =>
+        send(
+          server,
+          { query: 'sla', condition: 'delete', parameters: { id: target } },
+          { key, method: 'DELETE' },
+        );
+      assert.equal((await remove(1)).status, 400);
+      assert.equal(dataOf(await remove(id)) as unknown as string, id);
+      assert.equal((await remove(id)).status, 204);
     },
   };
 
@@ -340,6 +593,7 @@ describe('the switch-over guide lists exactly the differences it is checked for'
     });
     after(async () => {
       await standard?.stop();
+      await (await adminServer)?.server.stop();
     });
     for (const [id, check] of Object.entries(CHECKS)) test(`change-${id}`, check);
   });

@@ -117,7 +117,9 @@ describe('the packed package, installed into an empty project', () => {
       'bin',
       'dist',
       'docs',
+      'osticket-plugin',
       'package.json',
+      'web',
     ]);
     const files = readdirSync(join(installed, 'dist'), { recursive: true }).map(String);
     assert.ok(files.includes(join('cli', 'main.js')));
@@ -148,9 +150,12 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   test('the README installs it from the tarball `npm pack` makes, not from the registry', () => {
-    const readme = readFileSync(join(project, 'node_modules', 'deskgate', 'README.md'), 'utf8');
-    assert.doesNotMatch(readme, /npm install deskgate\b/);
+    const root = join(project, 'node_modules', 'deskgate');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
     assert.match(readme, /npm install \.\/deskgate-[0-9.]+\.tgz/);
+    const pages = ['README.md', ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`)];
+    for (const page of pages.filter((name) => name.endsWith('.md')))
+      assert.doesNotMatch(readFileSync(join(root, page), 'utf8'), /npm install deskgate\b/, page);
   });
 
   test('deskgate/client loads nothing but Node built-ins and its own files', () => {

@@ -1,7 +1,8 @@
-import { issueApiKey } from '../../auth/issue-api-key.ts';
+import { type IssuedApiKey, issueApiKey } from '../../auth/issue-api-key.ts';
 import { DEFAULT_SCOPES, SCOPES, type Scope } from '../../domain.ts';
-import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
+import { type Command, type CommandInput, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
+import { parseExpiry } from '../expiry-input.ts';
 import { usingStore } from '../using-store.ts';
 
 function parseScopes(value: string): Scope[] {
@@ -18,8 +19,9 @@ function parseScopes(value: string): Scope[] {
 export const keysCreate: Command = {
   name: 'keys create',
   usage:
-    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--notes] [--json]',
-  summary: 'Create an API key and show it once.',
+    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--notes] [--expires 90d|DATE] [--json]',
+  summary:
+    'Create an API key and show it once; --expires takes a duration (30d, 12h) or a UTC date (and time).',
   options: {
     ...JSON_OPTION,
     name: { type: 'string' },
@@ -27,6 +29,7 @@ export const keysCreate: Command = {
     'allow-ip': { type: 'string', multiple: true, default: [] },
     /** With tickets:read, the key also reads internal notes. */
     notes: { type: 'boolean', default: false },
+    expires: { type: 'string', default: 'never' },
   },
   positionals: 0,
   async run(input) {
@@ -37,32 +40,42 @@ export const keysCreate: Command = {
       throw new UsageError('--name must not contain control characters');
     const scopes = parseScopes(String(input.values.scope));
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
+    const expiresAt = parseExpiry(String(input.values.expires), '--expires', Date.now());
     const { apiKey, key } = await usingStore(input.config, (store) =>
-      issueApiKey(store, { name, scopes, allowIps, notes: input.values.notes === true }).catch(
-        (error: unknown) => {
-          throw error instanceof RangeError
-            ? new UsageError(`--allow-ip: ${error.message}`)
-            : error;
-        },
-      ),
+      issueApiKey(store, {
+        name,
+        scopes,
+        allowIps,
+        notes: input.values.notes === true,
+        expiresAt,
+      }).catch((error: unknown) => {
+        throw error instanceof RangeError ? new UsageError(`--allow-ip: ${error.message}`) : error;
+      }),
     );
-    if (input.values.json) {
-      printJson(input, {
-        id: apiKey.id,
-        name: apiKey.name,
-        key,
-        scopes: apiKey.scopes,
-        allowIps: apiKey.allowIps,
-        // Only when set: the --json shape of SPEC §9 stays as it was for every other key.
-        ...(apiKey.notes ? { notes: true } : {}),
-      });
-      return;
-    }
-    input.out(
-      `Created API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
-        `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}` +
-        `${apiKey.notes ? '; reads internal notes' : ''}).\n` +
-        `It is shown only this once:\n\n    ${key}\n\n`,
-    );
+    printIssuedKey(input, { apiKey, key }, 'Created');
   },
 };
+
+/** What `keys create` and `keys rotate` print: the key, once. `expires` only on a key that expires. */
+export function printIssuedKey(input: CommandInput, { apiKey, key }: IssuedApiKey, verb: string) {
+  if (input.values.json) {
+    printJson(input, {
+      id: apiKey.id,
+      name: apiKey.name,
+      key,
+      scopes: apiKey.scopes,
+      allowIps: apiKey.allowIps,
+      // Only when set: the --json shape of SPEC §9 stays as it was for every other key.
+      ...(apiKey.notes ? { notes: true } : {}),
+      ...(apiKey.expires === null ? {} : { expires: apiKey.expires }),
+    });
+    return;
+  }
+  input.out(
+    `${verb} API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
+      `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}` +
+      `${apiKey.notes ? '; reads internal notes' : ''}` +
+      `${apiKey.expires === null ? '' : `; expires ${apiKey.expires} UTC`}).\n` +
+      `It is shown only this once:\n\n    ${key}\n\n`,
+  );
+}

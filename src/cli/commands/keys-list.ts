@@ -1,12 +1,27 @@
 import { apiKeys } from '../../data/api-keys/api-keys.ts';
+import { timestampToMs } from '../../data/time.ts';
+import type { ApiKey } from '../../domain.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
 
+/** Whether a key works now, and if not, why: what an operator looks for first. */
+function statusOf(key: ApiKey, nowMs: number): string {
+  if (key.revoked !== null)
+    return key.replacedBy === null ? 'revoked' : `revoked (rotated to ${key.replacedBy})`;
+  if (key.expires !== null && timestampToMs(key.expires) <= nowMs)
+    return key.replacedBy === null ? 'expired' : `expired (rotated to ${key.replacedBy})`;
+  return key.replacedBy === null
+    ? 'active'
+    : `active until ${key.expires ?? '-'} (rotated to ${key.replacedBy})`;
+}
+
 export const keysList: Command = {
   name: 'keys list',
   usage: 'deskgate keys list [--database URL] [--json]',
-  summary: 'List API keys (never the keys themselves: only their ids, names and settings).',
+  summary:
+    'List API keys with their expiry, last use (written at most once a minute per key and process) ' +
+    'and status; never the keys themselves.',
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
@@ -15,9 +30,10 @@ export const keysList: Command = {
       printJson(input, keys);
       return;
     }
+    const nowMs = Date.now();
     input.out(
       formatTable(
-        ['ID', 'NAME', 'SCOPES', 'ALLOW IPS', 'CREATED', 'LAST USED', 'REVOKED'],
+        ['ID', 'NAME', 'SCOPES', 'ALLOW IPS', 'CREATED', 'LAST USED', 'EXPIRES', 'STATUS'],
         keys.map((k) => [
           String(k.id),
           k.name,
@@ -25,7 +41,8 @@ export const keysList: Command = {
           k.allowIps.join(',') || 'any',
           k.created,
           k.lastUsed ?? '-',
-          k.revoked ?? '-',
+          k.expires ?? 'never',
+          statusOf(k, nowMs),
         ]),
       ),
     );

@@ -1,6 +1,6 @@
 import { topics } from '../../data/topics/topics.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
-import { assertTopicsFit, toNewTopic, topicListInput, topicToJson } from '../topic-input.ts';
+import { assertTopicsFit, parseTopicOptions, topicToJson } from '../topic-input.ts';
 import { usingStore } from '../using-store.ts';
 
 export const topicsAdd: Command = {
@@ -20,22 +20,15 @@ export const topicsAdd: Command = {
   async run(input) {
     const { values } = input;
     if (values.topic === undefined) throw new UsageError('--topic is required');
-    const parsed = topicListInput.safeParse([
-      {
+    const batch = [
+      parseTopicOptions({
         topic: values.topic,
         parent: values.parent,
         sort: values.sort,
         notes: values.notes,
         ispublic: values.private ? 0 : 1,
-      },
-    ]);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UsageError(
-        `--${String(issue?.path[1] ?? 'topic')} ${issue?.message ?? 'is not valid'}`,
-      );
-    }
-    const batch = parsed.data.map(toNewTopic);
+      }),
+    ];
     const [topic] = await usingStore(input.config, async (store) => {
       assertTopicsFit(await store.data(topics).listTopics(), batch);
       return store.data(topics).insertTopics(batch);

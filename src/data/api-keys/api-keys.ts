@@ -8,6 +8,8 @@ export interface NewApiKey {
   keyHash: string;
   scopes: Scope[];
   allowIps: string[];
+  /** When the key stops working; absent or null: never. */
+  expiresAt?: string | null;
   /** May read internal notes (`keys create --notes`). Default false. */
   notes?: boolean;
 }
@@ -21,9 +23,20 @@ export interface ApiKeyData {
    */
   createFirstApiKey(input: NewApiKey): Promise<ApiKey | undefined>;
   listApiKeys(): Promise<ApiKey[]>;
+  findApiKeyById(id: number): Promise<ApiKey | undefined>;
+  /**
+   * Creates `replacement` and, in the same transaction, ends key `id`: it expires at `oldEndsAt`,
+   * or is revoked at once when that is null, and names the new key as its replacement. Undefined
+   * (nothing written) when key `id` is missing, revoked or already replaced.
+   */
+  rotateApiKey(
+    id: number,
+    replacement: NewApiKey,
+    oldEndsAt: string | null,
+  ): Promise<ApiKey | undefined>;
   /** Returns false when there is no such key. */
   revokeApiKey(id: number): Promise<boolean>;
-  /** The active (not revoked) key whose secret this is. */
+  /** The active (neither revoked nor expired) key whose secret this is. */
   findApiKeyBySecret(secret: string): Promise<ApiKey | undefined>;
   markApiKeyUsed(id: number): Promise<void>;
   countApiKeys(): Promise<number>;
@@ -34,7 +47,16 @@ export const apiKeys = defineEntity<ApiKeyData>({
   own: makeOwnApiKeys,
   osticket: makeOsticketApiKeys,
   osticketRequires: {
-    comment: 'API keys: read (osTicket manages them)',
-    tables: [{ table: 'api_key', privileges: ['SELECT'], columns: OST_API_KEY_COLUMNS }],
+    comment: "API keys: read (osTicket manages them); deskgate's own admin keys",
+    tables: [
+      { table: 'api_key', privileges: ['SELECT'], columns: OST_API_KEY_COLUMNS },
+      {
+        table: 'api_keys',
+        own: true,
+        adminOnly: true,
+        privileges: ['CREATE', 'SELECT', 'INSERT', 'UPDATE'],
+        note: 'the admin keys (keys create --scope admin), a table deskgate creates at start',
+      },
+    ],
   },
 });

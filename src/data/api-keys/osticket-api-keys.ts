@@ -2,9 +2,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { ApiKey } from '../../domain.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
-import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
+import { managedByOsticket, managedInOsticketMessage } from '../osticket/managed-by-osticket.ts';
+import { UnsupportedInModeError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
-import type { ApiKeyData } from './api-keys.ts';
+import { ADMIN_KEY_FIRST_ID } from './admin-key-table.ts';
+import type { ApiKeyData, NewApiKey } from './api-keys.ts';
+import { makeOwnApiKeys } from './own-api-keys.ts';
 
 export interface OstApiKeyTable {
   id: Generated<number>;
@@ -54,6 +57,8 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     created: formatTimestamp(row.created),
     lastUsed: null,
     revoked: Number(row.isactive) === 1 ? null : formatTimestamp(row.updated),
+    expires: null,
+    replacedBy: null,
   };
 }
 
@@ -98,16 +103,48 @@ export async function findApiKeyBySecret(
   return found && toApiKey(found);
 }
 
-/** osTicket's keys, read-only: they are created and revoked in osTicket's admin panel. */
+/** Why `keys create` refuses a key in osTicket mode, or undefined when it may create it. */
+function refusalOf(handle: OsticketHandle, key: NewApiKey): string | undefined {
+  if (key.scopes.length !== 1 || key.scopes[0] !== 'admin')
+    return `${managedInOsticketMessage('API keys')}; deskgate makes only --scope admin keys here`;
+  if (!handle.adminWrites)
+    return 'in osTicket mode admin keys need DESKGATE_OSTICKET_ADMIN_WRITES=true (and its grants, docs/replacing-the-osticket-web-service.md)';
+  return undefined;
+}
+
+/**
+ * osTicket's keys, read-only (created and revoked in osTicket's admin panel), and with
+ * DESKGATE_OSTICKET_ADMIN_WRITES deskgate's own `admin` keys in `deskgate_api_keys`, hashed,
+ * ids from ADMIN_KEY_FIRST_ID (decision 270). Authentication asks osTicket's keys first.
+ */
 export function makeOsticketApiKeys(handle: OsticketHandle): ApiKeyData {
   const db = tablesOf<OsticketApiKeyTables>(handle.db);
+  const admin = handle.adminWrites ? makeOwnApiKeys(handle) : undefined;
+  const isAdminKey = (id: number) => id >= ADMIN_KEY_FIRST_ID;
+  const checked = (key: NewApiKey): ApiKeyData => {
+    const refusal = refusalOf(handle, key);
+    if (refusal || !admin) throw new UnsupportedInModeError(refusal ?? '');
+    return admin;
+  };
   return {
-    createApiKey: managedByOsticket('API keys'),
+    createApiKey: (key) => checked(key).createApiKey(key),
     createFirstApiKey: managedByOsticket('API keys'),
-    listApiKeys: () => listApiKeys(db),
-    revokeApiKey: managedByOsticket('API keys'),
-    findApiKeyBySecret: (secret) => findApiKeyBySecret(db, secret),
-    markApiKeyUsed: async () => {},
-    countApiKeys: () => countApiKeys(db),
+    listApiKeys: async () => [...(await listApiKeys(db)), ...((await admin?.listApiKeys()) ?? [])],
+    findApiKeyById: async (id) =>
+      isAdminKey(id)
+        ? admin?.findApiKeyById(id)
+        : (await listApiKeys(db)).find((key) => key.id === id),
+    rotateApiKey: (id, replacement, oldEndsAt) =>
+      isAdminKey(id)
+        ? checked(replacement).rotateApiKey(id, replacement, oldEndsAt)
+        : managedByOsticket('API keys')(),
+    revokeApiKey: async (id) =>
+      isAdminKey(id) ? ((await admin?.revokeApiKey(id)) ?? false) : managedByOsticket('API keys')(),
+    findApiKeyBySecret: async (secret) =>
+      (await findApiKeyBySecret(db, secret)) ?? admin?.findApiKeyBySecret(secret),
+    markApiKeyUsed: async (id) => {
+      if (isAdminKey(id)) await admin?.markApiKeyUsed(id);
+    },
+    countApiKeys: async () => (await countApiKeys(db)) + ((await admin?.countApiKeys()) ?? 0),
   };
 }

@@ -4,8 +4,8 @@ import { type ApiKey, SCOPES, type Scope } from '../../domain.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
-import { formatTimestamp, now } from '../time.ts';
+import { type OsticketHandle, type OwnHandle, readerOf, tablesOf } from '../entity.ts';
+import { formatTimestamp, now, timestampToMs } from '../time.ts';
 import type { ApiKeyData, NewApiKey } from './api-keys.ts';
 
 export interface ApiKeyTable {
@@ -20,6 +20,10 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** When the key stops working; null: never (migration 009). */
+  expires_at: string | null;
+  /** The key `keys rotate` made in its place. */
+  replaced_by: number | null;
   /** 1: the key may read internal notes (with tickets:read); migration 006. */
   notes: Generated<number>;
 }
@@ -39,6 +43,8 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     created: formatTimestamp(row.created_at),
     lastUsed: row.last_used_at === null ? null : formatTimestamp(row.last_used_at),
     revoked: row.revoked_at === null ? null : formatTimestamp(row.revoked_at),
+    expires: row.expires_at === null ? null : formatTimestamp(row.expires_at),
+    replacedBy: row.replaced_by === null ? null : Number(row.replaced_by),
     notes: Number(row.notes) === 1,
   };
 }
@@ -56,6 +62,8 @@ export async function createApiKey(
     created_at: now(),
     last_used_at: null,
     revoked_at: null,
+    expires_at: key.expiresAt ?? null,
+    replaced_by: null,
     notes: key.notes ? 1 : 0,
   });
   const id = await insertReturningId(query, dialect);
@@ -99,20 +107,65 @@ const activeKeyByHash = prepareRead(
       .where('revoked_at', 'is', null),
 );
 
-/** Only keys that are not revoked are found. */
+/** Only keys that are neither revoked nor expired are found. */
 export async function findApiKeyByHash(
   reader: Reader<OwnApiKeyTables>,
   keyHash: string,
 ): Promise<ApiKey | undefined> {
   const [row] = await activeKeyByHash(reader, { keyHash });
+  if (!row || (row.expires_at !== null && timestampToMs(row.expires_at) <= Date.now()))
+    return undefined;
+  return toApiKey(row);
+}
+
+export async function findApiKeyById(
+  db: Kysely<OwnApiKeyTables>,
+  id: number,
+): Promise<ApiKey | undefined> {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toApiKey(row);
+}
+
+/** Thrown inside rotateApiKey's transaction to roll the new key back. */
+class NotRotatable extends Error {}
+
+export async function rotateApiKey(
+  db: Kysely<OwnApiKeyTables>,
+  dialect: Dialect,
+  id: number,
+  replacement: NewApiKey,
+  oldEndsAt: string | null,
+): Promise<ApiKey | undefined> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const created = await createApiKey(trx, dialect, replacement);
+      // The conditions make two rotations of one key at once end with one replacement.
+      const ended = await trx
+        .updateTable('api_keys')
+        .set(
+          oldEndsAt === null
+            ? { replaced_by: created.id, revoked_at: now() }
+            : { replaced_by: created.id, expires_at: oldEndsAt },
+        )
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .where('replaced_by', 'is', null)
+        .executeTakeFirst();
+      if (Number(ended.numUpdatedRows) !== 1) throw new NotRotatable();
+      return created;
+    });
+  } catch (error) {
+    if (error instanceof NotRotatable) return undefined;
+    throw error;
+  }
 }
 
 export async function markApiKeyUsed(db: Kysely<OwnApiKeyTables>, id: number): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: now() }).where('id', '=', id).execute();
 }
 
-export function makeOwnApiKeys(handle: OwnHandle): ApiKeyData {
+/** deskgate's keys: in its own schema, or its admin keys in an osTicket database (`deskgate_api_keys`). */
+export function makeOwnApiKeys(handle: OwnHandle | OsticketHandle): ApiKeyData {
   const db = tablesOf<OwnApiKeyTables>(handle.db);
   const reader = readerOf<OwnApiKeyTables>(handle.reader);
   const { dialect } = handle;
@@ -123,6 +176,9 @@ export function makeOwnApiKeys(handle: OwnHandle): ApiKeyData {
         (await countApiKeys(locked)) > 0 ? undefined : createApiKey(locked, dialect, key),
       ),
     listApiKeys: () => listApiKeys(db),
+    findApiKeyById: (id) => findApiKeyById(db, id),
+    rotateApiKey: (id, replacement, oldEndsAt) =>
+      rotateApiKey(db, dialect, id, replacement, oldEndsAt),
     revokeApiKey: (id) => revokeApiKey(db, id),
     findApiKeyBySecret: (secret) => findApiKeyByHash(reader, hashApiKey(secret)),
     markApiKeyUsed: (id) => markApiKeyUsed(db, id),

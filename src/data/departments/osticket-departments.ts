@@ -132,7 +132,9 @@ async function insertDepartment(
 }
 
 export const OSTICKET_DEPARTMENT_TABLES: readonly OsticketTableRequirement[] = [
-  { table: 'department', privileges: ['SELECT', 'INSERT', 'UPDATE'], columns: [...COLUMNS] },
+  { table: 'department', privileges: ['SELECT'], columns: [...COLUMNS] },
+  // department/add: the path is written after the insert.
+  { table: 'department', privileges: ['INSERT', 'UPDATE'], adminOnly: true },
 ];
 
 /** Departments of an osTicket database: read, and department/add as its admin panel writes. */

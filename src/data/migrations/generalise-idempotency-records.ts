@@ -1,7 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../dialects/dialect.ts';
 
-async function hasColumn(db: Kysely<unknown>, table: string, column: string): Promise<boolean> {
+/** Whether `table` has `column` (MySQL: DDL commits as it goes, so a re-run migration asks first). */
+export async function hasColumn(
+  db: Kysely<unknown>,
+  table: string,
+  column: string,
+): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`select count(*) as n from information_schema.columns
     where table_schema = database() and table_name = ${table} and column_name = ${column}`.execute(
     db,

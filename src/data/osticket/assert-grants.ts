@@ -1,6 +1,8 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { StoreError } from '../store.ts';
 import {
+  isRequired,
+  type OptionalRequirements,
   type OsticketTableRequirement,
   type Privilege,
   tableName,
@@ -61,10 +63,10 @@ export async function assertGrants(
   db: Kysely<object>,
   prefix: string,
   requirements: readonly OsticketTableRequirement[],
-  { syslog = false }: { syslog?: boolean } = {},
+  optional: OptionalRequirements = {},
 ): Promise<void> {
   for (const requirement of requirements) {
-    if (requirement.syslogOnly && !syslog) continue;
+    if (!isRequired(requirement, optional)) continue;
     const name = tableName(requirement, prefix);
     // A column for UPDATE's probe: any will do, the statement changes nothing.
     const column = requirement.columns?.[0] ?? 'id';

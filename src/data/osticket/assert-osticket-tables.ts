@@ -1,6 +1,11 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { StoreError } from '../store.ts';
-import { type OsticketTableRequirement, tableName } from './osticket-requirements.ts';
+import {
+  isRequired,
+  type OptionalRequirements,
+  type OsticketTableRequirement,
+  tableName,
+} from './osticket-requirements.ts';
 
 export class OsticketSchemaError extends StoreError {
   override name = 'OsticketSchemaError';
@@ -21,7 +26,7 @@ export async function assertOsticketTables<DB>(
     where table_schema = database()`.execute(db);
   const present = new Set(rows.map((r) => r.name));
   const missing = requirements
-    .filter((r) => !r.own && !r.optional && !r.syslogOnly)
+    .filter((r) => !r.own && !r.optional && !r.syslogOnly && !r.adminOnly)
     .map((r) => tableName(r, prefix))
     .filter((t) => !present.has(t));
   if (missing.length > 0) {
@@ -39,10 +44,10 @@ export async function assertOsticketTables<DB>(
 export async function assertTablesReadable(
   db: Kysely<object>,
   requirements: readonly OsticketTableRequirement[],
-  { syslog = false }: { syslog?: boolean } = {},
+  optional: OptionalRequirements = {},
 ): Promise<void> {
   const probed = requirements.filter(
-    (r) => !r.own && (r.columns?.length ?? 0) > 0 && (syslog || !r.syslogOnly),
+    (r) => !r.own && (r.columns?.length ?? 0) > 0 && isRequired(r, optional),
   );
   const loose = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   // One after the other: a readiness probe should not take most of the pool at once.

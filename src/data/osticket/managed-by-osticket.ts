@@ -1,10 +1,13 @@
 import { UnsupportedInModeError } from '../store.ts';
 
-/** A function osTicket mode does not offer: `what` is managed in osTicket's admin panel. */
-export function managedByOsticket(what: string): () => Promise<never> {
+/** The one line that says `what` is managed in osTicket (its admin panel, or `where`). */
+export function managedInOsticketMessage(what: string, where = 'admin panel'): string {
+  return `in osTicket mode ${what} are managed in osTicket's ${where}, not by deskgate`;
+}
+
+/** A function osTicket mode does not offer: `what` is managed in osTicket's admin panel (or `where`). */
+export function managedByOsticket(what: string, where?: string): () => Promise<never> {
   return async () => {
-    throw new UnsupportedInModeError(
-      `in osTicket mode ${what} are managed in osTicket's admin panel, not by deskgate`,
-    );
+    throw new UnsupportedInModeError(managedInOsticketMessage(what, where));
   };
 }

@@ -26,6 +26,8 @@ export interface OsticketTableRequirement {
   readonly optional?: boolean;
   /** Only used with DESKGATE_OSTICKET_SYSLOG=true. */
   readonly syslogOnly?: boolean;
+  /** Only used with DESKGATE_OSTICKET_ADMIN_WRITES=true (the `admin` scope's writes). */
+  readonly adminOnly?: boolean;
   /** deskgate's own table, `deskgate_<table>` in an osTicket database, created by its migrations. */
   readonly own?: boolean;
   /** A comment line above its grant in the docs. */
@@ -41,6 +43,9 @@ const MIGRATION_REQUIREMENTS: OsticketRequirements = {
   ],
 };
 
+const ADMIN_ONLY =
+  'only with DESKGATE_OSTICKET_ADMIN_WRITES=true (the `admin` scope: department/add, sla/add, sla/delete)';
+
 /** The prefix of deskgate's own tables in an osTicket database. */
 export const OWN_TABLE_PREFIX = 'deskgate_';
 
@@ -54,10 +59,24 @@ function union<T extends string>(order: readonly T[], a: readonly T[], b: readon
   return order.filter((item) => all.has(item));
 }
 
+/** Whether the start check and /readyz ask for `requirement` under these settings. */
+export function isRequired(
+  requirement: OsticketTableRequirement,
+  { syslog = false, adminWrites = false }: OptionalRequirements = {},
+): boolean {
+  return (syslog || !requirement.syslogOnly) && (adminWrites || !requirement.adminOnly);
+}
+
+/** The settings that add requirements: DESKGATE_OSTICKET_SYSLOG, DESKGATE_OSTICKET_ADMIN_WRITES. */
+export interface OptionalRequirements {
+  syslog?: boolean;
+  adminWrites?: boolean;
+}
+
 /**
  * The requirements of `entities` (each once, in order) and of the migrations, merged: a table
  * several entities use appears once, under the first, with the union of their privileges and
- * columns.
+ * columns (once among those always required, once among those only admin writes need).
  */
 export function collectRequirements(entities: readonly AnyEntity[]): OsticketRequirements[] {
   const groups: { comment: string; tables: OsticketTableRequirement[] }[] = [];
@@ -66,7 +85,7 @@ export function collectRequirements(entities: readonly AnyEntity[]): OsticketReq
   for (const { comment, tables } of [...sources, MIGRATION_REQUIREMENTS]) {
     const group: OsticketTableRequirement[] = [];
     for (const requirement of tables) {
-      const key = tableName(requirement, '');
+      const key = `${tableName(requirement, '')}${requirement.adminOnly ? ' admin' : ''}`;
       const earlier = seen.get(key);
       if (!earlier) {
         seen.set(key, { group, index: group.length });
@@ -82,7 +101,26 @@ export function collectRequirements(entities: readonly AnyEntity[]): OsticketReq
     }
     if (group.length > 0) groups.push({ comment, tables: group });
   }
-  return groups;
+  return withoutGrantedTwice(groups, seen);
+}
+
+/** Admin-only privileges a table's always-required grant already has are left out. */
+function withoutGrantedTwice(
+  groups: { comment: string; tables: OsticketTableRequirement[] }[],
+  seen: ReadonlyMap<string, { group: OsticketTableRequirement[]; index: number }>,
+): OsticketRequirements[] {
+  return groups
+    .map(({ comment, tables }) => ({
+      comment,
+      tables: tables.flatMap((requirement) => {
+        if (!requirement.adminOnly) return [requirement];
+        const always = seen.get(tableName(requirement, ''));
+        const granted = new Set(always?.group[always.index]?.privileges ?? []);
+        const privileges = requirement.privileges.filter((p) => !granted.has(p));
+        return privileges.length > 0 ? [{ ...requirement, privileges }] : [];
+      }),
+    }))
+    .filter((group) => group.tables.length > 0);
 }
 
 /** Every table requirement of `groups`, flat. */
@@ -101,7 +139,10 @@ export function renderGrants(groups: readonly OsticketRequirements[]): string {
   const lines = [`CREATE USER ${account} IDENTIFIED BY 'change-me';`];
   for (const { comment, tables } of groups) {
     lines.push(`-- ${comment}`);
+    let adminLines = false;
     for (const requirement of tables) {
+      if (requirement.adminOnly && !adminLines) lines.push(`-- ${ADMIN_ONLY}`);
+      adminLines = requirement.adminOnly === true;
       if (requirement.note) lines.push(`-- ${requirement.note}`);
       const privileges = union(PRIVILEGES, requirement.privileges, []).join(', ');
       lines.push(

@@ -80,11 +80,13 @@ async function defaultSlaId(db: Db): Promise<number> {
 }
 
 export const OSTICKET_SLA_TABLES: readonly OsticketTableRequirement[] = [
-  { table: 'sla', privileges: ['SELECT', 'INSERT', 'DELETE'], columns: [...COLUMNS] },
+  { table: 'sla', privileges: ['SELECT'], columns: [...COLUMNS] },
   { table: 'config', privileges: ['SELECT'], columns: ['namespace', 'key', 'value'] },
-  { table: 'department', privileges: ['UPDATE'], columns: ['sla_id'] },
-  { table: 'help_topic', privileges: ['UPDATE'], columns: ['sla_id'] },
-  { table: 'ticket', privileges: ['UPDATE'], columns: ['sla_id'] },
+  // sla/add and sla/delete, whose cascade moves departments, topics and tickets off the plan.
+  { table: 'sla', privileges: ['INSERT', 'DELETE'], adminOnly: true },
+  { table: 'department', privileges: ['UPDATE'], columns: ['sla_id'], adminOnly: true },
+  { table: 'help_topic', privileges: ['UPDATE'], columns: ['sla_id'], adminOnly: true },
+  { table: 'ticket', privileges: ['UPDATE'], columns: ['sla_id'], adminOnly: true },
 ];
 
 /** SLA plans of an osTicket database: read, and sla/add and sla/delete as its admin panel does. */
@@ -112,7 +114,8 @@ export function makeOsticketSlaPlans(handle: OsticketHandle): SlaPlanData {
           flags: plan.flags,
           grace_period: plan.gracePeriod,
           name: plan.name,
-          notes: plan.notes,
+          // The panel stores empty notes as NULL (Format::sanitize of '' is null).
+          notes: plan.notes === '' ? null : plan.notes,
           created: NOW,
           updated: NOW,
         })

@@ -300,5 +300,7 @@ export function makeOsticketTickets(handle: OsticketHandle): TicketData {
     insertTicket: writtenByOsticket,
     insertReply: writtenByOsticket,
     closeTicket: writtenByOsticket,
+    // Asked only by users delete and topics delete, which osTicket mode refuses before.
+    countTicketsNaming: writtenByOsticket,
   };
 }

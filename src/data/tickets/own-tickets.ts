@@ -9,8 +9,9 @@ import type {
   TicketLookup,
 } from '../../domain.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { type OwnHandle, tablesOf } from '../entity.ts';
+import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
@@ -240,18 +241,40 @@ async function withEntries(db: Db, rows: TicketRow[], notes: boolean): Promise<T
   return rows.map((row) => toTicket(row, entries.get(Number(row.id)) ?? []));
 }
 
+const ticketById = prepareRead((db: Db, param: Param<{ id: number }>) =>
+  selectTickets(db).where('tickets.id', '=', param('id')),
+);
+const ticketByNumber = prepareRead((db: Db, param: Param<{ number: string }>) =>
+  selectTickets(db).where('tickets.number', '=', param('number')),
+);
+/** One ticket's entries, oldest first; `hidden` '' keeps every type, 'N' leaves out notes. */
+const entriesOfTicket = prepareRead((db: Db, param: Param<{ ticketId: number; hidden: string }>) =>
+  db
+    .selectFrom('ticket_entries')
+    .selectAll()
+    .where('ticket_id', '=', param('ticketId'))
+    .where('type', '<>', param('hidden'))
+    .orderBy('id'),
+);
+
+/** One ticket through prepared reads: built once, run on SQLite's read connection (decision 092). */
 export async function findTicket(
-  db: Db,
+  reader: Reader<OwnTicketTables>,
   lookup: TicketLookup,
   options: { notes: boolean },
 ): Promise<Ticket | undefined> {
-  const query = selectTickets(db);
-  const row = await ('id' in lookup
-    ? query.where('tickets.id', '=', lookup.id)
-    : query.where('tickets.number', '=', lookup.number)
-  ).executeTakeFirst();
+  const [row] = await ('id' in lookup
+    ? ticketById(reader, { id: lookup.id })
+    : ticketByNumber(reader, { number: lookup.number }));
   if (!row) return undefined;
-  return (await withEntries(db, [row], options.notes))[0];
+  const entries = await entriesOfTicket(reader, {
+    ticketId: Number(row.id),
+    hidden: options.notes ? '' : 'N',
+  });
+  return toTicket(
+    row,
+    entries.map((entry) => toTicketEntry({ ...entry, created: entry.created_at })),
+  );
 }
 
 function filtered(db: Db, query: TicketListQuery) {
@@ -582,11 +605,38 @@ export async function closeTicket(
 }
 
 /** Tickets on deskgate's own schema. */
+export async function countTicketsNaming(
+  db: Kysely<OwnTicketTables>,
+  reference: { userId: number } | { topicId: number },
+): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) =>
+      'topicId' in reference
+        ? eb('topic_id', '=', reference.topicId)
+        : eb.or([
+            eb('user_id', '=', reference.userId),
+            eb(
+              'id',
+              'in',
+              eb
+                .selectFrom('ticket_entries')
+                .select('ticket_id')
+                .where('user_id', '=', reference.userId),
+            ),
+          ]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function makeOwnTickets(handle: OwnHandle): TicketData {
   const db = tablesOf<OwnTicketTables>(handle.db);
+  const reader = readerOf<OwnTicketTables>(handle.reader);
   const { dialect } = handle;
   return {
-    findTicket: (lookup, options) => findTicket(db, lookup, options),
+    findTicket: (lookup, options) => findTicket(reader, lookup, options),
     listTickets: (query) => listTickets(db, query),
     insertTicket: (trx, ticket, at) =>
       insertTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, ticket, at),
@@ -594,5 +644,7 @@ export function makeOwnTickets(handle: OwnHandle): TicketData {
       insertReply(tablesOf<OwnTicketTables>(trx) as Trx, dialect, reply, at),
     closeTicket: (trx, closing, at) =>
       closeTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, closing, at),
+    countTicketsNaming: (reference, trx) =>
+      countTicketsNaming(trx ? tablesOf<OwnTicketTables>(trx) : db, reference),
   };
 }

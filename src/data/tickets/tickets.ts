@@ -31,6 +31,14 @@ export interface TicketData {
   /** An agent's response; resolves to the new entry's id. */
   insertReply(trx: WriteTransaction, reply: NewReply, at: string): Promise<number>;
   closeTicket(trx: WriteTransaction, closing: TicketClosing, at: string): Promise<void>;
+  /**
+   * How many tickets name the user (as the ticket's user or a message's poster) or the topic; in
+   * `trx` when given. What `users delete` and `topics delete` refuse to leave dangling.
+   */
+  countTicketsNaming(
+    reference: { userId: number } | { topicId: number },
+    trx?: WriteTransaction,
+  ): Promise<number>;
 }
 
 export const tickets = defineEntity<TicketData>({

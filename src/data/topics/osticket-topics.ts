@@ -117,6 +117,8 @@ export function makeOsticketTopics(handle: OsticketHandle): TopicData {
     listTopicsInOrder: (parentId) => listTopicsInOrder(reader, parentId),
     insertTopics: managedByOsticket('help topics'),
     importTopics: managedByOsticket('help topics'),
+    updateTopic: managedByOsticket('help topics'),
+    deleteTopics: managedByOsticket('help topics'),
     countTopics: () => countTopics(db),
   };
 }

@@ -157,6 +157,44 @@ export async function importTopics(
   return topics.length;
 }
 
+export async function updateTopic(
+  db: Kysely<OwnTopicTables>,
+  id: number,
+  topic: Omit<NewTopic, 'id'>,
+): Promise<Topic | undefined> {
+  await db
+    .updateTable('topics')
+    .set({
+      parent_id: topic.parentId,
+      is_public: topic.isPublic ? 1 : 0,
+      sort: topic.sort,
+      name: topic.name,
+      notes: topic.notes,
+      updated_at: now(),
+    })
+    .where('id', '=', id)
+    .execute();
+  // Found by reading it again: MySQL counts only changed rows, and an edit may change nothing.
+  const row = await db.selectFrom('topics').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toTopic(row);
+}
+
+export async function deleteTopics(
+  db: Kysely<OwnTopicTables>,
+  ids: readonly number[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    let deleted = 0;
+    for (let i = 0; i < ids.length; i += INSERT_SLICE) {
+      const slice = ids.slice(i, i + INSERT_SLICE);
+      const result = await trx.deleteFrom('topics').where('id', 'in', slice).executeTakeFirst();
+      deleted += Number(result.numDeletedRows);
+    }
+    return deleted;
+  });
+}
+
 export function makeOwnTopics(handle: OwnHandle): TopicData {
   const db = tablesOf<OwnTopicTables>(handle.db);
   const reader = readerOf<OwnTopicTables>(handle.reader);
@@ -167,5 +205,7 @@ export function makeOwnTopics(handle: OwnHandle): TopicData {
     insertTopics: (list) => insertTopics(db, handle.dialect, list),
     importTopics: (list) => importTopics(db, handle.dialect, list),
     countTopics: () => countTopics(db),
+    updateTopic: (id, topic) => updateTopic(db, id, topic),
+    deleteTopics: (ids) => deleteTopics(db, ids),
   };
 }

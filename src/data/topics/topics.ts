@@ -15,6 +15,13 @@ export interface TopicData {
   /** As insertTopics, but answers only the count: nothing is read back (large imports). */
   importTopics(topics: readonly NewTopic[]): Promise<number>;
   countTopics(): Promise<number>;
+  /**
+   * Sets every field of topic `id` to `topic`'s and `updated` to now; undefined when there is no
+   * such topic (osTicket mode: UnsupportedInModeError).
+   */
+  updateTopic(id: number, topic: Omit<NewTopic, 'id'>): Promise<Topic | undefined>;
+  /** Deletes the topics in one transaction; resolves to how many there were. */
+  deleteTopics(ids: readonly number[]): Promise<number>;
 }
 
 export const topics = defineEntity<TopicData>({

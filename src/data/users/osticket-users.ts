@@ -1,6 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
 import type { User, UserRangeQuery } from '../../domain.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
+import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { formatTimestamp } from '../time.ts';
 import { insertUser } from './osticket-insert-user.ts';
@@ -311,5 +312,7 @@ export function makeOsticketUsers(handle: OsticketHandle): UserData {
     findUserIdByEmail: (email) => findUserIdByEmail(db, email),
     findPasswordHash: (userId) => findPasswordHash(db, userId),
     listUsersCreatedBetween: (query) => listUsersCreatedBetween(db, query),
+    // osTicket's own deletion also handles tickets, organisations, forms and its search index.
+    deleteUser: managedByOsticket('users', 'staff panel (Users)'),
   };
 }

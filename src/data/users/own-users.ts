@@ -227,6 +227,14 @@ export async function listUsersCreatedBetween(
   return rows.map((row) => toUser(row));
 }
 
+/** The user's account and addresses, then the user (SQLite may not enforce the cascade). */
+export async function deleteUser(trx: Kysely<OwnUserTables>, id: number): Promise<boolean> {
+  await trx.deleteFrom('user_accounts').where('user_id', '=', id).execute();
+  await trx.deleteFrom('user_emails').where('user_id', '=', id).execute();
+  const deleted = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}
+
 export function makeOwnUsers(handle: OwnHandle): UserData {
   const db = tablesOf<OwnUserTables>(handle.db);
   return {
@@ -236,5 +244,6 @@ export function makeOwnUsers(handle: OwnHandle): UserData {
     findUserIdByEmail: (email) => findUserIdByEmail(db, email),
     findPasswordHash: (userId) => findPasswordHash(db, userId),
     listUsersCreatedBetween: (query) => listUsersCreatedBetween(db, query),
+    deleteUser: (trx, id) => deleteUser(tablesOf<OwnUserTables>(trx), id),
   };
 }

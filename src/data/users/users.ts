@@ -16,6 +16,11 @@ export interface UserData {
   findPasswordHash(userId: number): Promise<string | undefined>;
   /** Users created in the range, in `created`, then `id` order (a stable order for paging). */
   listUsersCreatedBetween(query: UserRangeQuery): Promise<User[]>;
+  /**
+   * Deletes the user, its addresses and its account in the write's transaction; false when there
+   * is no such user. osTicket mode: UnsupportedInModeError (osTicket's staff panel deletes users).
+   */
+  deleteUser(trx: WriteTransaction, id: number): Promise<boolean>;
 }
 
 export class DuplicateEmailError extends Error {

@@ -71,6 +71,20 @@ export async function deleteStoredAnswersBefore(
   await query.execute();
 }
 
+/** Deletes the records of `operation` whose answer is `answer`; resolves to how many. */
+export async function deleteStoredAnswersOf(
+  db: Kysely<IdempotencyTables>,
+  operation: string,
+  answer: string,
+): Promise<number> {
+  const deleted = await db
+    .deleteFrom('idempotency_keys')
+    .where('operation', '=', operation)
+    .where('answer', '=', answer)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
+
 const insertRecord = prepareQuery(
   (
     db: Kysely<IdempotencyTables>,
@@ -92,4 +106,49 @@ export async function insertStoredAnswer(
   record: WriteKey & { fingerprint: string; answer: string; at: string },
 ): Promise<void> {
   await insertRecord(trx, record);
+}
+
+/**
+ * The `answer` of a key claimed before a call to osTicket and not answered yet (decision 240):
+ * never valid JSON, so never an answer that was sent.
+ */
+export const PENDING_ANSWER = 'pending';
+
+/** A pending claim: a concurrent claim of the same key violates IDEMPOTENCY_UNIQUE. */
+export async function insertPendingClaim(
+  db: Kysely<IdempotencyTables>,
+  record: WriteKey & { fingerprint: string; at: string },
+): Promise<void> {
+  await insertRecord(db, { ...record, answer: PENDING_ANSWER });
+}
+
+/** Stores the answer under a pending claim; false when the claim is gone or already answered. */
+export async function settlePendingClaim(
+  db: Kysely<IdempotencyTables>,
+  key: WriteKey,
+  answer: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ answer })
+    .where('api_key_id', '=', key.apiKeyId)
+    .where('operation', '=', key.operation)
+    .where('idempotency_key', '=', key.key)
+    .where('answer', '=', PENDING_ANSWER)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Frees a key whose call surely wrote nothing (a pending claim only). */
+export async function deletePendingClaim(
+  db: Kysely<IdempotencyTables>,
+  key: WriteKey,
+): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('api_key_id', '=', key.apiKeyId)
+    .where('operation', '=', key.operation)
+    .where('idempotency_key', '=', key.key)
+    .where('answer', '=', PENDING_ANSWER)
+    .execute();
 }

@@ -3,11 +3,15 @@ import { type DataHandle, tablesOf } from '../entity.ts';
 import { now } from '../time.ts';
 import { type AuditLogTables, insertAuditEntry } from './audit-log.ts';
 import {
+  deletePendingClaim,
   deleteStoredAnswersBefore,
+  deleteStoredAnswersOf,
   findStoredAnswer,
   IDEMPOTENCY_UNIQUE,
   type IdempotencyTables,
+  insertPendingClaim,
   insertStoredAnswer,
+  settlePendingClaim,
 } from './idempotency-records.ts';
 import { IdempotencyConflictError, type Writes } from './writes.ts';
 
@@ -29,7 +33,18 @@ export function makeWrites(handle: DataHandle): Writes {
           const result = await write.run(trx, at);
           const answer = write.answer(result);
           await insertAuditEntry(tablesOf<AuditLogTables>(trx), actor, write.targetId(result), at);
-          if (claim) {
+          if (claim?.pending) {
+            const key = { apiKeyId: actor.apiKeyId, operation: actor.operation, key: claim.key };
+            if (
+              !(await settlePendingClaim(
+                tablesOf<IdempotencyTables>(trx),
+                key,
+                JSON.stringify(answer),
+              ))
+            ) {
+              throw new IdempotencyConflictError(claim.key);
+            }
+          } else if (claim) {
             await insertStoredAnswer(tablesOf<IdempotencyTables>(trx), {
               apiKeyId: actor.apiKeyId,
               operation: actor.operation,
@@ -50,6 +65,19 @@ export function makeWrites(handle: DataHandle): Writes {
       }
     },
     findStoredAnswer: (key) => findStoredAnswer(db, key),
+    async claimKey(key, fingerprint) {
+      try {
+        await insertPendingClaim(db, { ...key, fingerprint, at: now() });
+      } catch (error) {
+        if (dialect.isUniqueViolation(error, IDEMPOTENCY_UNIQUE)) {
+          throw new IdempotencyConflictError(key.key, { cause: error });
+        }
+        throw error;
+      }
+    },
+    releaseClaim: (key) => deletePendingClaim(db, key),
     forgetAnswersBefore: (cutoff, only) => deleteStoredAnswersBefore(db, cutoff, only),
+    forgetAnswersOf: (trx, operation, answer) =>
+      deleteStoredAnswersOf(tablesOf<IdempotencyTables>(trx), operation, answer),
   };
 }

@@ -21,8 +21,11 @@ export interface StoredAnswer {
 /** A write as Writes.recordWrite runs it: `run` with its audit entry and stored answer. */
 export interface RecordedWrite<Result, Answer> {
   actor: Actor;
-  /** With an Idempotency-Key: the answer is stored under it, in the same transaction. */
-  claim?: { key: string; fingerprint: string } | undefined;
+  /**
+   * With an Idempotency-Key: the answer is stored under it, in the same transaction; `pending`:
+   * under the pending claim Writes.claimKey made before a call to osTicket.
+   */
+  claim?: { key: string; fingerprint: string; pending?: boolean } | undefined;
   /** The entity's rows, in the write's transaction (`at`: its timestamp). */
   run(trx: WriteTransaction, at: string): Promise<Result>;
   /** What the audit log names as the write's target (the new row's id). */
@@ -42,8 +45,20 @@ export interface Writes {
    */
   recordWrite<Result, Answer>(write: RecordedWrite<Result, Answer>): Promise<Answer>;
   findStoredAnswer(key: WriteKey): Promise<StoredAnswer | undefined>;
+  /**
+   * Claims the key before a call whose effect is outside this database (osTicket's API):
+   * committed at once, answer PENDING_ANSWER. IdempotencyConflictError when it is taken.
+   */
+  claimKey(key: WriteKey, fingerprint: string): Promise<void>;
+  /** Frees a pending claim whose call surely wrote nothing. */
+  releaseClaim(key: WriteKey): Promise<void>;
   /** Forgets the answers stored before `cutoff`: all of them, or with `only`, that key's. */
   forgetAnswersBefore(cutoff: string, only?: WriteKey): Promise<void>;
+  /**
+   * In a write's transaction, forgets the stored answers of `operation` that are exactly `answer`
+   * (JSON as stored, e.g. user/add's `"42"`); resolves to how many.
+   */
+  forgetAnswersOf(trx: WriteTransaction, operation: string, answer: string): Promise<number>;
 }
 
 export class IdempotencyConflictError extends Error {
@@ -66,7 +81,8 @@ export const writes = defineEntity<Writes>({
       {
         table: 'idempotency_keys',
         own: true,
-        privileges: ['CREATE', 'ALTER', 'INDEX', 'SELECT', 'INSERT', 'DELETE'],
+        // UPDATE: an answer stored under a key claimed before a call to osTicket (decision 240).
+        privileges: ['CREATE', 'ALTER', 'INDEX', 'SELECT', 'INSERT', 'UPDATE', 'DELETE'],
       },
     ],
   },

@@ -38,6 +38,9 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   not_found: MESSAGES.notFound,
   method_not_allowed: methodNotAllowedMessage('topics/specific', 'GET'),
   duplicate_email: MESSAGES.duplicateEmail,
+  write_in_progress: MESSAGES.writeInProgress,
+  not_closeable: MESSAGES.notCloseable,
+  osticket_refused: MESSAGES.osticketRefused,
   payload_too_large: payloadTooLargeMessage(16384),
   unsupported_media_type: MESSAGES.multipart,
   idempotency_mismatch: MESSAGES.idempotencyMismatch,
@@ -45,6 +48,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   too_many_requests: keyRateLimitMessage(600),
   internal_error: MESSAGES.internalError,
   database_unavailable: MESSAGES.databaseUnavailable,
+  osticket_unavailable: MESSAGES.osticketUnavailable,
+  osticket_timeout: MESSAGES.osticketTimeout,
   overloaded: MESSAGES.overloaded,
 };
 

@@ -145,7 +145,7 @@ describe('the OpenAPI document', () => {
     // sla/delete (POST and DELETE) answers 204 for a plan that does not exist.
     assert.deepEqual(
       statuses('post'),
-      ['200', '204', '404', '409', '422', '501', ...common].sort(),
+      ['200', '204', '404', '409', '422', '501', '502', '504', ...common].sort(),
     );
     assert.deepEqual(statuses('delete'), ['200', '204', '404', ...common].sort());
     assert.deepEqual(at(item, 'get', 'responses', '204', 'headers', 'X-Error-Code'), {

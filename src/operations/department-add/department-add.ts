@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { departments } from '../../data/departments/departments.ts';
 import { writes } from '../../data/writes/writes.ts';
+import type { NewDepartment } from '../../domain.ts';
 import { writeAdmin } from '../admin-write.ts';
 import { integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
@@ -33,6 +34,18 @@ export const departmentAddParameters = z.strictObject({
     .meta({ description: '1 (the default): clients may choose it; 0: internal.' }),
 });
 
+/** The department department/add and `deskgate departments add` store for these parameters. */
+export function toNewDepartment(
+  parameters: z.output<typeof departmentAddParameters>,
+): NewDepartment {
+  return {
+    name: parameters.name,
+    signature: escapeHtml(parameters.signature ?? ''),
+    flags: parameters.flags ?? ACTIVE,
+    isPublic: (parameters.ispublic ?? 1) === 1,
+  };
+}
+
 export const departmentAdd = defineOperation({
   query: 'department',
   condition: 'add',
@@ -63,12 +76,7 @@ export const departmentAdd = defineOperation({
   idempotencyKey: true,
   errors: ['idempotency_mismatch'],
   async handle({ parameters }, context) {
-    const department = {
-      name: parameters.name,
-      signature: escapeHtml(parameters.signature ?? ''),
-      flags: parameters.flags ?? ACTIVE,
-      isPublic: (parameters.ispublic ?? 1) === 1,
-    };
+    const department = toNewDepartment(parameters);
     return writeOnce(context.data(writes), context, {
       fingerprint: fingerprintOf(parameters),
       write: (claim) =>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
 import { writes } from '../../data/writes/writes.ts';
+import type { NewSlaPlan } from '../../domain.ts';
 import { osticketHtmlChars, writeAdmin } from '../admin-write.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
@@ -29,6 +30,17 @@ export const slaAddParameters = z.strictObject({
     .optional()
     .meta({ description: 'Notes, plain text (stored HTML-escaped).' }),
 });
+
+/** The plan sla/add and `deskgate sla add` store for these parameters (osTicket's escaping). */
+export function toNewSlaPlan(parameters: z.output<typeof slaAddParameters>): NewSlaPlan {
+  return {
+    name: osticketHtmlChars(parameters.name),
+    flags: parameters.flags ?? 3,
+    gracePeriod: parameters.grace_period,
+    scheduleId: parameters.schedule_id ?? 0,
+    notes: osticketHtmlChars(parameters.notes ?? ''),
+  };
+}
 
 export const slaAdd = defineOperation({
   query: 'sla',
@@ -59,13 +71,7 @@ export const slaAdd = defineOperation({
   idempotencyKey: true,
   errors: ['idempotency_mismatch'],
   async handle({ parameters }, context) {
-    const plan = {
-      name: osticketHtmlChars(parameters.name),
-      flags: parameters.flags ?? 3,
-      gracePeriod: parameters.grace_period,
-      scheduleId: parameters.schedule_id ?? 0,
-      notes: osticketHtmlChars(parameters.notes ?? ''),
-    };
+    const plan = toNewSlaPlan(parameters);
     return writeOnce(context.data(writes), context, {
       fingerprint: fingerprintOf(parameters),
       write: (claim) =>

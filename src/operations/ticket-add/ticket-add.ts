@@ -4,13 +4,10 @@ import { writes } from '../../data/writes/writes.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
+import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
-import {
-  assertTicketWritesHere,
-  TICKET_WRITE_USES,
-  type TicketWriteContext,
-  writeTicket,
-} from '../ticket-writes.ts';
+import { type TicketWriteContext, writeTicket } from '../ticket-writes.ts';
+import { addTicketThroughOsticket } from './ticket-add-through-osticket.ts';
 
 const chosen = (what: string) =>
   integerField(0, INT32_MAX)
@@ -72,12 +69,23 @@ export const ticketAdd = defineOperation({
       },
     },
   ],
-  uses: TICKET_WRITE_USES,
+  uses: OSTICKET_WRITE_USES,
   nothingFound: false,
   idempotencyKey: true,
-  errors: ['idempotency_mismatch', 'requires_osticket_bridge'],
+  errors: [
+    'idempotency_mismatch',
+    'requires_osticket_bridge',
+    'write_in_progress',
+    'osticket_refused',
+    'osticket_unavailable',
+    'osticket_timeout',
+  ],
   async handle({ parameters }, context) {
-    assertTicketWritesHere(context);
+    if (context.config.schema === 'osticket') {
+      const created = await addTicketThroughOsticket(parameters, context);
+      context.addResponseHeader('X-Ticket-Number', created.number);
+      return created.id;
+    }
     const ticket = {
       userId: parameters.user_id,
       subject: parameters.title,

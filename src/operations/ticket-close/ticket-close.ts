@@ -1,9 +1,64 @@
 import { z } from 'zod';
+import { ticketInputs } from '../../data/ticket-inputs/ticket-inputs.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
+import { callBridge } from '../../osticket-api/call-osticket.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
+import {
+  OSTICKET_WRITE_USES,
+  type OsticketWriteContext,
+  osticketBridgeOf,
+  recordOsticketWrite,
+  rejectParameter,
+} from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
-import { TICKET_WRITE_USES, writeTicket } from '../ticket-writes.ts';
+import { writeTicket } from '../ticket-writes.ts';
+
+/**
+ * osTicket mode: the original's extra fields are checked against the ticket here, then deskgate's
+ * osTicket plugin closes it as the panel's status action does (the body as an internal note).
+ */
+async function closeThroughOsticket(
+  parameters: z.output<typeof ticketCloseParameters>,
+  context: OsticketWriteContext,
+): Promise<string> {
+  const api = osticketBridgeOf(context);
+  const ticket = await context
+    .data(tickets)
+    .findTicket({ id: parameters.ticket_id }, { notes: false });
+  if (!ticket) rejectParameter('ticket_id', 'is not an existing ticket');
+  const { dept_id: deptId = 0, topic_id: topicId = 0, team_id: teamId = 0 } = parameters;
+  if (deptId !== 0 && deptId !== ticket.deptId)
+    rejectParameter('dept_id', "is not the ticket's department");
+  if (topicId !== 0 && topicId !== ticket.topicId)
+    rejectParameter('topic_id', "is not the ticket's help topic");
+  if (teamId !== 0 && teamId !== ticket.teamId)
+    rejectParameter('team_id', "is not the ticket's team");
+  if (parameters.username !== undefined) {
+    const username = await context.data(ticketInputs).agentUsername(parameters.staff_id);
+    if (username === undefined) rejectParameter('staff_id', 'is not an existing agent');
+    if (username !== parameters.username)
+      rejectParameter('username', "is not the agent's username");
+  }
+  const note = parameters.body?.trim() ?? '';
+  await callBridge(
+    api,
+    'close',
+    {
+      staff_id: parameters.staff_id,
+      ticket_id: parameters.ticket_id,
+      status_id: parameters.status_id,
+      ip: context.clientIp,
+      ...(note === '' ? {} : { note }),
+    },
+    { staff_id: 'staff_id', ticket_id: 'ticket_id', status_id: 'status_id', note: 'body' },
+  );
+  return recordOsticketWrite(context, undefined, {
+    targetId: String(parameters.ticket_id),
+    outcome: `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+    answer: String(parameters.ticket_id),
+  });
+}
 
 const checked = (what: string) =>
   integerField(0, INT32_MAX)
@@ -41,7 +96,9 @@ export const ticketClose = defineOperation({
     'overdue flag is cleared and a `closed` event is recorded; a `body` is kept as an internal ' +
     "note. A status that is not a closed state → 400. The original's `team_id`, `dept_id`, " +
     '`topic_id` and `username` are accepted and checked against the ticket. Answers the ticket ' +
-    "id. In osTicket mode: 501 `requires_osticket_bridge` until deskgate's osTicket bridge is set up.",
+    "id. In osTicket mode deskgate's osTicket plugin closes it with osTicket's own code (its " +
+    'checks: permissions, open tasks, required fields → 409 `not_closeable`); 501 ' +
+    '`requires_osticket_bridge` (nothing written) until the plugin is set up.',
   parameters: { '*': ticketCloseParameters },
   response: z
     .string()
@@ -55,29 +112,37 @@ export const ticketClose = defineOperation({
       parameters: { ticket_id: 7, body: 'Fire is out.', staff_id: 1, status_id: 3 },
     },
   ],
-  uses: TICKET_WRITE_USES,
+  uses: OSTICKET_WRITE_USES,
   nothingFound: false,
-  errors: ['requires_osticket_bridge'],
+  errors: [
+    'requires_osticket_bridge',
+    'not_closeable',
+    'osticket_refused',
+    'osticket_unavailable',
+    'osticket_timeout',
+  ],
   handle: ({ parameters }, context) =>
-    writeTicket(context, {
-      run: (trx, at) =>
-        context.data(tickets).closeTicket(
-          trx,
-          {
-            ticketId: parameters.ticket_id,
-            staffId: parameters.staff_id,
-            statusId: parameters.status_id,
-            body: escapeHtml(parameters.body?.trim() ?? ''),
-            ipAddress: context.clientIp,
-            teamId: parameters.team_id ?? 0,
-            deptId: parameters.dept_id ?? 0,
-            topicId: parameters.topic_id ?? 0,
-            username: parameters.username,
-          },
-          at,
-        ),
-      targetId: () => String(parameters.ticket_id),
-      outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
-      answer: () => String(parameters.ticket_id),
-    }),
+    context.config.schema === 'osticket'
+      ? closeThroughOsticket(parameters, context)
+      : writeTicket(context, {
+          run: (trx, at) =>
+            context.data(tickets).closeTicket(
+              trx,
+              {
+                ticketId: parameters.ticket_id,
+                staffId: parameters.staff_id,
+                statusId: parameters.status_id,
+                body: escapeHtml(parameters.body?.trim() ?? ''),
+                ipAddress: context.clientIp,
+                teamId: parameters.team_id ?? 0,
+                deptId: parameters.dept_id ?? 0,
+                topicId: parameters.topic_id ?? 0,
+                username: parameters.username,
+              },
+              at,
+            ),
+          targetId: () => String(parameters.ticket_id),
+          outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+          answer: () => String(parameters.ticket_id),
+        }),
 });

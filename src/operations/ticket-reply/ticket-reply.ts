@@ -1,10 +1,41 @@
 import { z } from 'zod';
 import { agents } from '../../data/agents/agents.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
+import { callBridge } from '../../osticket-api/call-osticket.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
+import {
+  OSTICKET_WRITE_USES,
+  type OsticketWriteContext,
+  osticketBridgeOf,
+  recordOsticketWrite,
+} from '../osticket-ticket-writes.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
-import { TICKET_WRITE_USES, writeTicket } from '../ticket-writes.ts';
+import { writeTicket } from '../ticket-writes.ts';
+
+/** osTicket mode: deskgate's osTicket plugin posts it as the agent, and osTicket mails it. */
+async function replyThroughOsticket(
+  parameters: z.output<typeof ticketReplyParameters>,
+  context: OsticketWriteContext,
+): Promise<string> {
+  const api = osticketBridgeOf(context);
+  const posted = await callBridge(
+    api,
+    'reply',
+    {
+      staff_id: parameters.staff_id,
+      ticket_id: parameters.ticket_id,
+      message: parameters.body,
+      ip: context.clientIp,
+    },
+    { staff_id: 'staff_id', ticket_id: 'ticket_id', message: 'body' },
+  );
+  return recordOsticketWrite(context, undefined, {
+    targetId: String(posted.entryId),
+    outcome: `replied to ticket ${posted.ticketId} (entry ${posted.entryId})`,
+    answer: String(posted.entryId),
+  });
+}
 
 export const ticketReplyParameters = z.strictObject({
   ticket_id: integerField(1, INT32_MAX).meta({ description: 'The ticket to answer.' }),
@@ -22,8 +53,10 @@ export const ticketReply = defineOperation({
     'Needs `tickets:write`. Adds the response of the active agent `staff_id` to the ticket ' +
     '`ticket_id` (never to a task with the same id); the ticket becomes answered and, when ' +
     "unassigned, the agent's (osTicket's auto-claim). Every id is checked (400 naming the " +
-    'field). Answers the new entry id. In osTicket mode: 501 `requires_osticket_bridge` until ' +
-    "deskgate's osTicket bridge is set up.",
+    "field). Answers the new entry id. In osTicket mode deskgate's osTicket plugin posts it " +
+    "with osTicket's own code, which checks the agent's permissions and mails the user; 501 " +
+    '`requires_osticket_bridge` (nothing written) until the plugin is set up. A retry posts ' +
+    'a second reply.',
   parameters: { '*': ticketReplyParameters },
   response: z
     .string()
@@ -38,24 +71,31 @@ export const ticketReply = defineOperation({
     },
   ],
   // agents: the staff_id it acts as (deskgate agents add).
-  uses: [...TICKET_WRITE_USES, agents],
+  uses: [...OSTICKET_WRITE_USES, agents],
   nothingFound: false,
-  errors: ['requires_osticket_bridge'],
+  errors: [
+    'requires_osticket_bridge',
+    'osticket_refused',
+    'osticket_unavailable',
+    'osticket_timeout',
+  ],
   handle: ({ parameters }, context) =>
-    writeTicket(context, {
-      run: (trx, at) =>
-        context.data(tickets).insertReply(
-          trx,
-          {
-            ticketId: parameters.ticket_id,
-            staffId: parameters.staff_id,
-            body: escapeHtml(parameters.body),
-            ipAddress: context.clientIp,
-          },
-          at,
-        ),
-      targetId: String,
-      outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
-      answer: String,
-    }),
+    context.config.schema === 'osticket'
+      ? replyThroughOsticket(parameters, context)
+      : writeTicket(context, {
+          run: (trx, at) =>
+            context.data(tickets).insertReply(
+              trx,
+              {
+                ticketId: parameters.ticket_id,
+                staffId: parameters.staff_id,
+                body: escapeHtml(parameters.body),
+                ipAddress: context.clientIp,
+              },
+              at,
+            ),
+          targetId: String,
+          outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
+          answer: String,
+        }),
 });

@@ -1,0 +1,29 @@
+import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
+import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { formatTable } from '../format-table.ts';
+import { listCatalogue } from '../list-catalogue.ts';
+import { usingStore } from '../using-store.ts';
+import { slaPlanToJson } from './sla-add.ts';
+
+export const slaList: Command = {
+  name: 'sla list',
+  usage: 'deskgate sla list [--database URL] [--json]',
+  summary: 'List every SLA plan, inactive ones too.',
+  options: JSON_OPTION,
+  positionals: 0,
+  async run(input) {
+    const list = await usingStore(input.config, (store) =>
+      listCatalogue((query) => store.data(slaPlans).listSlaPlans(query)),
+    );
+    if (input.values.json) {
+      printJson(input, list.map(slaPlanToJson));
+      return;
+    }
+    input.out(
+      formatTable(
+        ['ID', 'FLAGS', 'GRACE', 'NAME'],
+        list.map((p) => [String(p.id), String(p.flags), `${p.gracePeriod}h`, p.name]),
+      ),
+    );
+  },
+};

@@ -1,0 +1,71 @@
+import { createInterface } from 'node:readline/promises';
+import { managedInOsticketMessage } from '../../data/osticket/managed-by-osticket.ts';
+import { users } from '../../data/users/users.ts';
+import { eraseUser, findErasureRefusal } from '../../users/erase-user.ts';
+import {
+  type Command,
+  CommandError,
+  JSON_OPTION,
+  parseId,
+  printJson,
+  UsageError,
+} from '../command.ts';
+import { usingStore } from '../using-store.ts';
+
+/** Asks on the terminal (stderr, so stdout keeps only the result); true when the id is typed back. */
+async function confirmOnTerminal(question: string, id: number): Promise<boolean> {
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await terminal.question(question)).trim() === String(id);
+  } finally {
+    terminal.close();
+  }
+}
+
+export const usersDelete: Command = {
+  name: 'users delete',
+  usage: 'deskgate users delete ID [--yes] [--database URL] [--json]',
+  summary:
+    'Delete a user, its emails and account for good (an erasure request), audited by id only; ' +
+    'asks to type the id back on a terminal, needs --yes elsewhere.',
+  options: { ...JSON_OPTION, yes: { type: 'boolean', default: false } },
+  positionals: 1,
+  async run(input) {
+    const id = parseId(input.positionals[0], 'ID');
+    // Before any question: in osTicket mode the answer would be no whatever the user typed.
+    if (input.config.schema === 'osticket')
+      throw new CommandError(managedInOsticketMessage('users', 'staff panel (Users)'));
+    const yes = input.values.yes === true;
+    if (!yes && !process.stdin.isTTY)
+      throw new UsageError(
+        'users delete cannot be undone: pass --yes to delete without a question (stdin is not a terminal)',
+      );
+    const erasure = await usingStore(input.config, async (store) => {
+      const user = await store.data(users).findUserById(id);
+      if (!user) return undefined;
+      const refusal = await findErasureRefusal(store, id);
+      if (refusal) throw new CommandError(refusal);
+      if (!yes) {
+        const confirmed = await confirmOnTerminal(
+          `Delete user ${id} "${user.name}" <${user.email}>, its emails and its account? ` +
+            `This cannot be undone. Type ${id} to confirm: `,
+          id,
+        );
+        if (!confirmed) throw new CommandError(`user ${id} was not deleted (not confirmed)`);
+      }
+      return eraseUser(store, id);
+    });
+    if (!erasure) throw new CommandError(`no user with id ${id}`);
+    if (input.values.json) {
+      printJson(input, { id, deleted: true, forgotten: erasure.forgotten });
+      return;
+    }
+    const others = Object.entries(erasure.forgotten)
+      .filter(([, count]) => count > 0)
+      .map(([what, count]) => `, ${count} ${what}`)
+      .join('');
+    input.out(
+      `Deleted user ${id} with its emails and account${others}; the audit log records the deletion by id.\n`,
+    );
+  },
+};

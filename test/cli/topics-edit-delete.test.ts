@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { topicToJson } from '../../src/cli/topic-input.ts';
+import { runCli } from '../helpers/cli.ts';
+import { describeEachDatabase } from '../helpers/each-database.ts';
+import { topicBody } from '../helpers/http.ts';
+import { useTestServer } from '../helpers/test-server.ts';
+import { addUser, ticketAddBody } from '../helpers/tickets.ts';
+import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
+
+/** A topic as `--json` prints it. */
+type JsonTopic = ReturnType<typeof topicToJson>;
+
+describeEachDatabase('deskgate topics edit and delete', (database) => {
+  const server = useTestServer({ database });
+  const db = () => ['--database', database.url];
+  const add = (name: string, ...more: string[]) =>
+    runCliJson<JsonTopic>(['topics', 'add', '--topic', name, ...more, ...db()]);
+  const lookUp = async (id: number) => {
+    const reply = await server.request(topicBody(id));
+    return {
+      status: reply.status,
+      topic: (reply.body?.data as { topic?: Record<string, string> })?.topic,
+    };
+  };
+  const listTopics = () => runCliJson<JsonTopic[]>(['topics', 'list', ...db()]);
+
+  test('topics edit changes only the fields given; updated moves on; HTTP answers the new state', async () => {
+    const parent = await add('Edit Parent');
+    const topic = await add('Before Edit', '--sort', '3', '--notes', 'kept');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const edited = await runCliJson<JsonTopic>([
+      'topics',
+      'edit',
+      String(topic.id),
+      '--topic',
+      'After Edit',
+      '--parent',
+      String(parent.id),
+      '--private',
+      ...db(),
+    ]);
+    assert.deepEqual(
+      { ...edited, updated: undefined },
+      { ...topic, topic: 'After Edit', parent: parent.id, ispublic: 0, updated: undefined },
+    );
+    assert.ok(edited.updated > topic.updated, `${edited.updated} after ${topic.updated}`);
+    assert.equal(edited.created, topic.created);
+    const seen = await lookUp(topic.id);
+    assert.equal(seen.status, 200);
+    assert.equal(seen.topic?.topic, 'After Edit');
+    assert.equal(seen.topic?.parent, String(parent.id));
+    assert.equal(seen.topic?.ispublic, '0');
+
+    const again = await runCliJson<JsonTopic>([
+      'topics',
+      'edit',
+      String(topic.id),
+      '--public',
+      '--sort',
+      '9',
+      '--notes',
+      '',
+      '--parent',
+      '0',
+      ...db(),
+    ]);
+    assert.deepEqual(
+      [again.ispublic, again.sort, again.notes, again.parent, again.topic],
+      [1, 9, '', 0, 'After Edit'],
+    );
+    assert.match(
+      await runCliText(['topics', 'edit', String(topic.id), '--sort', '9', ...db()]),
+      /Updated topic \d+ "After Edit"/,
+      'an edit that changes nothing is still an edit of an existing topic',
+    );
+  });
+
+  test("topics edit checks as topics add does: bad values exit 2, a parent, cycle or sibling's name exit 1; nothing changes", async () => {
+    const root = await add('Edit Root');
+    const child = await add('Edit Child', '--parent', String(root.id));
+    const sibling = await add('Edit Sibling', '--parent', String(root.id));
+    const before = await listTopics();
+    const id = String(child.id);
+    for (const [args, mentions] of [
+      [[], /nothing to change/],
+      [['--topic', ''], /--topic/],
+      [['--topic', 'x'.repeat(129)], /--topic/],
+      [['--topic', 'a\u0007b'], /--topic/],
+      [['--sort', '-1'], /--sort/],
+      [['--sort', 'abc', '--json'], /--sort/],
+      [['--parent', 'x'], /--parent/],
+      [['--private', '--public'], /--private/],
+      [['--bogus', '1'], /bogus/],
+    ] as [string[], RegExp][]) {
+      assertCleanFailure(await runCli(['topics', 'edit', id, ...args, ...db()]), 2, mentions);
+    }
+    assertCleanFailure(await runCli(['topics', 'edit', 'abc', '--sort', '1', ...db()]), 2, /ID/);
+    for (const [target, args, mentions] of [
+      ['999999', ['--sort', '1'], /no topic with id 999999/],
+      [id, ['--parent', '999999'], /parent 999999 does not exist/],
+      [id, ['--parent', id], /itself or one of its subtopics/],
+      [String(root.id), ['--parent', id], /itself or one of its subtopics/],
+      [id, ['--topic', sibling.topic], /already exists under parent/],
+    ] as [string, string[], RegExp][]) {
+      assertCleanFailure(
+        await runCli(['topics', 'edit', target, ...args, ...db(), '--json']),
+        1,
+        mentions,
+      );
+    }
+    assert.deepEqual(await listTopics(), before);
+  });
+
+  test('topics delete: a leaf goes; a topic with subtopics is refused unless --with-children', async () => {
+    const root = await add('Delete Root');
+    const child = await add('Delete Child', '--parent', String(root.id));
+    const grandchild = await add('Delete Grandchild', '--parent', String(child.id));
+    const leaf = await add('Delete Leaf');
+    const before = (await listTopics()).length;
+
+    assertCleanFailure(
+      await runCli(['topics', 'delete', String(root.id), ...db()]),
+      1,
+      new RegExp(`2 subtopic\\(s\\) \\(${child.id}, ${grandchild.id}\\).*--with-children`),
+    );
+    assert.equal((await listTopics()).length, before, 'nothing deleted');
+    assertCleanFailure(await runCli(['topics', 'delete', '999999', ...db()]), 1, /999999/);
+    assertCleanFailure(await runCli(['topics', 'delete', '0', ...db()]), 2, /ID/);
+
+    assert.match(
+      await runCliText(['topics', 'delete', String(leaf.id), ...db()]),
+      new RegExp(`Deleted topic ${leaf.id} "Delete Leaf"`),
+    );
+    assert.equal((await lookUp(leaf.id)).status, 204);
+
+    const result = await runCliJson<{ deleted: number[] }>([
+      'topics',
+      'delete',
+      String(root.id),
+      '--with-children',
+      ...db(),
+    ]);
+    assert.deepEqual(result, { deleted: [root.id, child.id, grandchild.id] });
+    for (const id of [root.id, child.id, grandchild.id])
+      assert.equal((await lookUp(id)).status, 204, `topic ${id} still answered`);
+    assert.equal((await listTopics()).length, before - 4);
+  });
+
+  test('topics delete keeps a topic that a ticket uses, also below --with-children', async () => {
+    const root = await add('Ticketed Root');
+    const used = await add('Ticketed Child', '--parent', String(root.id));
+    const userId = await addUser(server.store);
+    const ticket = await server.request(ticketAddBody(userId, { topic_id: used.id }), {
+      method: 'POST',
+    });
+    assert.equal(ticket.status, 200, ticket.text);
+    const before = await listTopics();
+    for (const args of [[String(used.id)], [String(root.id), '--with-children']])
+      assertCleanFailure(
+        await runCli(['topics', 'delete', ...args, ...db()]),
+        1,
+        new RegExp(`topic ${used.id} is the help topic of 1 ticket`),
+      );
+    assert.deepEqual(await listTopics(), before);
+  });
+});
