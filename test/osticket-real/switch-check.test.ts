@@ -9,6 +9,7 @@ import { parseGuideItems } from '../../src/cli/osticket-check/guide-items.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startHttpProxy } from '../helpers/http-proxy.ts';
 import { installOriginalService, ORIGINAL_SERVICE_SKIP } from '../helpers/original-php-service.ts';
+import { addOsticketUser } from '../helpers/osticket-ticket-rows.ts';
 import { ROOT } from '../helpers/paths.ts';
 import {
   REAL_OSTICKET_SKIP,
@@ -65,6 +66,7 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
 }, () => {
   let osticket: RealOsticket;
   let original: string;
+  let ticket: { id: number; number: string } | undefined;
 
   before(async () => {
     osticket = await startRealOsticket();
@@ -75,6 +77,11 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
       .filter((line) => /^INSERT INTO `ost_help_topic` .* VALUES \(1[2-5],/.test(line));
     assert.equal(seed.length, 4);
     for (const line of seed) await osticket.query(line);
+    // A fresh install has no ticket: one through osTicket's own API, for the ticket probes.
+    await addOsticketUser(osticket, 'switch-check@example.net', 'Switch Check');
+    [ticket] = await osticket.query<{ id: number; number: string }>(
+      'SELECT ticket_id AS id, number FROM ost_ticket',
+    );
   });
   const deskgate = useTestServer(() => ({
     database: osticket.databaseUrl,
@@ -153,6 +160,30 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
     // Phones: the original stored them unquoted; deskgate keeps the typed digits.
     assert.deepEqual(by('user/add phone "0612345678"').anchors, ['change-phones']);
     assert.deepEqual(by('user/add phone "555-123-4567"').anchors, ['change-phones']);
+    // Tickets, the catalogue and tasks: read only, each difference under its guide item.
+    assert.ok(ticket);
+    for (const probe of [
+      'ticket/all status 0 (every ticket)',
+      'ticket/all every day (creationDate)',
+      `ticket/specific id ${ticket.id}`,
+      `ticket/specific number ${ticket.number}`,
+    ])
+      assert.deepEqual(by(probe).anchors, ['change-ticket-rows'], probe);
+    for (const probe of ['department/all by name', 'department/all every day (creationDate)'])
+      assert.deepEqual(by(probe).anchors, ['change-catalogue-fields'], probe);
+    assert.deepEqual(by('sla/all every day (creationDate)').anchors, ['change-catalogue-fields']);
+    assert.deepEqual(by('faq/all').anchors, ['change-empty-lists']);
+    assert.deepEqual(by(`tasks/all byTicket ${ticket.id}`).anchors, ['change-empty-lists']);
+    assert.deepEqual(by('tasks/all every day (creationDate)').anchors, ['change-tasks-by-date']);
+    assert.ok(
+      report.results.filter((r) => /^(ticket|department|faq|sla|tasks)\//.test(r.probe)).length >=
+        14,
+    );
+    assert.equal(
+      (await osticket.query<{ n: number }>('SELECT COUNT(*) AS n FROM ost_ticket'))[0]?.n,
+      1,
+      'the check wrote no ticket',
+    );
     // On a fresh install every difference is one the guide lists.
     assert.deepEqual(
       report.results

@@ -546,6 +546,31 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       assert.deepEqual(plans.sla[0]?.grace_period, '18');
       assert.equal(plans.sla[0]?.notes, '');
     },
+    async 'catalogue-fields'() {
+      await catalogue();
+      const every = { start_date: '2000-01-01', end_date: '2100-01-01' };
+      const all = (query: string) =>
+        send(standard, { query, condition: 'all', sort: 'creationDate', parameters: every });
+      const { departments } = dataOf(await all('department')) as {
+        departments: Record<string, unknown>[];
+      };
+      assert.ok(departments.length > 0);
+      for (const row of departments)
+        assert.deepEqual(Object.keys(row), ['department_id', 'name', 'created', 'parent_id']);
+      const { sla } = dataOf(await all('sla')) as { sla: Record<string, unknown>[] };
+      assert.deepEqual(Object.keys(sla[0] ?? {}).slice(-2), ['schedule_id', 'updated']);
+    },
+    async 'tasks-by-date'() {
+      await tickets();
+      const answer = await send(standard, {
+        query: 'tasks',
+        condition: 'all',
+        sort: 'creationDate',
+        parameters: { start_date: '2000-01-01', end_date: '2100-01-01' },
+      });
+      assert.equal(answer.status, 200);
+      assert.ok((dataOf(answer) as { tasks: unknown[] }).tasks.length > 0);
+    },
     async 'admin-scope'() {
       await catalogue();
       const body = { query: 'department', condition: 'add', parameters: { name: 'Billing' } };

@@ -8,7 +8,9 @@ export interface Probe {
     | 'user-add'
     | 'user-lookup'
     | 'user-list'
-    | 'refusal';
+    | 'refusal'
+    | 'ticket'
+    | 'catalogue';
   method: string;
   /** The body for both sides, unless `bodies` gives each its own (a write needs two addresses). */
   body: unknown;
@@ -218,5 +220,103 @@ export function userListProbes(today: string): Probe[] {
     range('1970-01-01', '2100-01-01', 'user/all every user (1970-01-01 to 2100-01-01)'),
     range(today, today, `user/all ${today} to ${today} (bare end date)`, today),
     range('1971-01-01', '1971-01-02', 'user/all an empty range (1971)'),
+  ];
+}
+
+/** What the read-only probes of tickets and the catalogue look up: ids the help desk has. */
+export interface ReadTargets {
+  ticket?: { id: string; number: string };
+  departmentId?: string;
+  faqCategoryId?: string;
+  slaId?: string;
+  taskId?: string;
+}
+
+const EVERY_DAY = { start_date: '1970-01-01', end_date: '2100-01-01' };
+
+const read = (name: string, kind: Probe['kind'], body: unknown): Probe => ({
+  name,
+  kind,
+  method: 'GET',
+  body,
+});
+
+/** The lists of tickets, departments, FAQs, SLA plans and tasks: read-only, nothing looked up. */
+export function listProbes(): Probe[] {
+  return [
+    read('ticket/all status 0 (every ticket)', 'ticket', {
+      query: 'ticket',
+      condition: 'all',
+      sort: 'status',
+      parameters: { status: 0 },
+    }),
+    read('ticket/all every day (creationDate)', 'ticket', {
+      query: 'ticket',
+      condition: 'all',
+      sort: 'creationDate',
+      parameters: EVERY_DAY,
+    }),
+    read('department/all by name', 'catalogue', {
+      query: 'department',
+      condition: 'all',
+      sort: 'name',
+      parameters: {},
+    }),
+    read('department/all every day (creationDate)', 'catalogue', {
+      query: 'department',
+      condition: 'all',
+      sort: 'creationDate',
+      parameters: EVERY_DAY,
+    }),
+    read('faq/all', 'catalogue', { query: 'faq', condition: 'all', parameters: {} }),
+    read('sla/all every day (creationDate)', 'catalogue', {
+      query: 'sla',
+      condition: 'all',
+      sort: 'creationDate',
+      parameters: EVERY_DAY,
+    }),
+    read('tasks/all every day (creationDate)', 'catalogue', {
+      query: 'tasks',
+      condition: 'all',
+      sort: 'creationDate',
+      parameters: EVERY_DAY,
+    }),
+  ];
+}
+
+/** One of each look-up, of what the lists found (id 1 where they found none). */
+export function lookupProbes(targets: ReadTargets): Probe[] {
+  const ticket = targets.ticket ?? { id: '1', number: '000001' };
+  const specific = (query: string, id: string) =>
+    read(`${query}/specific id ${id}`, query === 'ticket' ? 'ticket' : 'catalogue', {
+      query,
+      condition: 'specific',
+      parameters: { id },
+    });
+  const byNumber = (parameters: Record<string, string>) => ({
+    query: 'ticket',
+    condition: 'specific',
+    parameters,
+  });
+  return [
+    specific('ticket', ticket.id),
+    {
+      // The original read `id` as an id or a number; deskgate takes the number as `number`.
+      ...read(`ticket/specific number ${ticket.number}`, 'ticket', byNumber({ id: ticket.number })),
+      bodies: {
+        original: byNumber({ id: ticket.number }),
+        deskgate: byNumber({ number: ticket.number }),
+      },
+    },
+    read(`tasks/all byTicket ${ticket.id}`, 'catalogue', {
+      query: 'tasks',
+      condition: 'all',
+      sort: 'byTicket',
+      parameters: { ticket_id: ticket.id },
+    }),
+    specific('department', targets.departmentId ?? '1'),
+    specific('faq', targets.faqCategoryId ?? '1'),
+    specific('sla', targets.slaId ?? '1'),
+    specific('tasks', targets.taskId ?? '1'),
   ];
 }

@@ -153,6 +153,108 @@ function compareUsers(found: Differences, original: Row[], deskgate: Row[], prob
   }
 }
 
+/**
+ * A ticket's own columns that the original's `SELECT *` over ticket, thread and entry did not
+ * overwrite: these must agree; the rest (user_id, created, …) is the entry's (change-ticket-rows).
+ */
+const TICKET_OWN_FIELDS = [
+  'ticket_id',
+  'ticket_pid',
+  'number',
+  'user_email_id',
+  'status_id',
+  'dept_id',
+  'sla_id',
+  'topic_id',
+  'team_id',
+  'email_id',
+  'lock_id',
+  'sort',
+  'isoverdue',
+  'isanswered',
+  'duedate',
+  'est_duedate',
+  'reopened',
+  'closed',
+  'lastupdate',
+  'subject',
+];
+
+/**
+ * The original answered one row per thread entry (grouped per ticket by ticket/all), deskgate
+ * one element per ticket with its `entries`: change-ticket-rows. Everything else must agree.
+ */
+function compareTickets(found: Differences, original: Row, deskgate: Row): void {
+  const rows = (original.tickets as unknown[]).flat() as Row[];
+  const tickets = deskgate.tickets as Row[];
+  if (original.total !== rows.length) found.undocumented.push(`original total ${original.total}`);
+  if (deskgate.total !== tickets.length) found.undocumented.push(`total ${deskgate.total}`);
+  const ids = (list: Row[]) => [...new Set(list.map((row) => String(row.ticket_id)))].sort();
+  if (!isDeepStrictEqual(ids(rows), ids(tickets))) {
+    found.undocumented.push(`tickets ${ids(rows)} vs ${ids(tickets)}`);
+    return;
+  }
+  for (const ticket of tickets) {
+    const own = rows.filter((row) => String(row.ticket_id) === String(ticket.ticket_id));
+    for (const row of own) {
+      for (const field of TICKET_OWN_FIELDS) {
+        if (!(field in ticket) || isDeepStrictEqual(row[field], ticket[field])) continue;
+        found.undocumented.push(
+          `ticket ${ticket.ticket_id} ${field}: ${JSON.stringify(row[field])} vs ${JSON.stringify(ticket[field])}`,
+        );
+      }
+    }
+    // Each message or response deskgate answers is one of the original's rows (which also
+    // held notes and a task's entries).
+    const bodies = new Set(own.map((row) => row.body));
+    for (const entry of (ticket.entries ?? []) as Row[]) {
+      if (!bodies.has(entry.entry_body))
+        found.undocumented.push(`ticket ${ticket.ticket_id} entry ${entry.entry_id}: not a row`);
+    }
+  }
+  if (tickets.length > 0) found.add('change-ticket-rows');
+}
+
+/** The catalogue's lists, by their id field; `extra` is what deskgate answers beyond the original. */
+const CATALOGUE_LISTS: Record<string, { id: string; extra: string[] }> = {
+  departments: { id: 'department_id', extra: ['parent_id'] },
+  sla: { id: 'sla_id', extra: ['schedule_id', 'updated'] },
+  tasks: { id: 'id', extra: [] },
+  faq: { id: 'id', extra: [] },
+  categories: { id: 'id', extra: [] },
+};
+
+function compareCatalogue(found: Differences, original: Row, deskgate: Row): boolean {
+  const field = Object.keys(CATALOGUE_LISTS).find(
+    (name) => Array.isArray(original[name]) && Array.isArray(deskgate[name]),
+  );
+  if (!field) return false;
+  const { id, extra } = CATALOGUE_LISTS[field] as { id: string; extra: string[] };
+  const before = new Map((original[field] as Row[]).map((row) => [String(row[id]), row]));
+  const now = new Map((deskgate[field] as Row[]).map((row) => [String(row[id]), row]));
+  if (!isDeepStrictEqual([...before.keys()].sort(), [...now.keys()].sort()))
+    found.undocumented.push(`${field} ${[...before.keys()]} vs ${[...now.keys()]}`);
+  if (original.total !== deskgate.total)
+    found.undocumented.push(`total ${original.total} vs ${deskgate.total}`);
+  for (const [key, row] of now) {
+    const other = before.get(key);
+    if (!other) continue;
+    for (const name of new Set([...Object.keys(row), ...Object.keys(other)])) {
+      const a = other[name];
+      const b = row[name];
+      if (isDeepStrictEqual(a, b)) continue;
+      if (!(name in other) && extra.includes(name)) found.add('change-catalogue-fields');
+      else if (isDoubleEncoded(a, b) || (name === 'notes' && a === null && b === ''))
+        found.add('change-catalogue-strings');
+      else
+        found.undocumented.push(
+          `${field} ${key} ${name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`,
+        );
+    }
+  }
+  return true;
+}
+
 function compareSuccesses(
   found: Differences,
   probe: Probe,
@@ -186,8 +288,38 @@ function compareSuccesses(
     if (a.total !== b.total && b.total === (b.users as Row[]).length && a.total === a.users.length)
       return; // each counts its own list; the lists were compared
     if (a.total !== b.total) found.undocumented.push(`total ${a.total} vs ${b.total}`);
+  } else if (probe.kind === 'ticket' && Array.isArray(a.tickets) && Array.isArray(b.tickets)) {
+    compareTickets(found, a, b);
+  } else if (probe.kind === 'catalogue' && compareCatalogue(found, a, b)) {
+    return;
   } else if (!isDeepStrictEqual(before, now))
     found.undocumented.push(`data ${JSON.stringify(before)} vs ${JSON.stringify(now)}`);
+}
+
+/** The lists an answer can hold: an empty one was the original's "No items found.". */
+const LIST_FIELDS = [
+  'users',
+  'topics',
+  'tickets',
+  'departments',
+  'categories',
+  'faq',
+  'sla',
+  'tasks',
+];
+
+/**
+ * The original's tasks/all by creationDate pasted its `ticket_id` unquoted into its SQL, so a
+ * request without one (all a date range needs) failed with MySQL's syntax error.
+ */
+function isTasksDateDefect(probe: Probe, original: Reading): boolean {
+  const body = probe.body as { query?: unknown; sort?: unknown; parameters?: Row };
+  return (
+    body.query === 'tasks' &&
+    body.sort === 'creationDate' &&
+    body.parameters?.ticket_id === undefined &&
+    (original.message ?? '').startsWith('You have an error in your SQL syntax')
+  );
 }
 
 /**
@@ -231,7 +363,9 @@ export function compareReadings(
   } else if (n === 'success') {
     const data = deskgate.data as Row | undefined;
     const topic = data?.topic as Row | undefined;
-    const list = (data?.users ?? data?.topics) as unknown[] | undefined;
+    const list = LIST_FIELDS.map((field) => data?.[field]).find(Array.isArray) as
+      | unknown[]
+      | undefined;
     const users = (data?.users ?? []) as Row[];
     if (o === 'not-found' && topic?.ispublic === '0') found.add('change-private-topics');
     else if (o === 'not-found' && list?.length === 0) found.add('change-empty-lists');
@@ -249,6 +383,7 @@ export function compareReadings(
       !('sort' in (probe.body as Row))
     )
       found.add('change-sort');
+    else if (o === 'error' && isTasksDateDefect(probe, original)) found.add('change-tasks-by-date');
     else found.undocumented.push('refused or not found by the original, answered by deskgate');
   } else {
     found.undocumented.push(

@@ -1,6 +1,9 @@
 import { createConnection } from 'mysql2/promise';
 import {
+  listProbes,
+  lookupProbes,
   type Probe,
+  type ReadTargets,
   refusalProbes,
   topicProbes,
   userAddProbes,
@@ -112,6 +115,27 @@ const listIds = (reading: Reading, field: 'topics' | 'users', id: string) =>
       )
     : [];
 
+type Rows = Record<string, Record<string, unknown>[]>;
+
+/** The first ticket, department, FAQ category, SLA plan and task deskgate's lists answered. */
+function collectTargets(targets: ReadTargets, probe: Probe, reading: Reading): void {
+  if (reading.outcome !== 'success') return;
+  const data = reading.data as Rows;
+  const first = (field: string) => data[field]?.[0];
+  const query = (probe.body as { query: string }).query;
+  const ticket = first('tickets');
+  if (query === 'ticket' && ticket && !targets.ticket)
+    targets.ticket = { id: String(ticket.ticket_id), number: String(ticket.number) };
+  const department = first('departments');
+  if (department) targets.departmentId ??= String(department.department_id);
+  const category = first('categories');
+  if (category) targets.faqCategoryId ??= String(category.id);
+  const sla = first('sla');
+  if (sla) targets.slaId ??= String(sla.sla_id);
+  const task = first('tasks');
+  if (task) targets.taskId ??= String(task.id ?? task.task_id);
+}
+
 /**
  * Sends both services the same requests of every kind they both serve and compares the
  * answers. Writes (user/add) only when `write` is true.
@@ -156,6 +180,13 @@ export async function runCheck(options: {
     if (probe.kind !== 'topics-all') await run(probe);
   }
   for (const probe of refusalProbes()) await run(probe);
+
+  const targets: ReadTargets = {};
+  for (const probe of listProbes()) {
+    const outcome = await run(probe);
+    collectTargets(targets, probe, outcome.deskgate);
+  }
+  for (const probe of lookupProbes(targets)) await run(probe);
 
   const emails: string[] = [];
   const userIds: string[] = [];

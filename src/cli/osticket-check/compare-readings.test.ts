@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { lookupProbes } from './check-probes.ts';
+import { compareReadings } from './compare-readings.ts';
+import type { Reading } from './read-answer.ts';
+
+const success = (data: unknown): Reading => ({ outcome: 'success', status: 200, data });
+const probe = (name: string) => {
+  const found = lookupProbes({ ticket: { id: '1', number: '376005' } }).find((p) =>
+    p.name.startsWith(name),
+  );
+  assert.ok(found, name);
+  return found;
+};
+const ticketRow = { ticket_id: '1', number: '376005', status_id: '1', subject: 'First' };
+const deskgateTicket = (entries: string[], changes: Record<string, string> = {}) =>
+  success({
+    total: 1,
+    tickets: [
+      {
+        ...ticketRow,
+        ...changes,
+        entries: entries.map((body, i) => ({ entry_id: String(i + 1), entry_body: body })),
+      },
+    ],
+  });
+
+test("a task's entry mixed into the original's ticket (total 2) is change-ticket-rows", () => {
+  const original = success({
+    total: 2,
+    tickets: [
+      { ...ticketRow, body: 'Hello' },
+      { ...ticketRow, body: 'Replace toner' },
+    ],
+  });
+  const found = compareReadings(probe('ticket/specific id'), original, deskgateTicket(['Hello']));
+  assert.deepEqual([found.anchors, found.undocumented], [['change-ticket-rows'], []]);
+});
+
+test('a ticket column or an entry the original does not have is undocumented', () => {
+  const original = success({ total: 1, tickets: [{ ...ticketRow, body: 'Hello' }] });
+  const status = compareReadings(
+    probe('ticket/specific id'),
+    original,
+    deskgateTicket(['Hello'], { status_id: '3' }),
+  );
+  assert.deepEqual(status.undocumented, ['ticket 1 status_id: "1" vs "3"']);
+  const entry = compareReadings(probe('ticket/specific id'), original, deskgateTicket(['Other']));
+  assert.deepEqual(entry.undocumented, ['ticket 1 entry 1: not a row']);
+});
+
+test('only the listed extra catalogue fields are change-catalogue-fields', () => {
+  const department = { department_id: '1', name: 'Support', created: '2026-11-25 11:40:08' };
+  const original = success({ total: 1, departments: [department] });
+  const listed = compareReadings(
+    probe('department/specific'),
+    original,
+    success({ total: 1, departments: [{ ...department, parent_id: '0' }] }),
+  );
+  assert.deepEqual([listed.anchors, listed.undocumented], [['change-catalogue-fields'], []]);
+  const other = compareReadings(
+    probe('department/specific'),
+    original,
+    success({ total: 1, departments: [{ ...department, ispublic: '1' }] }),
+  );
+  assert.deepEqual(other.undocumented, ['departments 1 ispublic: undefined vs "1"']);
+});
+
+test("the original's SQL error is change-tasks-by-date only for tasks/all by creationDate", () => {
+  const sqlError: Reading = {
+    outcome: 'error',
+    status: 200,
+    data: undefined,
+    message: "You have an error in your SQL syntax; check the manual … near 'AND ost_task'",
+  };
+  const empty = success({ total: 0, tasks: [] });
+  const byDate = {
+    name: 'tasks/all every day (creationDate)',
+    kind: 'catalogue' as const,
+    method: 'GET',
+    body: { query: 'tasks', condition: 'all', sort: 'creationDate', parameters: {} },
+  };
+  assert.deepEqual(compareReadings(byDate, sqlError, empty).anchors, ['change-tasks-by-date']);
+  const byTicket = compareReadings(probe('tasks/all byTicket'), sqlError, empty);
+  assert.deepEqual(byTicket.anchors, []);
+  assert.equal(byTicket.undocumented.length, 1);
+});
