@@ -1,29 +1,15 @@
-import { type RecordedWrite, writes } from '../data/writes/writes.ts';
-import type { OperationContext } from './operation.ts';
-import { toParameterError } from './ticket-writes.ts';
+import type { RecordedWrite } from '../data/writes/writes.ts';
+import { recordOperationWrite, type WriteContext } from './record-operation-write.ts';
 
 /** What every admin write reaches besides its own entity: the generic write path. */
-export type AdminWriteContext = Omit<OperationContext, 'data'> & {
-  data: OperationContext<readonly [typeof writes]>['data'];
-};
+export type AdminWriteContext = WriteContext;
 
-/**
- * Runs department/add, sla/add or sla/delete through the generic write path: its rows, its
- * audit entry and (with `claim`) its stored answer in one transaction, in every layout; a
- * rejected value becomes a 400 naming the parameter.
- */
-export async function writeAdmin<Result, Answer>(
+/** department/add, sla/add and sla/delete: the generic write path, in every layout. */
+export function writeAdmin<Result, Answer>(
   context: AdminWriteContext,
   write: Omit<RecordedWrite<Result, Answer>, 'actor'>,
 ): Promise<Answer> {
-  const { apiKey, clientIp, operation } = context;
-  try {
-    return await context
-      .data(writes)
-      .recordWrite({ ...write, actor: { apiKeyId: apiKey.id, clientIp, operation } });
-  } catch (error) {
-    throw toParameterError(error);
-  }
+  return recordOperationWrite(context, write);
 }
 
 const OSTICKET_ESCAPES: Record<string, string> = {

@@ -7,7 +7,7 @@ import { DeskgateError } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
 import type { Claim } from './idempotent-write.ts';
 import type { OperationContext } from './operation.ts';
-import { toParameterError } from './ticket-writes.ts';
+import { toParameterError } from './record-operation-write.ts';
 
 /** What an osTicket-mode ticket write reaches: osTicket's inputs, its tickets, the write path. */
 export const OSTICKET_WRITE_USES = [tickets, writes, ticketInputs] as const;

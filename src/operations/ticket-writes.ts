@@ -1,9 +1,9 @@
-import { RejectedValueError } from '../data/store.ts';
 import { tickets } from '../data/tickets/tickets.ts';
 import { type RecordedWrite, writes } from '../data/writes/writes.ts';
 import { DeskgateError } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
 import type { OperationContext } from './operation.ts';
+import { recordOperationWrite } from './record-operation-write.ts';
 
 /** What every ticket write reaches: the tickets, and the generic write path. */
 export const TICKET_WRITE_USES = [tickets, writes] as const;
@@ -22,15 +22,6 @@ export function assertTicketWritesHere({ config }: Pick<OperationContext, 'confi
   }
 }
 
-/** An id the database does not know → 400 naming the parameter; anything else unchanged. */
-export function toParameterError(error: unknown): unknown {
-  if (!(error instanceof RejectedValueError)) return error;
-  const field = `parameters.${error.field}`;
-  return new DeskgateError('invalid_parameters', `Invalid parameters: ${field} ${error.message}.`, {
-    errors: [{ field, message: error.message }],
-  });
-}
-
 /**
  * Runs a ticket write through the generic write path (its audit entry, and with `claim` its
  * stored answer, in the same transaction) where it may run, else the 501 above; an unknown id
@@ -41,12 +32,5 @@ export async function writeTicket<Result, Answer>(
   write: Omit<RecordedWrite<Result, Answer>, 'actor'>,
 ): Promise<Answer> {
   assertTicketWritesHere(context);
-  const { apiKey, clientIp, operation } = context;
-  try {
-    return await context
-      .data(writes)
-      .recordWrite({ ...write, actor: { apiKeyId: apiKey.id, clientIp, operation } });
-  } catch (error) {
-    throw toParameterError(error);
-  }
+  return recordOperationWrite(context, write);
 }
