@@ -7,8 +7,8 @@ export interface CommandInput {
   positionals: string[];
   /** Configuration with `--database` already applied. */
   config: Readonly<Config>;
-  /** Where the command prints its result. */
-  out: (text: string) => void;
+  /** Where the command prints its result; a promise when the reader is behind (await it in loops). */
+  out: (text: string) => void | Promise<void>;
 }
 
 /** One CLI command: a file in commands/ and a lazy line in commands/index.ts. */

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import {
@@ -120,7 +121,8 @@ async function run(
     values: parsed.values,
     positionals: parsed.positionals,
     config,
-    out: (text) => process.stdout.write(text),
+    out: (text) =>
+      process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => {}),
   });
 }
 

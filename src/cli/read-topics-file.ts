@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import streamArray from 'stream-json/streamers/stream-array.js';
 import type { NewTopic } from '../domain.ts';
@@ -19,16 +19,19 @@ function withoutByteOrderMark(): Transform {
   });
 }
 
+/** Topics per slice handed on: the most the import holds at once. */
+const SLICE = 1_000;
+
 /**
- * Reads a JSON array of topics element by element (stream-json), validating each as it comes:
- * memory holds the topics, never the file's text or its whole parse tree. Throws a CommandError
- * naming the file and the first bad topic; `onTopic` hears the count so far.
+ * Opens a JSON array of topics for reading element by element (stream-json), validating each as
+ * it comes: memory holds one slice of topics, never the file, its parse tree or the whole batch.
+ * Throws a CommandError when the file cannot be opened; the slices throw one naming the file and
+ * the first bad topic. `onTopic` hears the count so far.
  */
-export async function readTopicsFile(
+export async function openTopicsFile(
   path: string,
   onTopic: (count: number) => void = () => {},
-): Promise<NewTopic[]> {
-  const topics: NewTopic[] = [];
+): Promise<AsyncIterable<NewTopic[]>> {
   const file = createReadStream(path);
   const opened = new Promise<void>((resolve, reject) => {
     file.once('open', () => resolve());
@@ -41,8 +44,18 @@ export async function readTopicsFile(
       `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
     );
   }
+  return readTopicSlices(path, file, onTopic);
+}
+
+async function* readTopicSlices(
+  path: string,
+  file: ReadStream,
+  onTopic: (count: number) => void,
+): AsyncGenerator<NewTopic[]> {
   const elements = file.pipe(withoutByteOrderMark()).pipe(streamArray.withParserAsStream());
   file.on('error', (error) => elements.destroy(error));
+  let slice: NewTopic[] = [];
+  let count = 0;
   try {
     for await (const { key, value } of elements as AsyncIterable<{ key: number; value: unknown }>) {
       const parsed = topicInput.safeParse(value);
@@ -53,8 +66,12 @@ export async function readTopicsFile(
           `${path}: topic ${key + 1}${field === undefined ? '' : `, field ${String(field)}`}: ${issue?.message ?? 'is not valid'}; nothing was imported`,
         );
       }
-      topics.push(toNewTopic(parsed.data));
-      onTopic(topics.length);
+      slice.push(toNewTopic(parsed.data));
+      onTopic(++count);
+      if (slice.length === SLICE) {
+        yield slice;
+        slice = [];
+      }
     }
   } catch (error) {
     if (error instanceof CommandError) throw error;
@@ -68,7 +85,7 @@ export async function readTopicsFile(
   } finally {
     file.destroy();
   }
-  if (topics.length === 0)
+  if (count === 0)
     throw new CommandError(`${path}: the file: must hold at least one topic; nothing was imported`);
-  return topics;
+  if (slice.length > 0) yield slice;
 }

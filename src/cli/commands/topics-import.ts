@@ -1,9 +1,24 @@
-import { topics } from '../../data/topics/topics.ts';
-import { type Command, CommandError, JSON_OPTION, printJson, UsageError } from '../command.ts';
-import { readTopicsFile } from '../read-topics-file.ts';
+import { TopicImportError, topics } from '../../data/topics/topics.ts';
+import type { NewTopic } from '../../domain.ts';
+import { type Command, CommandError, JSON_OPTION, UsageError } from '../command.ts';
+import { openJsonArraySpool } from '../json-array-spool.ts';
+import { openTopicsFile } from '../read-topics-file.ts';
 import { makeTerminalProgress } from '../terminal-progress.ts';
-import { assertTopicsFit, topicToJson } from '../topic-input.ts';
+import { topicToJson } from '../topic-input.ts';
 import { usingStore } from '../using-store.ts';
+
+/** Passes `slices` on and calls `onEnd` with the count once the last has gone. */
+async function* withEnd(
+  slices: AsyncIterable<NewTopic[]>,
+  onEnd: (count: number) => void,
+): AsyncGenerator<NewTopic[]> {
+  let count = 0;
+  for await (const slice of slices) {
+    count += slice.length;
+    yield slice;
+  }
+  onEnd(count);
+}
 
 export const topicsImport: Command = {
   name: 'topics import',
@@ -15,28 +30,37 @@ export const topicsImport: Command = {
     const path = input.positionals[0];
     if (!path) throw new UsageError('FILE is required');
     const progress = makeTerminalProgress();
-    const batch = await readTopicsFile(path, (count) =>
+    const slices = await openTopicsFile(path, (count) =>
       progress.show(`topics import: ${count.toLocaleString('en')} topics read`),
-    ).finally(() => progress.end());
-    progress.show(
-      `topics import: checking and inserting ${batch.length.toLocaleString('en')} topics (all or nothing)`,
-      true,
     );
-    const imported = await usingStore(input.config, async (store) => {
-      try {
-        assertTopicsFit(await store.data(topics).listTopics(), batch);
-      } catch (error) {
-        if (error instanceof CommandError)
-          throw new CommandError(`${path}: ${error.message}; nothing was imported`);
-        throw error;
-      }
-      // Only --json needs the stored topics back; the count alone reads nothing back.
-      return input.values.json
-        ? store.data(topics).insertTopics(batch)
-        : store.data(topics).importTopics(batch);
-    }).finally(() => progress.end());
-    if (typeof imported === 'number')
-      input.out(`Imported ${imported} topic${imported === 1 ? '' : 's'}.\n`);
-    else printJson(input, imported.map(topicToJson));
+    // The file is read as it is inserted (docs/decisions/280): the whole-set checks and the
+    // commit come once it has ended.
+    const checking = withEnd(slices, (count) =>
+      progress.show(
+        `topics import: checking and inserting ${count.toLocaleString('en')} topics (all or nothing)`,
+        true,
+      ),
+    );
+    const spool = input.values.json ? await openJsonArraySpool() : undefined;
+    try {
+      const imported = await usingStore(input.config, async (store) => {
+        try {
+          return await store
+            .data(topics)
+            .importTopics(checking, spool && ((stored) => spool.add(stored.map(topicToJson))));
+        } catch (error) {
+          if (!(error instanceof TopicImportError)) throw error;
+          const where =
+            error.count > 1
+              ? `topic ${error.position} ("${error.topicName}")`
+              : `"${error.topicName}"`;
+          throw new CommandError(`${path}: ${where}: ${error.problem}; nothing was imported`);
+        }
+      }).finally(() => progress.end());
+      if (spool) await spool.print(input.out);
+      else input.out(`Imported ${imported} topic${imported === 1 ? '' : 's'}.\n`);
+    } finally {
+      await spool?.remove();
+    }
   },
 };

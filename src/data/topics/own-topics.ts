@@ -4,6 +4,7 @@ import { type Param, prepareRead, type Reader } from '../common/prepared-query.t
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import { formatTimestamp, now } from '../time.ts';
+import { importOwnTopics } from './import-own-topics.ts';
 import type { TopicData } from './topics.ts';
 
 /** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
@@ -143,20 +144,6 @@ export async function insertTopics(
   });
 }
 
-/**
- * Inserts the batch in one transaction, all or nothing, and answers only how many: nothing is
- * read back, so a large import holds its batch and one slice of rows, not the table
- * (docs/decisions/120).
- */
-export async function importTopics(
-  db: Kysely<OwnTopicTables>,
-  dialect: Dialect,
-  topics: readonly NewTopic[],
-): Promise<number> {
-  await db.transaction().execute((trx) => writeTopics(trx, dialect, topics));
-  return topics.length;
-}
-
 export async function updateTopic(
   db: Kysely<OwnTopicTables>,
   id: number,
@@ -203,7 +190,7 @@ export function makeOwnTopics(handle: OwnHandle): TopicData {
     listTopics: () => listTopics(db),
     listTopicsInOrder: (parentId) => listTopicsInOrder(reader, parentId),
     insertTopics: (list) => insertTopics(db, handle.dialect, list),
-    importTopics: (list) => importTopics(db, handle.dialect, list),
+    importTopics: (slices, onStored) => importOwnTopics(db, handle.dialect, slices, onStored),
     countTopics: () => countTopics(db),
     updateTopic: (id, topic) => updateTopic(db, id, topic),
     deleteTopics: (ids) => deleteTopics(db, ids),
