@@ -40,7 +40,7 @@ const TREE = [
         description: '',
         notes: '',
         visibility: 2,
-        faqs: [],
+        faqs: [{ question: 'Codes?', answer: 'An app.', keywords: '', notes: '', published: 1 }],
         children: [
           {
             name: 'Level three',
@@ -53,6 +53,8 @@ const TREE = [
         ],
       },
       { name: 'Private', description: '', notes: '', visibility: 0, faqs: [], children: [] },
+      // Public, but without a published FAQ: osTicket's portal does not show it.
+      { name: 'Empty', description: '', notes: '', visibility: 1, faqs: [], children: [] },
     ],
   },
 ];
@@ -248,7 +250,7 @@ describeEachDatabase('department, FAQ and SLA operations', (database) => {
       ['Reset password?', 'Featured one'],
     );
     assert.equal(top.notes, '', 'internal notes stay internal');
-    assert.equal(top.children.count, 1, 'the private category is left out');
+    assert.equal(top.children.count, 1, 'the private and the empty categories are left out');
     const second = top.children['0'] as {
       name: string;
       children: Record<string, { faqs: { faq: { question: string }[] } }>;

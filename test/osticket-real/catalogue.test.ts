@@ -219,6 +219,14 @@ describe("the catalogue against the real osTicket 1.18.1's admin panel and porta
     await faq(twoFactor, 2, 'Featured two-factor?');
     await faq(deep, 1, 'Three levels deep?');
     await faq(internal, 1, 'In a private category?');
+    // The portal's rules for categories without a published FAQ of their own: an empty
+    // top-level one is hidden, one with a public child is shown; a subcategory is hidden, and so
+    // is what lies below it.
+    await category('Empty', 1);
+    const parentOnly = await category('Parent only', 1);
+    const emptyChild = await category('Empty child', 1, parentOnly);
+    await faq(await category('Under an empty child', 1, emptyChild), 1, 'Unreachable?');
+    await category('Empty sub', 1, accounts);
 
     const portal = await walkPortal(osticket.browser());
     const reply = await deskgate.request(
@@ -229,7 +237,12 @@ describe("the catalogue against the real osTicket 1.18.1's admin panel and porta
     const answered = flattenAnswer(
       (reply.body?.data as { categories: AnsweredCategory[] } | undefined)?.categories ?? [],
     );
-    assert.equal(portal.size, 3, 'the portal shows the three public categories');
+    assert.deepEqual([...portal.values()].map((shown) => shown.name).sort(), [
+      'Accounts',
+      'Level three',
+      'Parent only',
+      'Two-factor',
+    ]);
     assert.deepEqual(answered, portal);
   });
 });

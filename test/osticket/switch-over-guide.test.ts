@@ -153,6 +153,8 @@ describe('the switch-over guide lists exactly the differences it is checked for'
         [1, 1, 1, 'Réinitialiser le mot de passe ?'],
         [2, 1, 2, 'Featured question?'],
         [3, 3, 1, 'Three levels deep?'],
+        // A subcategory shows in osTicket's portal only with a published FAQ of its own.
+        [4, 2, 1, 'Featured sub question?'],
       ] as const) {
         await db.query(
           `INSERT INTO \`${p()}faq\` (faq_id, category_id, ispublished, question, answer, created, updated) VALUES (?, ?, ?, ?, 'Yes.', NOW(), NOW())`,

@@ -181,8 +181,18 @@ export function toFaqTree(
     faqsOf.set(faq.categoryId, [...(faqsOf.get(faq.categoryId) ?? []), toFaqView(faq, visibility)]);
   }
   const known = new Set(categories.map((category) => category.id));
+  // osTicket's portal (1.18.1): a subcategory shows only with a published FAQ of its own
+  // (Category::getSubCategories); a top-level one with such a FAQ or a public child
+  // (include/client/kb-categories.inc.php). `all` answers every category.
+  const holdsFaqs = (category: FaqCategory) => (faqsOf.get(category.id)?.length ?? 0) > 0;
+  const portalShows = (category: FaqCategory, topLevel: boolean) =>
+    visibility === 'all' ||
+    holdsFaqs(category) ||
+    (topLevel && (byParent.get(category.id)?.length ?? 0) > 0);
   const build = (category: FaqCategory, path: ReadonlySet<number>): FaqCategoryView => {
-    const children = (byParent.get(category.id) ?? []).filter((child) => !path.has(child.id));
+    const children = (byParent.get(category.id) ?? []).filter(
+      (child) => !path.has(child.id) && portalShows(child, false),
+    );
     const nested: FaqCategoryView['children'] = { count: children.length };
     children.forEach((child, index) => {
       nested[String(index)] = build(child, new Set([...path, child.id]));
@@ -205,7 +215,8 @@ export function toFaqTree(
   return categories
     .filter(
       (category) =>
-        category.parentId === 0 || (visibility === 'all' && !known.has(category.parentId)),
+        (category.parentId === 0 || (visibility === 'all' && !known.has(category.parentId))) &&
+        portalShows(category, true),
     )
     .map((category) => build(category, new Set([category.id])));
 }
