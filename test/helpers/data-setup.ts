@@ -1,5 +1,6 @@
 import { type ApiKeyData, apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { openDatabase } from '../../src/data/open-database.ts';
+import type { Store } from '../../src/data/store.ts';
 import { type TopicData, topics } from '../../src/data/topics/topics.ts';
 import { type UserData, users } from '../../src/data/users/users.ts';
 import { writes } from '../../src/data/writes/writes.ts';
@@ -28,6 +29,17 @@ export function listTopics(server: Pick<TestServer, 'store'>): ReturnType<TopicD
 /** A user to store with a bcrypt hash as sent, so no hashing slows the set-up down. */
 export type NewUserAt = NewUser;
 
+/** Stores one user through the write path user/add takes (its audit entry included); its id. */
+export function storeUser(store: Store, user: NewUser): Promise<number> {
+  return store.data(writes).recordWrite({
+    actor: { apiKeyId: 1, clientIp: '127.0.0.1', operation: 'user/add' },
+    run: (trx, at) => store.data(users).insertUser(trx, user, at),
+    targetId: String,
+    outcome: String,
+    answer: (id) => id,
+  });
+}
+
 /**
  * Creates users through the store's write path, then sets their creation time to `created`
  * (`YYYY-MM-DD HH:MM:SS`, UTC) in deskgate's own schema, which no operation lets a caller choose.
@@ -39,17 +51,7 @@ export async function createUsersCreatedAt(
   created: string,
 ): Promise<number[]> {
   const ids: number[] = [];
-  for (const user of list) {
-    ids.push(
-      await server.store.data(writes).recordWrite({
-        actor: { apiKeyId: 1, clientIp: '127.0.0.1', operation: 'user/add' },
-        run: (trx, at) => server.store.data(users).insertUser(trx, user, at),
-        targetId: String,
-        outcome: String,
-        answer: (id) => id,
-      }),
-    );
-  }
+  for (const user of list) ids.push(await storeUser(server.store, user));
   const { db } = openDatabase<Database>(databaseUrl);
   try {
     await db.updateTable('users').set({ created_at: created }).where('id', 'in', ids).execute();

@@ -1,7 +1,6 @@
 import { agents } from '../../src/data/agents/agents.ts';
 import type { Store } from '../../src/data/store.ts';
-import { users } from '../../src/data/users/users.ts';
-import { writes } from '../../src/data/writes/writes.ts';
+import { storeUser } from './data-setup.ts';
 
 /** A bcrypt hash, stored as sent: making users costs no hashing. */
 const HASH = '$2y$04$abcdefghijklmnopqrstuu7tWf1Lh1Iu7cL0n2K3p8o5B6v8sQm3Cq';
@@ -20,13 +19,7 @@ export function addUser(store: Store, name = 'Tess Ticket'): Promise<number> {
     defaultEmailId: 0,
     status: 0,
   };
-  return store.data(writes).recordWrite({
-    actor: { apiKeyId: 1, clientIp: '127.0.0.1', operation: 'user/add' },
-    run: (trx, at) => store.data(users).insertUser(trx, user, at),
-    targetId: String,
-    outcome: String,
-    answer: (id) => id,
-  });
+  return storeUser(store, user);
 }
 
 /** An active agent of the default department; resolves to its id. */
