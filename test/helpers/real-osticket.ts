@@ -13,6 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -121,14 +122,31 @@ async function extractedSource(): Promise<string> {
   return source;
 }
 
-/** php-fpm is Debian's system service: started when its socket is absent. */
+/** Whether something accepts connections on the php-fpm socket (a file alone can be stale). */
+function fpmAnswers(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(FPM_SOCKET);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * php-fpm is Debian's system service, started when nothing answers on its socket. The socket
+ * file can outlive its process (a machine restored from a snapshot keeps /run's files, not its
+ * processes), so the test is a connection, not the file.
+ */
 async function ensurePhpFpm(): Promise<void> {
-  if (existsSync(FPM_SOCKET)) return;
+  if (await fpmAnswers()) return;
   await run('service', ['php8.2-fpm', 'start']).catch(() => run(PHP_FPM, ['--daemonize']));
-  for (let i = 0; i < 50 && !existsSync(FPM_SOCKET); i++) {
+  for (let i = 0; i < 50; i++) {
+    if (await fpmAnswers()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  if (!existsSync(FPM_SOCKET)) throw new Error(`php-fpm did not create ${FPM_SOCKET}`);
+  throw new Error(`php-fpm does not answer on ${FPM_SOCKET}`);
 }
 
 /** Databases (and users) of earlier runs whose process died before its cleanup. */
