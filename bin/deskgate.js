@@ -15,9 +15,9 @@ if (major < REQUIRED_MAJOR) {
   process.exitCode = 1;
 } else {
   // A checkout runs its TypeScript sources (Node strips the types); the installed package has
-  // no sources, only what `npm pack` compiled into dist/.
+  // no sources, only the command `npm pack` bundled into dist/bin/ (scripts/bundle-cli.ts).
   const { existsSync } = await import('node:fs');
   const fromSources = existsSync(new URL('../src/cli/main.ts', import.meta.url));
-  const { main } = await import(fromSources ? '../src/cli/main.ts' : '../dist/cli/main.js');
+  const { main } = await import(fromSources ? '../src/cli/main.ts' : '../dist/bin/main.js');
   await main(process.argv.slice(2));
 }

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { builtCli } from '../helpers/built-cli.ts';
 import { childEnv } from '../helpers/child-env.ts';
 import { runCli } from '../helpers/cli.ts';
 import { ROOT } from '../helpers/paths.ts';
@@ -18,9 +19,13 @@ interface PipeResult {
  * Runs `deskgate ARGS` with its stdout on a pipe whose reader goes away: at once, or after the
  * first chunk (as `| head -1` does).
  */
-function runIntoClosedPipe(args: string[], when: 'at once' | 'after a chunk'): Promise<PipeResult> {
+async function runIntoClosedPipe(
+  args: string[],
+  when: 'at once' | 'after a chunk',
+): Promise<PipeResult> {
+  const deskgate = await builtCli();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/deskgate.js', ...args], {
+    const child = spawn(process.execPath, [deskgate, ...args], {
       cwd: ROOT,
       env: childEnv({ DESKGATE_LOG_FORMAT: 'json' }),
       stdio: ['ignore', 'pipe', 'pipe'],

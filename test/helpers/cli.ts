@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { builtCli } from './built-cli.ts';
 import { childEnv } from './child-env.ts';
 import { ROOT } from './paths.ts';
 
@@ -8,13 +9,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `deskgate ARGS` as a child process, the way a user does. */
-export function runCli(
+/** Runs `deskgate ARGS` as a child process, the way a user does (the command as the package ships it). */
+export async function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<CliResult> {
+  const deskgate = await builtCli();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/deskgate.js', ...args], {
+    const child = spawn(process.execPath, [deskgate, ...args], {
       cwd: ROOT,
       env: childEnv({ DESKGATE_LOG_FORMAT: 'json', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ import { openStore } from '../../src/data/open-store.ts';
 import type { Store } from '../../src/data/store.ts';
 import type { Scope } from '../../src/domain.ts';
 import { SERVICE_ENTITIES } from '../../src/server/service-entities.ts';
+import { builtCli } from './built-cli.ts';
 import { childEnv } from './child-env.ts';
 import { ROOT } from './paths.ts';
 
@@ -34,11 +35,14 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
-/** Starts `deskgate serve` as a child process on a free port and waits until it listens. */
+/**
+ * Starts `deskgate serve` (the command as the package ships it) as a child process on a free
+ * port and waits until it listens.
+ */
 export async function startServer({ databaseUrl, env = {} }: StartOptions): Promise<StartedServer> {
   const keyDir = mkdtempSync(join(tmpdir(), 'deskgate-first-key-'));
   const firstKeyFile = env.DESKGATE_FIRST_KEY_FILE ?? join(keyDir, 'first-api-key.txt');
-  const child = spawn(process.execPath, ['bin/deskgate.js', 'serve'], {
+  const child = spawn(process.execPath, [await builtCli(), 'serve'], {
     cwd: ROOT,
     env: childEnv({
       HOST: '127.0.0.1',

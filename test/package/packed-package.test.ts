@@ -122,7 +122,7 @@ describe('the packed package, installed into an empty project', () => {
       'web',
     ]);
     const files = readdirSync(join(installed, 'dist'), { recursive: true }).map(String);
-    assert.ok(files.includes(join('cli', 'main.js')));
+    assert.ok(files.includes(join('bin', 'main.js')), 'the bundled command');
     assert.ok(files.includes(join('client', 'index.d.ts')));
     assert.ok(!files.some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), 'a .ts source');
     assert.ok(!files.some((f) => f.includes('.test.')), 'a test file');

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { stripVTControlCharacters } from 'node:util';
+import { builtCli } from '../helpers/built-cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, topicBody } from '../helpers/http.ts';
 import { ROOT } from '../helpers/paths.ts';
@@ -29,7 +30,7 @@ async function startLoggingServer(
   databaseUrl: string,
   env: Record<string, string>,
 ): Promise<LoggingServer> {
-  const child: ChildProcess = spawn(process.execPath, ['bin/deskgate.js', 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [await builtCli(), 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

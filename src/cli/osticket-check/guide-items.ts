@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { findPackageJSON } from 'node:module';
-import { dirname, join } from 'node:path';
+import { packageFile } from '../../package-version.ts';
 
 /** The switch-over guide, shipped in the package beside dist/ (see package.json `files`). */
 export const GUIDE_PATH = 'docs/replacing-the-osticket-web-service.md';
@@ -50,10 +49,8 @@ export function parseGuideItems(markdown: string): Map<string, GuideItem> {
 
 /** The guide's items as shipped with this deskgate; empty when the file is missing. */
 export function readGuideItems(): Map<string, GuideItem> {
-  const packageJson = findPackageJSON(import.meta.url);
-  if (!packageJson) return new Map();
   try {
-    return parseGuideItems(readFileSync(join(dirname(packageJson), GUIDE_PATH), 'utf8'));
+    return parseGuideItems(readFileSync(packageFile(GUIDE_PATH), 'utf8'));
   } catch {
     return new Map();
   }

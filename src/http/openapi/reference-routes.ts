@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../package-version.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
 
 interface Asset {
@@ -10,13 +10,13 @@ interface Asset {
 }
 
 /**
- * The page's script and style, plain files of the package's web/ folder (the same path from
- * src/ and from the compiled dist/): deskgate's own, with no dependency (decision 230).
+ * The page's script and style, plain files of the package's web/ folder: deskgate's own, with no
+ * dependency (decision 230).
  */
 function webFile(file: string, contentType: string): Asset {
   return {
     contentType,
-    load: () => readFileSync(fileURLToPath(new URL(`../../../web/${file}`, import.meta.url))),
+    load: () => readFileSync(packageFile(`web/${file}`)),
     cacheControl: 'no-cache',
   };
 }
