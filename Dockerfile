@@ -1,11 +1,13 @@
 # deskgate: the HTTP interface of a help desk. docs/deploying.md explains every setting used here.
 
-# Build stage: compile the TypeScript sources to dist/ (the package's `npm run build`).
+# Build stage: compile the TypeScript sources to dist/ and bundle the command into dist/bin/
+# (the package's `npm run build`).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 
@@ -22,6 +24,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY bin ./bin
+COPY web ./web
+COPY docs/replacing-the-osticket-web-service.md ./docs/
 COPY --from=build /app/dist ./dist
 RUN mkdir /data && chown node:node /data
 USER node

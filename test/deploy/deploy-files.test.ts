@@ -46,6 +46,17 @@ describe('Dockerfile', () => {
     assert.match(env, /\bDESKGATE_FIRST_KEY_FILE=\/data\/first-api-key\.txt\b/);
   });
 
+  test('its image holds what deskgate reads at run time, and its build what the build runs', () => {
+    // The /docs page's script and style (web/) and the switch-over guide `osticket check` reads
+    // are found beside package.json; the build stage bundles the command with scripts/.
+    const copied = runtimeInstructions('COPY').map((args) => args.split(/\s+/)[0]);
+    for (const path of ['package.json', 'bin', 'web', 'docs/replacing-the-osticket-web-service.md'])
+      assert.ok(copied.includes(path), `the runtime stage copies ${path}`);
+    const build = read('Dockerfile').split(/^FROM /m)[1] ?? '';
+    assert.match(build, /^COPY scripts \.\/scripts$/m);
+    assert.match(build, /^RUN npm run build$/m);
+  });
+
   describe('its healthcheck', () => {
     const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
     let database: TestDatabase;

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -59,10 +59,15 @@ export async function startPrivateMariadb(
 ): Promise<PrivateMariadb> {
   const dir = mkdtempSync(join(tmpdir(), 'deskgate-mariadb-'));
   const datadir = join(dir, 'data');
+  // A temp folder of its own: a MariaDB server deletes every #sql* file in its tmpdir when it
+  // starts, which in /tmp are the shared test server's open temporary tables.
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
   const user = userInfo().username;
   await promisify(execFile)(INSTALL_DB, [
     '--no-defaults',
     `--datadir=${datadir}`,
+    `--tmpdir=${tmp}`,
     `--user=${user}`,
     '--auth-root-authentication-method=normal',
     '--skip-test-db',
@@ -74,6 +79,7 @@ export async function startPrivateMariadb(
     [
       '--no-defaults',
       `--datadir=${datadir}`,
+      `--tmpdir=${tmp}`,
       `--user=${user}`,
       `--port=${port}`,
       '--bind-address=127.0.0.1',
