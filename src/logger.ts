@@ -3,7 +3,7 @@ import { ecsFormat } from '@elastic/ecs-pino-format';
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import type { Config } from './config.ts';
-import { readPackageVersion } from './package-version.ts';
+import { readPackageVersion } from './package-files.ts';
 import { serializeError } from './serialize-error.ts';
 
 export type { Logger };

@@ -9,7 +9,7 @@ import {
 import { redactUrl } from '../data/open-database.ts';
 import { SchemaOutOfDateError } from '../data/open-store.ts';
 import { DatabaseUnreachableError, StoreError } from '../data/store.ts';
-import { readPackageVersion } from '../package-version.ts';
+import { readPackageVersion } from '../package-files.ts';
 import { scrubErrorText } from '../serialize-error.ts';
 import { FirstKeyFileError } from '../server/announce-first-key.ts';
 import { type Command, CommandError, UsageError } from './command.ts';

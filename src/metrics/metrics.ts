@@ -9,7 +9,7 @@ import {
 } from 'prom-client';
 import type { PoolStats } from '../data/dialects/dialect.ts';
 import type { LimiterStats } from '../limits/limiter-backend.ts';
-import { readPackageVersion } from '../package-version.ts';
+import { readPackageVersion } from '../package-files.ts';
 import { askPrimaryForMetrics } from './cluster-metrics.ts';
 import { registerLimiterMetrics } from './limiter-metrics.ts';
 

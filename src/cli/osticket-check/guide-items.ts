@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../../package-version.ts';
+import { packageFile } from '../../package-files.ts';
 
 /** The switch-over guide, shipped in the package beside dist/ (see package.json `files`). */
 export const GUIDE_PATH = 'docs/replacing-the-osticket-web-service.md';

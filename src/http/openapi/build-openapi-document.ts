@@ -1,5 +1,5 @@
 import { MESSAGES } from '../../messages.ts';
-import { readPackageVersion } from '../../package-version.ts';
+import { readPackageVersion } from '../../package-files.ts';
 import { errorResponse, type Json, json, ref } from './error-responses.ts';
 import {
   operationComponents,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { packageFile } from '../../package-version.ts';
+import { packageFile } from '../../package-files.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
 
 interface Asset {
