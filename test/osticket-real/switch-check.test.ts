@@ -196,6 +196,15 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
     writeFileSync(CHECK_OUTPUT, text.stdout);
   });
 
+  test('two checks started in the same second each create their own throwaway users', async () => {
+    const runs = await Promise.all([check(['--json']), check(['--json'])]);
+    for (const run of runs) {
+      const report = JSON.parse(run.stdout) as CheckJson;
+      const valid = report.results.find((r) => r.probe === 'user/add valid');
+      assert.equal(valid?.verdict, 'same', 'the other check had not taken its addresses');
+    }
+  });
+
   test('a difference the guide cannot list (a changed field) is printed as undocumented and exits 1', async () => {
     const proxy = await startAlteringProxy(deskgate.origin);
     try {

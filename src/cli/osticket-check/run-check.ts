@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import {
   listProbes,
@@ -191,7 +192,10 @@ export async function runCheck(options: {
   const emails: string[] = [];
   const userIds: string[] = [];
   if (options.write) {
-    const tag = (options.now ?? new Date()).toISOString().replace(/\D/g, '').slice(0, 14);
+    // The second and a random part: two checks started in the same second (a script, a retry)
+    // must not find each other's throwaway users and read "already used" as a difference.
+    const second = (options.now ?? new Date()).toISOString().replace(/\D/g, '').slice(0, 14);
+    const tag = `${second}-${randomBytes(3).toString('hex')}`;
     const adds = userAddProbes(tag);
     for (const probe of adds.probes) {
       const outcome = await run(probe);
