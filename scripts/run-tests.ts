@@ -2,9 +2,9 @@
  * `npm run test:unit`: every test file but the packed-package one (`npm run test:package`), as two
  * `node --test` runs side by side.
  *
- * - The files of SHARED_PROCESS (scripts/test-groups.ts: pure units and in-process-server suites
- *   that touch no process state) run in one process (`--test-isolation=none`): the server's modules load once instead
- *   of once a file, which halves their CPU.
+ * - The files of SHARED_PROCESS (scripts/test-groups.ts: pure units and in-process-server
+ *   suites that touch no process state) run in one process (`--test-isolation=none`): the
+ *   server's modules load once instead of once a file, which halves their CPU.
  * - Every other file runs in a process of its own, three at a time: the CLI and process suites,
  *   and suites that change the environment, signals or the clock.
  *

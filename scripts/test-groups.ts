@@ -10,7 +10,7 @@ export const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
  * units and in-process-server suites. They must not change process state (test/shared-process
  * .test.ts checks for the usual ways).
  */
-export const SHARED_PROCESS = [
+const SHARED_PROCESS = [
   'src/**/*.test.ts',
   'test/http/*.test.ts',
   'test/limits/*.test.ts',

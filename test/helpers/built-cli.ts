@@ -8,7 +8,8 @@ import { ROOT } from './paths.ts';
  * The `deskgate` command as the package ships it (bundled by scripts/bundle-cli.ts), built from
  * the sources as they are now. The CLI and process suites run it: hundreds of child processes,
  * each starting in about half the CPU time of the sources (docs/decisions/300-bundled-command.md).
- * One suite (help-and-version) still runs bin/deskgate.js on the sources, as a checkout does.
+ * A few suites (help-and-version, env-file, the terminal and database-error ones) still run
+ * bin/deskgate.js on the sources, as a checkout does.
  */
 const BUILDS = join(ROOT, '.build');
 
