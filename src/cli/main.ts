@@ -10,7 +10,7 @@ import { redactUrl } from '../data/open-database.ts';
 import { SchemaOutOfDateError } from '../data/open-store.ts';
 import { DatabaseUnreachableError, StoreError } from '../data/store.ts';
 import { readPackageVersion } from '../package-files.ts';
-import { scrubErrorText } from '../serialize-error.ts';
+import { scrubErrorText } from '../scrub-error-text.ts';
 import { FirstKeyFileError } from '../server/announce-first-key.ts';
 import { type Command, CommandError, UsageError } from './command.ts';
 import { findCommandGroup, groupHelpText } from './command-groups.ts';

@@ -9,11 +9,7 @@ import {
 import { describeStartError } from './describe-start-error.ts';
 import type { Dialect, PoolOptions, PoolStats } from './dialects/dialect.ts';
 import type { AnyEntity, DataAccess, DataHandle, Entity } from './entity.ts';
-import {
-  assertNoUnknownMigrations,
-  migrateToLatest,
-  pendingMigrations,
-} from './migrations/migrate.ts';
+import { migrateToLatest, pendingMigrations } from './migrations/migrate.ts';
 import { type Layout, MIGRATIONS } from './migrations/migrations.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
 import { assertGrants } from './osticket/assert-grants.ts';
@@ -40,8 +36,9 @@ export interface OpenOptions {
   /** Apply pending migrations (`serve` with DESKGATE_MIGRATE, `migrate`), or only check. */
   migrate: boolean;
   /**
-   * The entities the store serves (src/server/service-entities.ts): in osTicket mode their
-   * tables, columns and grants are checked at open and by `ping`; `data` refuses any other.
+   * The entities the store serves (the server's: src/server/service-entities.ts; a command's:
+   * its `usingStore` call): in osTicket mode their tables, columns and grants are checked at
+   * open and by `ping`; `data` refuses any other.
    */
   entities: readonly AnyEntity[];
 }
@@ -81,9 +78,8 @@ async function prepare(
   migrate: boolean,
   databaseUrl: string,
 ): Promise<string[]> {
-  await assertNoUnknownMigrations(db, dialect, layout);
-  if (migrate) return migrateToLatest(db, dialect, layout);
   const pending = await pendingMigrations(db, dialect, layout);
+  if (migrate) return pending.length > 0 ? migrateToLatest(db, dialect, layout) : [];
   if (pending.length === MIGRATIONS[layout].length)
     throw new NotADeskgateDatabaseError(databaseUrl, "deskgate's tables are not there");
   if (pending.length > 0) {
@@ -110,7 +106,7 @@ function makeStore(
     if (api === undefined) {
       if (!declared.has(entity)) {
         throw new Error(
-          `entity ${entity.name} is not among the store's entities: name it in the operation's \`uses\``,
+          `entity ${entity.name} is not among the store's entities: name it in the operation's \`uses\` or the command's \`usingStore\` call`,
         );
       }
       api = handle.layout === 'osticket' ? entity.osticket(handle) : entity.own(handle);

@@ -47,7 +47,7 @@ export const agentsAdd: Command = {
     const email = requireText(values.email, 'email', 255);
     if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError('--email must be an address');
     const deptId = parseId(String(values.dept), '--dept');
-    const agent = await usingStore(input.config, (store) =>
+    const agent = await usingStore(input.config, [agents], (store) =>
       store
         .data(agents)
         .createAgent({ username, name, email, deptId })

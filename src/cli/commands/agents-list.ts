@@ -11,7 +11,9 @@ export const agentsList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const list = await usingStore(input.config, (store) => store.data(agents).listAgents());
+    const list = await usingStore(input.config, [agents], (store) =>
+      store.data(agents).listAgents(),
+    );
     if (input.values.json) {
       printJson(input, list.map(agentToJson));
       return;

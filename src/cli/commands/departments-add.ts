@@ -46,7 +46,7 @@ export const departmentsAdd: Command = {
     const parent = String(values.parent);
     if (!/^[0-9]{1,10}$/.test(parent) || Number(parent) > 2147483647)
       throw new UsageError(`--parent must be a department id or 0, got ${JSON.stringify(parent)}`);
-    const department = await usingStore(input.config, (store) =>
+    const department = await usingStore(input.config, [departments], (store) =>
       store
         .data(departments)
         .addDepartment({ ...toNewDepartment(parameters), parentId: Number(parent) }),

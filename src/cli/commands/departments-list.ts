@@ -12,7 +12,7 @@ export const departmentsList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const list = await usingStore(input.config, (store) =>
+    const list = await usingStore(input.config, [departmentData], (store) =>
       listCatalogue((query) => store.data(departmentData).listDepartments(query)),
     );
     if (input.values.json) {

@@ -14,7 +14,7 @@ export const faqImport: Command = {
     const path = input.positionals[0];
     if (!path) throw new UsageError('FILE is required');
     const tree = await readFaqFile(path);
-    const counts = await usingStore(input.config, (store) =>
+    const counts = await usingStore(input.config, [faqs], (store) =>
       store.data(faqs).importCategories(tree),
     );
     if (input.values.json) printJson(input, counts);

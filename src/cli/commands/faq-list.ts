@@ -13,7 +13,7 @@ export const faqList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const [categories, questions] = await usingStore(input.config, async (store) => {
+    const [categories, questions] = await usingStore(input.config, [faqs], async (store) => {
       const data = store.data(faqs);
       return [
         await data.listCategories('all'),

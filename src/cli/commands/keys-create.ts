@@ -1,4 +1,5 @@
 import { type IssuedApiKey, issueApiKey } from '../../auth/issue-api-key.ts';
+import { apiKeys } from '../../data/api-keys/api-keys.ts';
 import { DEFAULT_SCOPES, SCOPES, type Scope } from '../../domain.ts';
 import { type Command, type CommandInput, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
@@ -41,7 +42,7 @@ export const keysCreate: Command = {
     const scopes = parseScopes(String(input.values.scope));
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
     const expiresAt = parseExpiry(String(input.values.expires), '--expires', Date.now());
-    const { apiKey, key } = await usingStore(input.config, (store) =>
+    const { apiKey, key } = await usingStore(input.config, [apiKeys], (store) =>
       issueApiKey(store, {
         name,
         scopes,

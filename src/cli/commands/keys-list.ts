@@ -25,7 +25,9 @@ export const keysList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const keys = await usingStore(input.config, (store) => store.data(apiKeys).listApiKeys());
+    const keys = await usingStore(input.config, [apiKeys], (store) =>
+      store.data(apiKeys).listApiKeys(),
+    );
     if (input.values.json) {
       printJson(input, keys);
       return;

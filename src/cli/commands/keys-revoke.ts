@@ -11,7 +11,9 @@ export const keysRevoke: Command = {
   positionals: 1,
   async run(input) {
     const id = parseId(input.positionals[0], 'ID');
-    const found = await usingStore(input.config, (store) => store.data(apiKeys).revokeApiKey(id));
+    const found = await usingStore(input.config, [apiKeys], (store) =>
+      store.data(apiKeys).revokeApiKey(id),
+    );
     if (!found) throw new CommandError(`no API key with id ${id}`);
     if (input.values.json) printJson(input, { id, revoked: true });
     else input.out(`Revoked API key ${id}.\n`);

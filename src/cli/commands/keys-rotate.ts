@@ -1,4 +1,5 @@
 import { rotateApiKey } from '../../auth/rotate-api-key.ts';
+import { apiKeys } from '../../data/api-keys/api-keys.ts';
 import { type Command, CommandError, JSON_OPTION, parseId } from '../command.ts';
 import { parseDuration, parseExpiry } from '../expiry-input.ts';
 import { usingStore } from '../using-store.ts';
@@ -23,7 +24,7 @@ export const keysRotate: Command = {
     const { expires } = input.values;
     const expiresAt =
       typeof expires === 'string' ? parseExpiry(expires, '--expires', nowMs) : undefined;
-    const rotation = await usingStore(input.config, (store) =>
+    const rotation = await usingStore(input.config, [apiKeys], (store) =>
       rotateApiKey(store, id, { graceMs, expiresAt, nowMs }),
     );
     if (rotation.refused === 'missing') throw new CommandError(`no API key with id ${id}`);

@@ -41,7 +41,7 @@ export const slaAdd: Command = {
       schedule_id: values.schedule,
       notes: values.notes,
     });
-    const plan = await usingStore(input.config, (store) =>
+    const plan = await usingStore(input.config, [slaPlans], (store) =>
       store.data(slaPlans).addSlaPlan(toNewSlaPlan(parameters)),
     );
     if (values.json) printJson(input, slaPlanToJson(plan));

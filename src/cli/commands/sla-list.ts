@@ -12,7 +12,7 @@ export const slaList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const list = await usingStore(input.config, (store) =>
+    const list = await usingStore(input.config, [slaPlans], (store) =>
       listCatalogue((query) => store.data(slaPlans).listSlaPlans(query)),
     );
     if (input.values.json) {

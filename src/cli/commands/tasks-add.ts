@@ -37,7 +37,7 @@ export const tasksAdd: Command = {
       throw new UsageError('--description must not contain control characters');
     const optionalId = (value: unknown, option: string) =>
       String(value) === '0' ? 0 : parseId(String(value), option);
-    const task = await usingStore(input.config, (store) =>
+    const task = await usingStore(input.config, [tasks], (store) =>
       store
         .data(tasks)
         .createTask({

@@ -29,7 +29,7 @@ export const topicsAdd: Command = {
         ispublic: values.private ? 0 : 1,
       }),
     ];
-    const [topic] = await usingStore(input.config, async (store) => {
+    const [topic] = await usingStore(input.config, [topics], async (store) => {
       assertTopicsFit(await store.data(topics).listTopics(), batch);
       return store.data(topics).insertTopics(batch);
     });

@@ -18,7 +18,7 @@ export const topicsDelete: Command = {
     // Before reading anything: osTicket's topics (and their tickets) are osTicket's to change.
     if (input.config.schema === 'osticket')
       throw new CommandError(managedInOsticketMessage('help topics'));
-    const deleted = await usingStore(input.config, async (store) => {
+    const deleted = await usingStore(input.config, [topics, tickets], async (store) => {
       const subtree = subtreeOf(await store.data(topics).listTopics(), id);
       const [topic, ...below] = subtree;
       if (!topic) throw new CommandError(`no topic with id ${id}`);

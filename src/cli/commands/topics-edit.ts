@@ -45,7 +45,7 @@ export const topicsEdit: Command = {
       sort: values.sort ?? '0',
       notes: values.notes ?? '',
     });
-    const updated = await usingStore(input.config, async (store) => {
+    const updated = await usingStore(input.config, [topics], async (store) => {
       const existing = await store.data(topics).listTopics();
       const current = existing.find((t) => t.id === id);
       if (!current) return undefined;

@@ -43,7 +43,7 @@ export const topicsImport: Command = {
     );
     const spool = input.values.json ? await openJsonArraySpool() : undefined;
     try {
-      const imported = await usingStore(input.config, async (store) => {
+      const imported = await usingStore(input.config, [topics], async (store) => {
         try {
           return await store
             .data(topics)

@@ -11,7 +11,9 @@ export const topicsList: Command = {
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const topics = await usingStore(input.config, (store) => store.data(topicData).listTopics());
+    const topics = await usingStore(input.config, [topicData], (store) =>
+      store.data(topicData).listTopics(),
+    );
     if (input.values.json) {
       printJson(input, topics.map(topicToJson));
       return;

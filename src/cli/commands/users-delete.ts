@@ -1,6 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { managedInOsticketMessage } from '../../data/osticket/managed-by-osticket.ts';
+import { tickets } from '../../data/tickets/tickets.ts';
 import { users } from '../../data/users/users.ts';
+import { writes } from '../../data/writes/writes.ts';
 import { eraseUser, findErasureRefusal } from '../../users/erase-user.ts';
 import {
   type Command,
@@ -40,7 +42,7 @@ export const usersDelete: Command = {
       throw new UsageError(
         'users delete cannot be undone: pass --yes to delete without a question (stdin is not a terminal)',
       );
-    const erasure = await usingStore(input.config, async (store) => {
+    const erasure = await usingStore(input.config, [users, writes, tickets], async (store) => {
       const user = await store.data(users).findUserById(id);
       if (!user) return undefined;
       const refusal = await findErasureRefusal(store, id);

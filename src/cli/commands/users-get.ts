@@ -10,7 +10,9 @@ export const usersGet: Command = {
   positionals: 1,
   async run(input) {
     const id = parseId(input.positionals[0], 'ID');
-    const user = await usingStore(input.config, (store) => store.data(users).findUserById(id));
+    const user = await usingStore(input.config, [users], (store) =>
+      store.data(users).findUserById(id),
+    );
     if (!user) throw new CommandError(`no user with id ${id}`);
     const view = {
       id: user.id,

@@ -35,44 +35,39 @@ export async function migrateToLatest<DB>(
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** Names of the migrations not yet applied. */
-export async function pendingMigrations<DB>(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  layout: Layout,
-): Promise<string[]> {
-  const all = await (await makeMigrator(db, dialect, layout)).getMigrations();
-  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
-}
-
-/** The database has migrations this build does not know: a newer deskgate wrote it. */
+/** Thrown where the database has migrations this build does not know: a newer deskgate wrote it. */
 export class NewerSchemaError extends StoreError {
   override name = 'NewerSchemaError';
 }
 
 /**
- * Refuses a database a newer deskgate has migrated: this build would misread tables it does
- * not know the shape of, and its migrator would call the history corrupt.
+ * The migrations of this build the database has not had, read from deskgate_migration: Kysely's
+ * migrator lists every table and column of the database first, which every command and start
+ * paid for. Refuses a database a newer deskgate has migrated: this build would
+ * misread tables it does not know the shape of, and its migrator would call the history corrupt.
  */
-export async function assertNoUnknownMigrations<DB>(
+export async function pendingMigrations<DB>(
   db: Kysely<DB>,
   dialect: Dialect,
   layout: Layout,
-): Promise<void> {
+): Promise<string[]> {
   let applied: string[];
   try {
     const { rows } = await sql<{ name: string }>`select name from deskgate_migration`.execute(db);
     applied = rows.map((r) => r.name);
   } catch (error) {
-    // No migration table yet: a database deskgate has not migrated.
     if (dialect.isUnavailableError(error)) throw error;
-    return;
+    // No migration table yet, or a refusal (no such database, role or grant): Kysely's
+    // migrator tells the two apart, and throws the refusal as the database worded it.
+    const migrations = await (await makeMigrator(db, dialect, layout)).getMigrations();
+    applied = migrations.filter((m) => m.executedAt !== undefined).map((m) => m.name);
   }
-  const known = new Set<string>(MIGRATIONS[layout].map(([name]) => name));
-  const unknown = applied.filter((name) => !known.has(name)).sort();
+  const known: string[] = MIGRATIONS[layout].map(([name]) => name);
+  const unknown = applied.filter((name) => !known.includes(name)).sort();
   if (unknown.length > 0) {
     throw new NewerSchemaError(
       `this database was written by a newer deskgate (migration ${unknown.join(', ')} unknown); upgrade deskgate`,
     );
   }
+  return known.filter((name) => !applied.includes(name));
 }
