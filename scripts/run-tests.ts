@@ -1,47 +1,89 @@
 /**
- * `npm run test:unit`: every test file but the packed-package one (`npm run test:package`), as two
- * `node --test` runs side by side.
+ * `npm run test:unit`: every test file but the packed-package one (`npm run test:package`), dealt
+ * into GROUPS `node --test` runs side by side, each one process (`--test-isolation=none`): the
+ * server's and the helpers' modules load once a group instead of once a file, which was a fifth
+ * of the suite's CPU. No file may change process state (test/shared-process.test.ts).
  *
- * - The files of SHARED_PROCESS (scripts/test-groups.ts: pure units and in-process-server
- *   suites that touch no process state) run in one process (`--test-isolation=none`): the
- *   server's modules load once instead of once a file, which halves their CPU.
- * - Every other file runs in a process of its own, three at a time: the CLI and process suites,
- *   and suites that change the environment, signals or the clock.
+ * With `--checks` (`npm test`), `npm run typecheck` and `npm run lint` run beside the groups
+ * instead of before them: tsc keeps one core busy for seconds, and the tests use the other.
  *
- * The second run prints as it goes; the first prints when it ends. Exit 1 if either failed
- * (docs/decisions/210-test-suite-wall-time.md).
+ * Each job's report is printed whole when it ends, then one line adds up the tests. Exit 1 if any
+ * job failed (docs/decisions/210-test-suite-wall-time.md).
  */
 import { spawn } from 'node:child_process';
-import { ownProcessFiles, ROOT, sharedProcessFiles } from './test-groups.ts';
+import { ROOT, testGroups } from './test-groups.ts';
 
-const shared = sharedProcessFiles();
-const own = ownProcessFiles();
+/** Side by side on a 2-core machine: enough that one group waiting on a timer leaves no core idle. */
+const GROUPS = 4;
 
-/** `node --test ARGS`; resolves to its exit code, its output written live or handed back. */
-function nodeTest(args: string[], live: boolean): Promise<{ code: number; output: string }> {
-  const child = spawn(process.execPath, ['--test', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', live ? 'inherit' : 'pipe', 'inherit'],
-  });
+interface Job {
+  title: string;
+  command: string;
+  args: string[];
+}
+
+interface JobResult {
+  code: number;
+  output: string;
+}
+
+/** Runs a job with its output collected (stderr too: a report is printed in one piece). */
+function run(job: Job): Promise<JobResult> {
+  const child = spawn(job.command, job.args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
+  const collect = (chunk: Buffer) => {
     output += chunk.toString();
-  });
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
   });
 }
 
-const reporter = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
-const sharedRun = nodeTest(['--test-isolation=none', ...reporter, ...shared], false).then(
-  (result) => {
-    process.stdout.write(
-      `\n── ${shared.length} files in one process ──\n${result.output}\n── ${own.length} files, each in a process of its own ──\n`,
-    );
-    return result.code;
-  },
+/** The `ℹ name N` summary lines of a spec report, as numbers. */
+function summary(output: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const match of output.matchAll(/^ℹ (\w+) ([\d.]+)$/gm)) {
+    counts.set(match[1] as string, Number(match[2]));
+  }
+  return counts;
+}
+
+const groups = testGroups(GROUPS);
+const jobs: Job[] = groups.map((files, i) => ({
+  title: `tests, group ${i + 1} of ${groups.length}: ${files.length} files`,
+  command: process.execPath,
+  args: [
+    '--test',
+    '--test-isolation=none',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    ...files,
+  ],
+}));
+if (process.argv.includes('--checks')) {
+  for (const script of ['typecheck', 'lint']) {
+    jobs.unshift({ title: `npm run ${script}`, command: 'npm', args: ['run', '--silent', script] });
+  }
+}
+
+const totals = new Map<string, number>();
+const failed: string[] = [];
+await Promise.all(
+  jobs.map(async (job) => {
+    const result = await run(job);
+    process.stdout.write(`\n── ${job.title}: exit ${result.code} ──\n${result.output}`);
+    for (const [name, count] of summary(result.output)) {
+      if (name !== 'duration_ms') totals.set(name, (totals.get(name) ?? 0) + count);
+    }
+    if (result.code !== 0) failed.push(job.title);
+  }),
 );
-const ownCode = (await nodeTest(['--test-concurrency=3', ...reporter, ...own], true)).code;
-const sharedCode = await sharedRun;
-process.exitCode = ownCode || sharedCode ? 1 : 0;
+const line = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo']
+  .map((name) => `${name} ${totals.get(name) ?? 0}`)
+  .join(', ');
+process.stdout.write(`\n── all test groups: ${line} ──\n`);
+if (failed.length > 0) process.stdout.write(`── failed: ${failed.join('; ')} ──\n`);
+process.exitCode = failed.length > 0 ? 1 : 0;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { addUser, ticketAddBody } from '../helpers/tickets.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
@@ -72,7 +72,7 @@ describeEachDatabase('deskgate agents and tasks', (database) => {
     );
   });
 
-  test('bad input: one line, exit 2, naming the option', async () => {
+  test('input refused through the data: one line, exit 2, naming the option', async () => {
     assertCleanFailure(
       await runCli([
         'agents',
@@ -110,6 +110,13 @@ describeEachDatabase('deskgate agents and tasks', (database) => {
       2,
       /--ticket/,
     );
-    assertCleanFailure(await runCli(['tasks', 'add', ...db()]), 2, /--title/);
+  });
+});
+
+// Refused before the database is opened: the suite's SQLite file is never even created, so a
+// command that opened it first would fail another way (exit 1, no such file).
+describeWithDatabase('deskgate tasks add: argument checks', SQLITE, (database) => {
+  test('tasks add without --title: one line, exit 2, naming the option', async () => {
+    assertCleanFailure(await runCli(['tasks', 'add', '--database', database.url]), 2, /--title/);
   });
 });

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
 
@@ -80,18 +80,13 @@ describeEachDatabase('deskgate departments, sla and faq', (database) => {
     );
     assert.equal(stored.status, 204, 'an internal department stays hidden from clients');
     assertCleanFailure(
-      await runCli(['departments', 'add', '--name', '<i>x</i>', ...db()]),
-      2,
-      /--name must not contain < or >/,
-    );
-    assertCleanFailure(
       await runCli(['departments', 'add', '--name', 'Billing', ...db()]),
       1,
       /already the name/,
     );
   });
 
-  test('sla add escapes the name as osTicket stores it and checks the grace period; list', async () => {
+  test('sla add escapes the name as osTicket stores it; list', async () => {
     const plan = await runCliJson<{ id: number; name: string; gracePeriod: number }>([
       'sla',
       'add',
@@ -102,29 +97,12 @@ describeEachDatabase('deskgate departments, sla and faq', (database) => {
       ...db(),
     ]);
     assert.deepEqual([plan.name, plan.gracePeriod], ['Bronze &amp; &lt;b&gt;12h&lt;/b&gt;', 12]);
-    assertCleanFailure(
-      await runCli(['sla', 'add', '--name', 'Long', '--grace-period', '8761', ...db()]),
-      2,
-      /--grace-period must be an integer from 1 to 8760/,
-    );
     const listed = await runCliJson<{ id: number }[]>(['sla', 'list', ...db()]);
     assert.ok(listed.some((p) => p.id === plan.id) && listed.some((p) => p.id === 1));
     assert.match(await runCliText(['sla', 'list', ...db()]), /12h/);
   });
 
   test('faq import: a tree of any depth, all or nothing; faq list and faq/all show it', async () => {
-    const bad = structuredClone(TREE);
-    (bad[0]?.children[0]?.children[0]?.faqs[0] as { published: number }).published = 3;
-    assertCleanFailure(
-      await runCli(['faq', 'import', file('bad.json', bad), ...db()]),
-      1,
-      /children\.0\.children\.0\.faqs\.0\.published: must be an integer from 0 to 2.*nothing was imported/,
-    );
-    assertCleanFailure(
-      await runCli(['faq', 'import', file('broken.json', '[{'), ...db()]),
-      1,
-      /not JSON/,
-    );
     const counts = await runCliJson<{ categories: number; faqs: number }>([
       'faq',
       'import',
@@ -158,3 +136,48 @@ describeEachDatabase('deskgate departments, sla and faq', (database) => {
     assert.match(all.text, /Use the link/);
   });
 });
+
+// Options and files refused before the database is opened: the same on every database.
+describeWithDatabase(
+  'deskgate departments, sla and faq: argument and file checks',
+  SQLITE,
+  (database) => {
+    const db = () => ['--database', database.url];
+
+    before(async () => {
+      await runCliJson(['migrate', '--database', database.url]);
+    });
+
+    test('departments add --name with < or >: one line, exit 2', async () => {
+      assertCleanFailure(
+        await runCli(['departments', 'add', '--name', '<i>x</i>', ...db()]),
+        2,
+        /--name must not contain < or >/,
+      );
+    });
+
+    test('sla add checks the grace period: one line, exit 2', async () => {
+      assertCleanFailure(
+        await runCli(['sla', 'add', '--name', 'Long', '--grace-period', '8761', ...db()]),
+        2,
+        /--grace-period must be an integer from 1 to 8760/,
+      );
+    });
+
+    test('faq import of a bad tree or of a file that is not JSON: exit 1, nothing imported', async () => {
+      const bad = structuredClone(TREE);
+      (bad[0]?.children[0]?.children[0]?.faqs[0] as { published: number }).published = 3;
+      assertCleanFailure(
+        await runCli(['faq', 'import', file('bad.json', bad), ...db()]),
+        1,
+        /children\.0\.children\.0\.faqs\.0\.published: must be an integer from 0 to 2.*nothing was imported/,
+      );
+      assertCleanFailure(
+        await runCli(['faq', 'import', file('broken.json', '[{'), ...db()]),
+        1,
+        /not JSON/,
+      );
+      assert.deepEqual(await runCliJson(['faq', 'list', ...db()]), []);
+    });
+  },
+);

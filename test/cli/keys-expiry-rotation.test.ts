@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { openDatabase } from '../../src/data/open-database.ts';
 import { timestampToMs } from '../../src/data/time.ts';
 import { runCli } from '../helpers/cli.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import type { Database } from '../support/own-schema.ts';
@@ -188,7 +188,7 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
     assert.equal(fresh.status, 200);
   });
 
-  test('what cannot be rotated: one clear line, exit 1; bad options exit 2; nothing is written', async () => {
+  test('what cannot be rotated: one clear line, exit 1; nothing is written', async () => {
     const key = await runCliJson<IssuedKey>(['keys', 'create', '--name', 'r', ...db()]);
     const rotated = await runCliJson<IssuedKey>(['keys', 'rotate', String(key.id), ...db()]);
     const revoked = await runCliJson<IssuedKey>(['keys', 'create', '--name', 'gone', ...db()]);
@@ -205,25 +205,6 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
       /revoked/,
     );
     assertCleanFailure(await runCli(['keys', 'rotate', '999999', ...db()]), 1, /999999/);
-    for (const args of [
-      ['--grace', '5x'],
-      ['--grace', '-1h'],
-      ['--expires', '2001-01-01'],
-      ['--expires', 'tomorrow'],
-    ]) {
-      assertCleanFailure(
-        await runCli(['keys', 'rotate', String(rotated.id), ...args, ...db()]),
-        2,
-        new RegExp(args[0] ?? ''),
-      );
-    }
-    for (const value of ['2001-01-01', '2027-02-30', '10', '1y']) {
-      assertCleanFailure(
-        await runCli(['keys', 'create', '--name', 'x', '--expires', value, ...db()]),
-        2,
-        /--expires/,
-      );
-    }
     assert.equal((await listKeys()).length, count);
   });
 
@@ -254,3 +235,44 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
     }
   });
 });
+
+// Bad --grace and --expires values are refused before the database is opened: exit 2, nothing
+// written, whatever the database.
+describeWithDatabase(
+  'keys rotate and keys create: --grace and --expires checks',
+  SQLITE,
+  (database) => {
+    const db = () => ['--database', database.url];
+    const listKeys = () => runCliJson<ListedKey[]>(['keys', 'list', ...db()]);
+
+    before(async () => {
+      await runCliJson(['migrate', '--database', database.url]);
+    });
+
+    test('bad options exit 2 naming the option; nothing is written', async () => {
+      // A key that could be rotated: only the options stand in the way.
+      const key = await runCliJson<IssuedKey>(['keys', 'create', '--name', 'r', ...db()]);
+      const count = (await listKeys()).length;
+      for (const args of [
+        ['--grace', '5x'],
+        ['--grace', '-1h'],
+        ['--expires', '2001-01-01'],
+        ['--expires', 'tomorrow'],
+      ]) {
+        assertCleanFailure(
+          await runCli(['keys', 'rotate', String(key.id), ...args, ...db()]),
+          2,
+          new RegExp(args[0] ?? ''),
+        );
+      }
+      for (const value of ['2001-01-01', '2027-02-30', '10', '1y']) {
+        assertCleanFailure(
+          await runCli(['keys', 'create', '--name', 'x', '--expires', value, ...db()]),
+          2,
+          /--expires/,
+        );
+      }
+      assert.equal((await listKeys()).length, count);
+    });
+  },
+);

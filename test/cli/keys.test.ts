@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
@@ -107,39 +108,6 @@ for (const kind of DATABASES) {
       assert.deepEqual(listed?.allowIps, ['10.0.0.0/8', '2001:db8::/32']);
     });
 
-    test('keys create without --json shows the key in readable text', async () => {
-      const text = await runCliText(['keys', 'create', '--name', 'by-hand', ...db()]);
-      assert.match(text, /\b[0-9A-F]{32}\b/);
-      assert.throws(() => JSON.parse(text));
-      assert.ok((await listKeys()).some((k) => k.name === 'by-hand'));
-    });
-
-    test('bad input to keys create exits 2 with one line on stderr and creates nothing', async () => {
-      const before = (await listKeys()).length;
-      // Each case once, half of them with --json: the failure must look the same either way.
-      const cases: [string[], RegExp][] = [
-        [['--name', 'bad', '--scope', 'superuser'], /--scope/],
-        [['--name', 'bad', '--scope', 'read,superuser', '--json'], /--scope/],
-        [['--name', 'bad', '--scope', ''], /--scope/],
-        [['--name', 'bad', '--allow-ip', '10.0.0.0/33', '--json'], /--allow-ip/],
-        [
-          ['--name', 'bad', '--allow-ip', '10.0.0.0/8', '--allow-ip', 'not-an-address'],
-          /--allow-ip/,
-        ],
-        [['--name', 'bad', '--allow-ip', '300.1.2.3', '--json'], /--allow-ip/],
-        [[], /--name/],
-        [['--name', ' ', '--json'], /--name/],
-      ];
-      // Refused before the database is written: side by side, each a process of its own.
-      const results = await Promise.all(
-        cases.map(([args]) => runCli(['keys', 'create', ...args, ...db()])),
-      );
-      results.forEach((result, i) => {
-        assertCleanFailure(result, 2, cases[i]?.[1]);
-      });
-      assert.equal((await listKeys()).length, before);
-    });
-
     test('keys list never shows a key or a key hash, with or without --json', async () => {
       const created = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'secret', ...db()]);
       const [listed, text] = await Promise.all([listKeys(), runCliText(['keys', 'list', ...db()])]);
@@ -188,25 +156,71 @@ for (const kind of DATABASES) {
       assert.notEqual(listed?.revoked, null);
     });
 
-    test('keys revoke without --json says what it did', async () => {
-      const created = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'text', ...db()]);
-      const text = await runCliText(['keys', 'revoke', String(created.id), ...db()]);
-      assert.match(text, new RegExp(`\\b${created.id}\\b`));
-      assert.notEqual((await listKeys()).find((k) => k.id === created.id)?.revoked, null);
-    });
-
-    test('keys revoke of an unknown id exits 1; a non-numeric id exits 2', async () => {
-      const [unknown, unknownJson, noId, ...badIds] = await Promise.all([
+    test('keys revoke of an unknown id exits 1', async () => {
+      const [unknown, unknownJson] = await Promise.all([
         runCli(['keys', 'revoke', '999999', ...db()]),
         runCli(['keys', 'revoke', '999999', ...db(), '--json']),
-        runCli(['keys', 'revoke', ...db(), '--json']),
-        ...['abc', '0', '1.5', '99999999999'].map((id) => runCli(['keys', 'revoke', id, ...db()])),
       ]);
       assertCleanFailure(unknown, 1, /999999/);
       assertCleanFailure(unknownJson, 1, /999999/);
-      assert.equal(badIds.length, 4);
-      for (const result of badIds) assertCleanFailure(result, 2, /ID/);
-      assertCleanFailure(noId, 2);
     });
   });
 }
+
+// Usage errors, refused before the database is opened, and the text output of keys create and
+// keys revoke (the same writes as with --json, which every database runs above).
+describeWithDatabase('deskgate keys: argument checks and text output', SQLITE, (database) => {
+  const db = () => ['--database', database.url];
+  const listKeys = () => runCliJson<ListedKey[]>(['keys', 'list', ...db()]);
+
+  before(async () => {
+    await runCliJson(['migrate', '--database', database.url]);
+  });
+
+  test('keys create without --json shows the key in readable text', async () => {
+    const text = await runCliText(['keys', 'create', '--name', 'by-hand', ...db()]);
+    assert.match(text, /\b[0-9A-F]{32}\b/);
+    assert.throws(() => JSON.parse(text));
+    assert.ok((await listKeys()).some((k) => k.name === 'by-hand'));
+  });
+
+  test('bad input to keys create exits 2 with one line on stderr and creates nothing', async () => {
+    const before = (await listKeys()).length;
+    // Each case once, half of them with --json: the failure must look the same either way.
+    const cases: [string[], RegExp][] = [
+      [['--name', 'bad', '--scope', 'superuser'], /--scope/],
+      [['--name', 'bad', '--scope', 'read,superuser', '--json'], /--scope/],
+      [['--name', 'bad', '--scope', ''], /--scope/],
+      [['--name', 'bad', '--allow-ip', '10.0.0.0/33', '--json'], /--allow-ip/],
+      [['--name', 'bad', '--allow-ip', '10.0.0.0/8', '--allow-ip', 'not-an-address'], /--allow-ip/],
+      [['--name', 'bad', '--allow-ip', '300.1.2.3', '--json'], /--allow-ip/],
+      [[], /--name/],
+      [['--name', ' ', '--json'], /--name/],
+    ];
+    // Refused before the database is written: side by side, each a process of its own.
+    const results = await Promise.all(
+      cases.map(([args]) => runCli(['keys', 'create', ...args, ...db()])),
+    );
+    results.forEach((result, i) => {
+      assertCleanFailure(result, 2, cases[i]?.[1]);
+    });
+    assert.equal((await listKeys()).length, before);
+  });
+
+  test('keys revoke without --json says what it did', async () => {
+    const created = await runCliJson<CreatedKey>(['keys', 'create', '--name', 'text', ...db()]);
+    const text = await runCliText(['keys', 'revoke', String(created.id), ...db()]);
+    assert.match(text, new RegExp(`\\b${created.id}\\b`));
+    assert.notEqual((await listKeys()).find((k) => k.id === created.id)?.revoked, null);
+  });
+
+  test('keys revoke with a non-numeric id or none exits 2', async () => {
+    const [noId, ...badIds] = await Promise.all([
+      runCli(['keys', 'revoke', ...db(), '--json']),
+      ...['abc', '0', '1.5', '99999999999'].map((id) => runCli(['keys', 'revoke', id, ...db()])),
+    ]);
+    assert.equal(badIds.length, 4);
+    for (const result of badIds) assertCleanFailure(result, 2, /ID/);
+    assertCleanFailure(noId, 2);
+  });
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { topicToJson } from '../../src/cli/topic-input.ts';
 import { runCli } from '../helpers/cli.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { topicBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { addUser, ticketAddBody } from '../helpers/tickets.ts';
@@ -76,26 +76,12 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
     );
   });
 
-  test("topics edit checks as topics add does: bad values exit 2, a parent, cycle or sibling's name exit 1; nothing changes", async () => {
+  test("topics edit checks the stored topics as topics add does: an unknown topic, a parent, cycle or sibling's name exit 1; nothing changes", async () => {
     const root = await add('Edit Root');
     const child = await add('Edit Child', '--parent', String(root.id));
     const sibling = await add('Edit Sibling', '--parent', String(root.id));
     const before = await listTopics();
     const id = String(child.id);
-    for (const [args, mentions] of [
-      [[], /nothing to change/],
-      [['--topic', ''], /--topic/],
-      [['--topic', 'x'.repeat(129)], /--topic/],
-      [['--topic', 'a\u0007b'], /--topic/],
-      [['--sort', '-1'], /--sort/],
-      [['--sort', 'abc', '--json'], /--sort/],
-      [['--parent', 'x'], /--parent/],
-      [['--private', '--public'], /--private/],
-      [['--bogus', '1'], /bogus/],
-    ] as [string[], RegExp][]) {
-      assertCleanFailure(await runCli(['topics', 'edit', id, ...args, ...db()]), 2, mentions);
-    }
-    assertCleanFailure(await runCli(['topics', 'edit', 'abc', '--sort', '1', ...db()]), 2, /ID/);
     for (const [target, args, mentions] of [
       ['999999', ['--sort', '1'], /no topic with id 999999/],
       [id, ['--parent', '999999'], /parent 999999 does not exist/],
@@ -126,7 +112,6 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
     );
     assert.equal((await listTopics()).length, before, 'nothing deleted');
     assertCleanFailure(await runCli(['topics', 'delete', '999999', ...db()]), 1, /999999/);
-    assertCleanFailure(await runCli(['topics', 'delete', '0', ...db()]), 2, /ID/);
 
     assert.match(
       await runCliText(['topics', 'delete', String(leaf.id), ...db()]),
@@ -162,6 +147,50 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
         1,
         new RegExp(`topic ${used.id} is the help topic of 1 ticket`),
       );
+    assert.deepEqual(await listTopics(), before);
+  });
+});
+
+// Usage errors, refused before the database is opened: SQLite's database shows nothing changed.
+describeWithDatabase('deskgate topics edit and delete: argument checks', SQLITE, (database) => {
+  useTestServer({ database });
+  const db = () => ['--database', database.url];
+  const listTopics = () => runCliJson<JsonTopic[]>(['topics', 'list', ...db()]);
+
+  test('topics edit with bad values, or nothing to change, exits 2; nothing changes', async () => {
+    const root = await runCliJson<JsonTopic>(['topics', 'add', '--topic', 'Edit Root', ...db()]);
+    const child = await runCliJson<JsonTopic>([
+      'topics',
+      'add',
+      '--topic',
+      'Edit Child',
+      '--parent',
+      String(root.id),
+      ...db(),
+    ]);
+    const before = await listTopics();
+    const id = String(child.id);
+    for (const [args, mentions] of [
+      [[], /nothing to change/],
+      [['--topic', ''], /--topic/],
+      [['--topic', 'x'.repeat(129)], /--topic/],
+      [['--topic', 'a\u0007b'], /--topic/],
+      [['--sort', '-1'], /--sort/],
+      [['--sort', 'abc', '--json'], /--sort/],
+      [['--parent', 'x'], /--parent/],
+      [['--private', '--public'], /--private/],
+      [['--bogus', '1'], /bogus/],
+    ] as [string[], RegExp][]) {
+      assertCleanFailure(await runCli(['topics', 'edit', id, ...args, ...db()]), 2, mentions);
+    }
+    assertCleanFailure(await runCli(['topics', 'edit', 'abc', '--sort', '1', ...db()]), 2, /ID/);
+    assert.deepEqual(await listTopics(), before);
+  });
+
+  test('topics delete with a bad ID exits 2; nothing deleted', async () => {
+    // The default topics are top-level (parent 0): a delete of "0" must not take them.
+    const before = await listTopics();
+    assertCleanFailure(await runCli(['topics', 'delete', '0', ...db()]), 2, /ID/);
     assert.deepEqual(await listTopics(), before);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
 
 interface ListedTopic {
@@ -95,12 +96,6 @@ for (const kind of DATABASES) {
       assert.equal(stored?.notes, 'Locked out of an account');
     });
 
-    test('topics add without --json says what it added', async () => {
-      const text = await runCliText(['topics', 'add', '--topic', 'Shipping', ...db()]);
-      assert.match(text, /Shipping/);
-      assert.ok((await listTopics()).some((t) => t.topic === 'Shipping'));
-    });
-
     test('topics add with an unknown parent exits 1 and adds nothing', async () => {
       const before = await listTopics();
       const result = await runCli([
@@ -117,20 +112,6 @@ for (const kind of DATABASES) {
         await runCli(['topics', 'add', '--topic', 'Orphan', '--parent', '9999', ...db(), '--json']),
         1,
       );
-      assert.deepEqual(await listTopics(), before);
-    });
-
-    test('topics add with bad usage exits 2', async () => {
-      const before = await listTopics();
-      // Usage errors, found before the database is opened: side by side.
-      const [noTopic, badSort, badParent] = await Promise.all([
-        runCli(['topics', 'add', ...db()]),
-        runCli(['topics', 'add', '--topic', 'X', '--sort', 'abc', ...db()]),
-        runCli(['topics', 'add', '--topic', 'X', '--parent', 'ten', ...db(), '--json']),
-      ]);
-      assertCleanFailure(noTopic, 2, /--topic/);
-      assertCleanFailure(badSort, 2, /--sort/);
-      assertCleanFailure(badParent, 2, /--parent/);
       assert.deepEqual(await listTopics(), before);
     });
 
@@ -203,7 +184,6 @@ for (const kind of DATABASES) {
         ],
         ['invalid JSON', writeTopicsFile('[{"topic": "Bad batch L",')],
         ['an object instead of an array', writeTopicsFile(good('Bad batch M'))],
-        ['a missing file', join(dir, 'does-not-exist.json')],
       ];
       const before = await listTopics();
       // Batches of names of their own, side by side: none waits on another's lock for long.
@@ -219,15 +199,61 @@ for (const kind of DATABASES) {
       });
       // Every batch has names of its own: one look at the end shows whether any part of one landed.
       assert.deepEqual(await listTopics(), before);
-      assertCleanFailure(
-        await runCli(['topics', 'import', join(dir, 'does-not-exist.json'), ...db(), '--json']),
-        1,
-        /does-not-exist\.json/,
-      );
-    });
-
-    test('topics import without a FILE exits 2', async () => {
-      assertCleanFailure(await runCli(['topics', 'import', ...db()]), 2);
     });
   });
 }
+
+// Usage errors and a missing file, refused before the database is opened, and the text output of
+// topics add (the same insert as --json, which every database runs above).
+describeWithDatabase('deskgate topics: argument checks and text output', SQLITE, (database) => {
+  let dir: string;
+  const db = () => ['--database', database.url];
+  const listTopics = () => runCliJson<ListedTopic[]>(['topics', 'list', ...db()]);
+
+  before(async () => {
+    await runCliJson(['migrate', '--database', database.url]);
+    dir = mkdtempSync(join(tmpdir(), 'deskgate-topics-'));
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('topics add without --json says what it added', async () => {
+    const text = await runCliText(['topics', 'add', '--topic', 'Shipping', ...db()]);
+    assert.match(text, /Shipping/);
+    assert.ok((await listTopics()).some((t) => t.topic === 'Shipping'));
+  });
+
+  test('topics add with bad usage exits 2', async () => {
+    const before = await listTopics();
+    // Usage errors, found before the database is opened: side by side.
+    const [noTopic, badSort, badParent] = await Promise.all([
+      runCli(['topics', 'add', ...db()]),
+      runCli(['topics', 'add', '--topic', 'X', '--sort', 'abc', ...db()]),
+      runCli(['topics', 'add', '--topic', 'X', '--parent', 'ten', ...db(), '--json']),
+    ]);
+    assertCleanFailure(noTopic, 2, /--topic/);
+    assertCleanFailure(badSort, 2, /--sort/);
+    assertCleanFailure(badParent, 2, /--parent/);
+    assert.deepEqual(await listTopics(), before);
+  });
+
+  test('topics import of a missing FILE exits 1 naming it, as text and with --json; imports nothing', async () => {
+    const missing = join(dir, 'does-not-exist.json');
+    const before = await listTopics();
+    const result = await runCli(['topics', 'import', missing, ...db()]);
+    assert.equal(result.code, 1, `a missing file: expected exit 1, got ${result.code}`);
+    assertCleanFailure(result, 1);
+    assert.doesNotMatch(result.stderr, /locked|busy|unavailable|timed? ?out/i, 'a missing file');
+    assert.deepEqual(await listTopics(), before);
+    assertCleanFailure(
+      await runCli(['topics', 'import', missing, ...db(), '--json']),
+      1,
+      /does-not-exist\.json/,
+    );
+  });
+
+  test('topics import without a FILE exits 2', async () => {
+    assertCleanFailure(await runCli(['topics', 'import', ...db()]), 2);
+  });
+});

@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import { openDatabase } from '../../src/data/open-database.ts';
 import { childEnv } from '../helpers/child-env.ts';
 import { runCli } from '../helpers/cli.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { type Reply, userFields } from '../helpers/http.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { useTestServer } from '../helpers/test-server.ts';
+import { type TestServer, useTestServer } from '../helpers/test-server.ts';
 import { ticketAddBody } from '../helpers/tickets.ts';
 import type { Database } from '../support/own-schema.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
@@ -38,10 +38,8 @@ function runCliOnTerminal(
   });
 }
 
-describeEachDatabase('deskgate users delete', (database, kind) => {
-  const server = useTestServer({ database });
-  const db = () => ['--database', database.url];
-
+/** user/add and user/specific on `server`. */
+function userRequests(server: TestServer) {
   function addUser(parameters: Record<string, unknown>, idempotencyKey: string): Promise<Reply> {
     return server.request(
       { query: 'user', condition: 'add', parameters },
@@ -50,6 +48,13 @@ describeEachDatabase('deskgate users delete', (database, kind) => {
   }
   const lookUp = (id: string) =>
     server.request({ query: 'user', condition: 'specific', parameters: { id } });
+  return { addUser, lookUp };
+}
+
+describeEachDatabase('deskgate users delete', (database) => {
+  const server = useTestServer({ database });
+  const db = () => ['--database', database.url];
+  const { addUser, lookUp } = userRequests(server);
 
   async function withDirect<T>(
     fn: (direct: ReturnType<typeof openDatabase<Database>>['db']) => Promise<T>,
@@ -127,18 +132,13 @@ describeEachDatabase('deskgate users delete', (database, kind) => {
     assert.notEqual(String(retried.body?.data), id);
   });
 
-  test('without --yes off a terminal: exit 2, nothing deleted; an unknown id exits 1; a bad id exits 2', async () => {
+  test('an unknown id exits 1; a delete without --json says so, and a second one exits 1', async () => {
     const id = String((await addUser(userFields(), randomUUID())).body?.data);
-    assertCleanFailure(await runCli(['users', 'delete', id, ...db()]), 2, /--yes/);
-    assertCleanFailure(await runCli(['users', 'delete', id, ...db(), '--json']), 2, /--yes/);
-    assert.equal((await lookUp(id)).status, 200);
     assertCleanFailure(
       await runCli(['users', 'delete', '999999', '--yes', ...db()]),
       1,
       /no user with id 999999/,
     );
-    for (const bad of ['abc', '0', '-1'])
-      assertCleanFailure(await runCli(['users', 'delete', bad, '--yes', ...db()]), 2);
     const text = await runCliText(['users', 'delete', id, '--yes', ...db()]);
     assert.match(text, new RegExp(`Deleted user ${id}\\b`));
     assertCleanFailure(await runCli(['users', 'delete', id, '--yes', ...db()]), 1, /no user/);
@@ -150,30 +150,58 @@ describeEachDatabase('deskgate users delete', (database, kind) => {
     );
     const ticket = await server.request(ticketAddBody(Number(id)), { method: 'POST' });
     assert.equal(ticket.status, 200, ticket.text);
-    for (const args of [['--yes'], ['--yes', '--json'], []])
+    for (const args of [['--yes'], ['--yes', '--json']])
       assertCleanFailure(
         await runCli(['users', 'delete', id, ...args, ...db()]),
-        args.length === 0 ? 2 : 1,
-        args.length === 0 ? /--yes/ : new RegExp(`user ${id} is named by 1 ticket`),
+        1,
+        new RegExp(`user ${id} is named by 1 ticket`),
       );
     assert.equal((await lookUp(id)).status, 200);
   });
-
-  test('on a terminal it asks to type the id back: anything else deletes nothing', {
-    skip:
-      kind.name !== 'sqlite'
-        ? 'the prompt does not depend on the database'
-        : !HAS_SCRIPT && 'no util-linux script here',
-  }, async () => {
-    const added = await addUser(userFields({ name: 'Asked First' }), randomUUID());
-    const id = String(added.body?.data);
-    const refused = await runCliOnTerminal(['users', 'delete', id, ...db()], 'yes\n');
-    assert.equal(refused.code, 1, refused.output);
-    assert.match(refused.output, /Asked First/);
-    assert.match(refused.output, /not deleted/);
-    assert.equal((await lookUp(id)).status, 200);
-    const confirmed = await runCliOnTerminal(['users', 'delete', id, ...db()], `${id}\n`);
-    assert.equal(confirmed.code, 0, confirmed.output);
-    assert.equal((await lookUp(id)).status, 204);
-  });
 });
+
+// Refused before the database is opened (the --yes question, a bad id), and the terminal prompt:
+// SQLite's database shows nothing was deleted.
+describeWithDatabase(
+  'deskgate users delete: argument checks and the terminal prompt',
+  SQLITE,
+  (database) => {
+    const server = useTestServer({ database });
+    const db = () => ['--database', database.url];
+    const { addUser, lookUp } = userRequests(server);
+
+    test('without --yes off a terminal: exit 2, nothing deleted; a bad id exits 2', async () => {
+      const id = String((await addUser(userFields(), randomUUID())).body?.data);
+      assertCleanFailure(await runCli(['users', 'delete', id, ...db()]), 2, /--yes/);
+      assertCleanFailure(await runCli(['users', 'delete', id, ...db(), '--json']), 2, /--yes/);
+      assert.equal((await lookUp(id)).status, 200);
+      for (const bad of ['abc', '0', '-1'])
+        assertCleanFailure(await runCli(['users', 'delete', bad, '--yes', ...db()]), 2);
+    });
+
+    test('a user named by a ticket, without --yes off a terminal: exit 2, nothing deleted', async () => {
+      const id = String(
+        (await addUser(userFields({ name: 'Has Tickets' }), randomUUID())).body?.data,
+      );
+      const ticket = await server.request(ticketAddBody(Number(id)), { method: 'POST' });
+      assert.equal(ticket.status, 200, ticket.text);
+      assertCleanFailure(await runCli(['users', 'delete', id, ...db()]), 2, /--yes/);
+      assert.equal((await lookUp(id)).status, 200);
+    });
+
+    test('on a terminal it asks to type the id back: anything else deletes nothing', {
+      skip: !HAS_SCRIPT && 'no util-linux script here',
+    }, async () => {
+      const added = await addUser(userFields({ name: 'Asked First' }), randomUUID());
+      const id = String(added.body?.data);
+      const refused = await runCliOnTerminal(['users', 'delete', id, ...db()], 'yes\n');
+      assert.equal(refused.code, 1, refused.output);
+      assert.match(refused.output, /Asked First/);
+      assert.match(refused.output, /not deleted/);
+      assert.equal((await lookUp(id)).status, 200);
+      const confirmed = await runCliOnTerminal(['users', 'delete', id, ...db()], `${id}\n`);
+      assert.equal(confirmed.code, 0, confirmed.output);
+      assert.equal((await lookUp(id)).status, 204);
+    });
+  },
+);

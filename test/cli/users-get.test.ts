@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, userBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
@@ -76,9 +76,17 @@ describeEachDatabase('deskgate users get', (database) => {
     assert.doesNotMatch(text, /\$2[aby]\$|\$argon2/);
   });
 
-  test('users get of an unknown user exits 1; a bad ID exits 2', async () => {
+  test('users get of an unknown user exits 1', async () => {
     assertCleanFailure(await runCli(['users', 'get', '987654', ...db(), '--json']), 1, /987654/);
     assertCleanFailure(await runCli(['users', 'get', '987654', ...db()]), 1, /987654/);
+  });
+});
+
+// Usage errors, refused before the database is opened: so it is never created or migrated here.
+describeWithDatabase('deskgate users get: argument checks', SQLITE, (database) => {
+  const db = () => ['--database', database.url];
+
+  test('users get with a bad ID, or none, exits 2', async () => {
     assertCleanFailure(await runCli(['users', 'get', 'me', ...db()]), 2, /ID/);
     assertCleanFailure(await runCli(['users', 'get', ...db(), '--json']), 2);
   });

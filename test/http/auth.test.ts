@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { assertError } from '../helpers/assertions.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
 import { withStore } from '../helpers/server.ts';
 import { useTestServer } from '../helpers/test-server.ts';
@@ -188,7 +188,7 @@ describeEachDatabase('authentication', (database) => {
   });
 });
 
-describeEachDatabase('failed-auth rate limit', (database) => {
+describeWithDatabase('failed-auth rate limit', SQLITE, (database) => {
   const server = useTestServer({
     database,
     env: { DESKGATE_AUTH_FAILURE_LIMIT: '3', DESKGATE_AUTH_FAILURE_WINDOW: '600' },
@@ -228,7 +228,7 @@ describeEachDatabase('failed-auth rate limit', (database) => {
   });
 });
 
-describeEachDatabase('failed-auth rate limit per client address', (database) => {
+describeWithDatabase('failed-auth rate limit per client address', SQLITE, (database) => {
   const server = useTestServer({
     database,
     env: {

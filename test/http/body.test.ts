@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertError } from '../helpers/assertions.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { chunk, LAST_CHUNK, rawExchange, requestHead } from './raw-exchange.ts';
@@ -38,7 +38,7 @@ function topicId(reply: Reply): string | undefined {
   return (reply.body?.data as { topic?: { id?: string } } | undefined)?.topic?.id;
 }
 
-describeEachDatabase('request bodies', (database) => {
+describeWithDatabase('request bodies', SQLITE, (database) => {
   const server = useTestServer({ database });
   let key: string;
   before(async () => {
@@ -295,7 +295,7 @@ describeEachDatabase('request bodies', (database) => {
   });
 });
 
-describeEachDatabase('DESKGATE_BODY_LIMIT', (database) => {
+describeWithDatabase('DESKGATE_BODY_LIMIT', SQLITE, (database) => {
   const LIMIT = 20_000;
   const server = useTestServer({
     database,

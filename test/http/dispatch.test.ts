@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { users } from '../../src/data/users/users.ts';
 import { assertError } from '../helpers/assertions.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody, userFields } from '../helpers/http.ts';
 import { withStore } from '../helpers/server.ts';
 import { useTestServer } from '../helpers/test-server.ts';
@@ -11,7 +11,7 @@ function topicId(reply: Reply): string | undefined {
   return (reply.body?.data as { topic?: { id?: string } } | undefined)?.topic?.id;
 }
 
-describeEachDatabase('dispatch', (database) => {
+describeWithDatabase('dispatch', SQLITE, (database) => {
   const server = useTestServer({ database });
   let key: string;
   before(async () => {

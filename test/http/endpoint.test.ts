@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { assertError } from '../helpers/assertions.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { chunk, LAST_CHUNK, rawExchange, requestHead } from './raw-exchange.ts';
@@ -15,7 +15,7 @@ function assertErrorEnvelope(reply: Reply, status: number, code: string): void {
   assert.deepEqual(Object.keys(reply.body ?? {}), ['status', 'time', 'data', 'code']);
 }
 
-describeEachDatabase('the endpoint', (database) => {
+describeWithDatabase('the endpoint', SQLITE, (database) => {
   const server = useTestServer({ database });
   let key: string;
   before(() => {
@@ -294,7 +294,7 @@ describeEachDatabase('the endpoint', (database) => {
   });
 });
 
-describeEachDatabase('DESKGATE_BASE_PATH', (database) => {
+describeWithDatabase('DESKGATE_BASE_PATH', SQLITE, (database) => {
   const server = useTestServer({ database, env: { DESKGATE_BASE_PATH: '/helpdesk' } });
   let key: string;
   before(() => {

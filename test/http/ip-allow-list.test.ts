@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { before, test } from 'node:test';
 import { assertError } from '../helpers/assertions.ts';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 
@@ -67,7 +67,7 @@ describeEachDatabase('IP allow-lists (IPv4)', (database) => {
   });
 });
 
-describeEachDatabase('DESKGATE_TRUST_PROXY=loopback', (database) => {
+describeWithDatabase('DESKGATE_TRUST_PROXY=loopback', SQLITE, (database) => {
   const server = useTestServer({
     database,
     env: { DESKGATE_TRUST_PROXY: 'loopback' },
@@ -107,11 +107,9 @@ describeEachDatabase('DESKGATE_TRUST_PROXY=loopback', (database) => {
   });
 });
 
-describeEachDatabase(
+describeWithDatabase(
   'IP allow-lists (IPv6)',
-  {
-    skip: ipv6Available ? false : 'skipped: this machine cannot listen on ::1 (IPv6 loopback off)',
-  },
+  SQLITE,
   (database) => {
     const server = useTestServer({ database, env: { HOST: '::1' } });
     let url: string;
@@ -147,13 +145,14 @@ describeEachDatabase(
       }
     });
   },
+  {
+    skip: ipv6Available ? false : 'skipped: this machine cannot listen on ::1 (IPv6 loopback off)',
+  },
 );
 
-describeEachDatabase(
+describeWithDatabase(
   'IPv4 clients of a dual-stack server',
-  {
-    skip: dualStackAvailable ? false : 'skipped: this machine cannot listen on :: (IPv6 off)',
-  },
+  SQLITE,
   (database) => {
     const server = useTestServer({ database, env: { HOST: '::' } });
     let localKey: string;
@@ -172,5 +171,8 @@ describeEachDatabase(
         'ip_not_allowed',
       );
     });
+  },
+  {
+    skip: dualStackAvailable ? false : 'skipped: this machine cannot listen on :: (IPv6 off)',
   },
 );

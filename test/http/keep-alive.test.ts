@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { type CallOptions, call, keepAliveAgent, type Reply, topicBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 
@@ -11,7 +11,7 @@ function topicName(reply: Reply): unknown {
   return (reply.body?.data as { topic?: { topic?: unknown } } | undefined)?.topic?.topic;
 }
 
-describeEachDatabase('keep-alive connections', (database) => {
+describeWithDatabase('keep-alive connections', SQLITE, (database) => {
   const server = useTestServer({ database });
   let key: string;
   before(async () => {

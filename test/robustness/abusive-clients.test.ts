@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { openRawConnection, type RawConnection } from '../server/raw-connection.ts';
@@ -50,7 +50,7 @@ async function serveMeanwhile(
   return latencies;
 }
 
-describeEachDatabase('slow clients', (database) => {
+describeWithDatabase('slow clients', SQLITE, (database) => {
   const server = useTestServer({
     database,
     env: {
@@ -114,7 +114,7 @@ describeEachDatabase('slow clients', (database) => {
   });
 });
 
-describeEachDatabase('many idle connections', (database) => {
+describeWithDatabase('many idle connections', SQLITE, (database) => {
   const server = useTestServer({
     database,
     env: {
@@ -154,7 +154,7 @@ describeEachDatabase('many idle connections', (database) => {
   });
 });
 
-describeEachDatabase('load shedding', (database) => {
+describeWithDatabase('load shedding', SQLITE, (database) => {
   const server = useTestServer({
     database,
     env: { DESKGATE_MAX_IN_FLIGHT: '2', DESKGATE_BCRYPT_COST: '12', DESKGATE_RATE_LIMIT: '0' },

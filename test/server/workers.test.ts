@@ -143,38 +143,41 @@ for (const kind of DATABASES) {
     });
   });
 
-  describe(`workers that cannot start on ${kind.name}`, () => {
-    let database: TestDatabase;
+  // A port in use does not depend on the database: SQLite only (decision 210).
+  if (kind.name === 'sqlite') {
+    describe(`workers that cannot start on ${kind.name}`, () => {
+      let database: TestDatabase;
 
-    before(async () => {
-      database = await kind.create();
-    });
-    after(async () => {
-      await database.drop();
-    });
+      before(async () => {
+        database = await kind.create();
+      });
+      after(async () => {
+        await database.drop();
+      });
 
-    // Without a guard the primary waits forever (or forks replacements forever): the test
-    // timeout turns that into a failure.
-    test('a port in use makes serve exit 1 instead of hanging or restarting workers forever', {
-      timeout: 30_000,
-    }, async () => {
-      const blocker = createServer();
-      blocker.listen(0, '127.0.0.1');
-      await once(blocker, 'listening');
-      try {
-        const port = String((blocker.address() as AddressInfo).port);
-        const result = await runCli(['serve'], {
-          ...WORKERS,
-          PORT: port,
-          DESKGATE_DATABASE_URL: database.url,
-        });
-        assert.equal(result.code, 1, result.stderr);
-        assert.match(result.stderr, /EADDRINUSE|in use/);
-        assertNoStackTrace(result.stderr);
-        assert.doesNotMatch(result.stdout, /starting another/);
-      } finally {
-        blocker.close();
-      }
+      // Without a guard the primary waits forever (or forks replacements forever): the test
+      // timeout turns that into a failure.
+      test('a port in use makes serve exit 1 instead of hanging or restarting workers forever', {
+        timeout: 30_000,
+      }, async () => {
+        const blocker = createServer();
+        blocker.listen(0, '127.0.0.1');
+        await once(blocker, 'listening');
+        try {
+          const port = String((blocker.address() as AddressInfo).port);
+          const result = await runCli(['serve'], {
+            ...WORKERS,
+            PORT: port,
+            DESKGATE_DATABASE_URL: database.url,
+          });
+          assert.equal(result.code, 1, result.stderr);
+          assert.match(result.stderr, /EADDRINUSE|in use/);
+          assertNoStackTrace(result.stderr);
+          assert.doesNotMatch(result.stdout, /starting another/);
+        } finally {
+          blocker.close();
+        }
+      });
     });
-  });
+  }
 }
