@@ -69,6 +69,9 @@ if (process.argv.includes('--checks')) {
   }
 }
 
+process.stdout.write(
+  `Running ${jobs.map((job) => job.title).join('; ')}. Each report prints when its job ends.\n`,
+);
 const totals = new Map<string, number>();
 const failed: string[] = [];
 await Promise.all(
