@@ -55,7 +55,7 @@ describeWithDatabase('control characters in CLI arguments', SQLITE, (database) =
   });
 });
 
-for (const kind of DATABASES.filter((d) => d.name !== 'mysql')) {
+for (const kind of DATABASES) {
   describe(`control characters and import formats in the CLI on ${kind.name}`, () => {
     let database: TestDatabase;
     let dir: string;
