@@ -33,26 +33,37 @@ const DATABASE_KINDS =
  * A file's rough cost, to deal the files evenly: its size, times the database kinds of this run
  * when its suites run once per kind.
  */
-function weight(file: string): number {
-  const text = readFileSync(join(ROOT, file), 'utf8');
+function weight(text: string): number {
   return /describeEachDatabase|of DATABASES\b/.test(text)
     ? DATABASE_KINDS * text.length
     : text.length;
 }
+
+/** Files dealt as one: the browser suites share one Chromium a process (test/helpers/chromium.ts). */
+const unitOf = (file: string, text: string) =>
+  text.includes('helpers/chromium.ts') ? 'chromium' : file;
 
 /**
  * The unit test files dealt into `count` groups, one `node --test` process each: heaviest first,
  * each to the lightest group so far. Within a group Node runs the files in path order.
  */
 export function testGroups(count: number): string[][] {
+  const units = new Map<string, { files: string[]; weight: number }>();
+  for (const file of unitTestFiles()) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const unit = units.get(unitOf(file, text)) ?? { files: [], weight: 0 };
+    unit.files.push(file);
+    unit.weight += weight(text);
+    units.set(unitOf(file, text), unit);
+  }
   const groups = Array.from({ length: count }, () => ({ files: [] as string[], weight: 0 }));
-  const weighed = unitTestFiles()
-    .map((file) => ({ file, weight: weight(file) }))
-    .sort((a, b) => b.weight - a.weight || a.file.localeCompare(b.file));
-  for (const { file, weight } of weighed) {
+  const heaviestFirst = [...units.values()].sort(
+    (a, b) => b.weight - a.weight || String(a.files[0]).localeCompare(String(b.files[0])),
+  );
+  for (const unit of heaviestFirst) {
     const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
-    lightest.files.push(file);
-    lightest.weight += weight;
+    lightest.files.push(...unit.files);
+    lightest.weight += unit.weight;
   }
   return groups.map((group) => group.files.sort());
 }

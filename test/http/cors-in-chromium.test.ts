@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM_SKIP, sharedBrowser } from '../helpers/chromium.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
 assert.ok(sqlite);
 
@@ -59,9 +58,7 @@ function lookUp(page: Page, url: string, key: string): Promise<Outcome> {
 }
 
 describe('a browser portal on another origin, in headless Chromium', {
-  skip: existsSync(CHROMIUM)
-    ? false
-    : `${CHROMIUM} is not installed (apt-get install chromium): browser test skipped`,
+  skip: CHROMIUM_SKIP,
 }, () => {
   let database: TestDatabase;
   let deskgate: StartedServer;
@@ -87,12 +84,8 @@ describe('a browser portal on another origin, in headless Chromium', {
   });
 
   test('the listed origin looks a topic up and reads the exposed headers; another is blocked', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const page = await (await sharedBrowser()).newPage();
     try {
-      const page = await browser.newPage();
       await page.goto(`${listed.origin}/`);
       const ok = await lookUp(page, deskgate.url, key);
       assert.equal(ok.error, undefined, ok.error);
@@ -106,7 +99,7 @@ describe('a browser portal on another origin, in headless Chromium', {
       assert.match(String(blocked.error), /TypeError|Failed to fetch/);
       assert.equal(blocked.status, undefined);
     } finally {
-      await browser.close();
+      await page.close();
     }
   });
 });

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { z } from 'zod';
+import { CHROMIUM_SKIP, sharedBrowser } from '../../../test/helpers/chromium.ts';
 import { describeWithDatabase, SQLITE } from '../../../test/helpers/each-database.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { ROOT } from '../../../test/helpers/paths.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { OPERATIONS } from '../../operations/registry.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 describeWithDatabase('GET /docs', SQLITE, (database) => {
   // Under a base path, to prove every asset URL carries it.
@@ -81,16 +79,10 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
   });
 
   test('a person can read every operation in headless Chromium; the page asks no other host', {
-    skip: existsSync(CHROMIUM)
-      ? false
-      : `${CHROMIUM} is not installed (apt-get install chromium): browser test skipped`,
+    skip: CHROMIUM_SKIP,
   }, async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const page = await (await sharedBrowser()).newPage({ viewport: { width: 1280, height: 900 } });
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const requested: string[] = [];
       const problems: string[] = [];
       page.on('request', (request) => requested.push(request.url()));
@@ -170,19 +162,15 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
       assert.ok(requested.includes(`${server.origin}/helpdesk/openapi.json`));
       assert.deepEqual(problems, [], 'errors in the page (a content-policy violation?)');
     } finally {
-      await browser.close();
+      await page.close();
     }
   });
 
   test('document text is shown as text: markup and script links in the Markdown stay inert', {
-    skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed: browser test skipped`,
+    skip: CHROMIUM_SKIP,
   }, async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const page = await (await sharedBrowser()).newPage();
     try {
-      const page = await browser.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
       const hostile =
@@ -207,7 +195,7 @@ describeWithDatabase('GET /docs', SQLITE, (database) => {
       assert.equal(await page.evaluate(() => (window as { pwned?: number }).pwned), undefined);
       assert.deepEqual(problems, []);
     } finally {
-      await browser.close();
+      await page.close();
     }
   });
 });

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { before, test } from 'node:test';
-import { chromium, type Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { CHROMIUM_SKIP, sharedBrowser } from '../../../test/helpers/chromium.ts';
 import { describeWithDatabase, SQLITE } from '../../../test/helpers/each-database.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 interface Sent {
   method: string;
@@ -39,12 +37,10 @@ describeWithDatabase(
     });
 
     test('a person runs a topic look-up and a user/add from the page, with the key typed in', async () => {
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      const page = await (await sharedBrowser()).newPage({
+        viewport: { width: 1280, height: 900 },
       });
       try {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
         const requested: string[] = [];
         const sent: Sent[] = [];
         const problems: string[] = [];
@@ -119,13 +115,11 @@ describeWithDatabase(
         assert.deepEqual(elsewhere, [], 'the page asked another host');
         assert.deepEqual(problems, []);
       } finally {
-        await browser.close();
+        await page.close();
       }
     });
   },
   {
-    skip: existsSync(CHROMIUM)
-      ? false
-      : `${CHROMIUM} is not installed (apt-get install chromium): browser test skipped`,
+    skip: CHROMIUM_SKIP,
   },
 );
