@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CHROMIUM_SKIP, sharedBrowser } from '../helpers/chromium.ts';
-import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
-import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
-
-const sqlite = DATABASES.find((kind) => kind.name === 'sqlite');
-assert.ok(sqlite);
+import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 /** A portal: a page on an origin of its own (another port), which calls deskgate with fetch. */
 async function startPortal(): Promise<{ server: Server; origin: string }> {
@@ -57,49 +54,48 @@ function lookUp(page: Page, url: string, key: string): Promise<Outcome> {
   );
 }
 
-describe('a browser portal on another origin, in headless Chromium', {
-  skip: CHROMIUM_SKIP,
-}, () => {
-  let database: TestDatabase;
-  let deskgate: StartedServer;
-  let listed: Awaited<ReturnType<typeof startPortal>>;
-  let unlisted: Awaited<ReturnType<typeof startPortal>>;
-  let key: string;
-
-  before(async () => {
-    listed = await startPortal();
-    unlisted = await startPortal();
-    database = await sqlite.create();
-    ({ key } = await createKey(database.url, { scopes: ['read'] }));
-    deskgate = await startServer({
-      databaseUrl: database.url,
-      env: { DESKGATE_CORS_ORIGINS: listed.origin, DESKGATE_RATE_LIMIT: '1000' },
+describeWithDatabase(
+  'a browser portal on another origin, in headless Chromium',
+  SQLITE,
+  (database) => {
+    let listed: Awaited<ReturnType<typeof startPortal>>;
+    let unlisted: Awaited<ReturnType<typeof startPortal>>;
+    before(async () => {
+      listed = await startPortal();
+      unlisted = await startPortal();
     });
-  });
-  after(async () => {
-    await deskgate?.stop();
-    await database?.drop();
-    listed?.server.close();
-    unlisted?.server.close();
-  });
+    after(() => {
+      listed?.server.close();
+      unlisted?.server.close();
+    });
+    const deskgate = useTestServer(() => ({
+      database,
+      env: { DESKGATE_CORS_ORIGINS: listed.origin, DESKGATE_RATE_LIMIT: '1000' },
+    }));
+    let key: string;
+    before(async () => {
+      ({ key } = await deskgate.createKey({ scopes: ['read'] }));
+    });
 
-  test('the listed origin looks a topic up and reads the exposed headers; another is blocked', async () => {
-    const page = await (await sharedBrowser()).newPage();
-    try {
-      await page.goto(`${listed.origin}/`);
-      const ok = await lookUp(page, deskgate.url, key);
-      assert.equal(ok.error, undefined, ok.error);
-      assert.equal(ok.status, 200);
-      assert.equal(ok.topic, 'General Inquiry');
-      assert.ok(ok.requestId, 'X-Request-Id is exposed');
-      assert.ok(ok.remaining, 'the rate-limit headers are exposed');
+    test('the listed origin looks a topic up and reads the exposed headers; another is blocked', async () => {
+      const page = await (await sharedBrowser()).newPage();
+      try {
+        await page.goto(`${listed.origin}/`);
+        const ok = await lookUp(page, deskgate.url, key);
+        assert.equal(ok.error, undefined, ok.error);
+        assert.equal(ok.status, 200);
+        assert.equal(ok.topic, 'General Inquiry');
+        assert.ok(ok.requestId, 'X-Request-Id is exposed');
+        assert.ok(ok.remaining, 'the rate-limit headers are exposed');
 
-      await page.goto(`${unlisted.origin}/`);
-      const blocked = await lookUp(page, deskgate.url, key);
-      assert.match(String(blocked.error), /TypeError|Failed to fetch/);
-      assert.equal(blocked.status, undefined);
-    } finally {
-      await page.close();
-    }
-  });
-});
+        await page.goto(`${unlisted.origin}/`);
+        const blocked = await lookUp(page, deskgate.url, key);
+        assert.match(String(blocked.error), /TypeError|Failed to fetch/);
+        assert.equal(blocked.status, undefined);
+      } finally {
+        await page.close();
+      }
+    });
+  },
+  { skip: CHROMIUM_SKIP },
+);
