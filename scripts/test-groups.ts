@@ -1,6 +1,7 @@
 import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DATABASES } from '../test/helpers/databases.ts';
 
 /** The repository root: the paths below are relative to it. */
 export const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
@@ -23,19 +24,13 @@ export function unitTestFiles(): string[] {
   return files(ALL).filter((file) => !separate.has(file));
 }
 
-/** SQLite, and PostgreSQL and MySQL/MariaDB when the run names them (test/helpers/databases.ts). */
-const DATABASE_KINDS =
-  1 +
-  Number(Boolean(process.env.DESKGATE_TEST_POSTGRES_URL)) +
-  Number(Boolean(process.env.DESKGATE_TEST_MYSQL_URL));
-
 /**
  * A file's rough cost, to deal the files evenly: its size, times the database kinds of this run
  * when its suites run once per kind.
  */
 function weight(text: string): number {
   return /describeEachDatabase|of DATABASES\b/.test(text)
-    ? DATABASE_KINDS * text.length
+    ? DATABASES.length * text.length
     : text.length;
 }
 
@@ -51,10 +46,11 @@ export function testGroups(count: number): string[][] {
   const units = new Map<string, { files: string[]; weight: number }>();
   for (const file of unitTestFiles()) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    const unit = units.get(unitOf(file, text)) ?? { files: [], weight: 0 };
+    const key = unitOf(file, text);
+    const unit = units.get(key) ?? { files: [], weight: 0 };
     unit.files.push(file);
     unit.weight += weight(text);
-    units.set(unitOf(file, text), unit);
+    units.set(key, unit);
   }
   const groups = Array.from({ length: count }, () => ({ files: [] as string[], weight: 0 }));
   const heaviestFirst = [...units.values()].sort(
