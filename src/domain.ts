@@ -1,4 +1,8 @@
-/** Domain objects: what operations and commands work with, independent of any table layout. */
+/**
+ * Domain objects: what operations and commands work with, independent of any table layout. An
+ * entity's own objects are beside it (src/data/departments/department.ts); here stay the ones
+ * several entities and layers share, and those of the entities not restructured yet (issue 33).
+ */
 
 /**
  * `read`: topic look-ups; `write`: user creation; `users:read`: user look-ups (personal data, so a
@@ -19,28 +23,6 @@ export const SCOPES: readonly Scope[] = [
 export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== 'admin');
 /** Scopes whose operations write: they record themselves in their own transaction. */
 export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['write', 'tickets:write', 'admin']);
-
-export interface Topic {
-  id: number;
-  parentId: number;
-  isPublic: boolean;
-  /** Whether the help desk still offers it (osTicket: active in `flags`; always true on deskgate's schema). */
-  isActive: boolean;
-  sort: number;
-  name: string;
-  notes: string;
-  created: string;
-  updated: string;
-}
-
-export interface NewTopic {
-  id?: number | undefined;
-  parentId: number;
-  isPublic: boolean;
-  sort: number;
-  name: string;
-  notes: string;
-}
 
 export interface User {
   id: number;
@@ -250,93 +232,6 @@ export interface NewTask {
   description: string;
 }
 
-export interface Agent {
-  id: number;
-  username: string;
-  name: string;
-  email: string;
-  deptId: number;
-  isActive: boolean;
-  created: string;
-}
-
-export interface NewAgent {
-  username: string;
-  name: string;
-  email: string;
-  deptId: number;
-}
-
-/** A department (osTicket's `department`): `status` from its flags (active 4, archived 8). */
-export interface Department {
-  id: number;
-  /** 0: a top-level department. */
-  parentId: number;
-  name: string;
-  signature: string;
-  isPublic: boolean;
-  status: 'active' | 'disabled' | 'archived';
-  slaId: number;
-  created: string;
-  updated: string;
-}
-
-export interface NewDepartment {
-  name: string;
-  /** Stored as given: the caller escapes it (plain text, HTML-escaped). */
-  signature: string;
-  /** osTicket's department flags (active 0x4, archived 0x8, assignment bits). */
-  flags: number;
-  isPublic: boolean;
-}
-
-/** An SLA plan (osTicket's `sla`): flags active 0x1, escalate 0x2, no alerts 0x4, transient 0x8. */
-export interface SlaPlan {
-  id: number;
-  name: string;
-  flags: number;
-  gracePeriod: number;
-  scheduleId: number;
-  notes: string | null;
-  created: string;
-  updated: string;
-}
-
-export interface NewSlaPlan {
-  /** HTML-escaped, as osTicket stores it. */
-  name: string;
-  flags: number;
-  gracePeriod: number;
-  scheduleId: number;
-  notes: string;
-}
-
-/** A FAQ category: `visibility` 0 private, 1 public, 2 featured (osTicket's `ispublic`). */
-export interface FaqCategory {
-  id: number;
-  /** 0: a top-level category. */
-  parentId: number;
-  visibility: number;
-  name: string;
-  description: string;
-  notes: string;
-  created: string;
-  updated: string;
-}
-
-/** A FAQ: `published` 0 internal, 1 public, 2 featured (osTicket's `ispublished`). */
-export interface Faq {
-  id: number;
-  categoryId: number;
-  published: number;
-  question: string;
-  answer: string;
-  keywords: string | null;
-  notes: string | null;
-  created: string;
-  updated: string;
-}
-
 /** Which catalogue rows a read answers: what clients see (`public`) or every row (`all`). */
 export type CatalogueVisibility = 'public' | 'all';
 
@@ -354,14 +249,4 @@ export interface CatalogueListQuery {
   visibility: CatalogueVisibility;
   after: CataloguePosition | undefined;
   limit: number;
-}
-
-/** A FAQ category to import, with its FAQs and sub-categories (`deskgate faq import`). */
-export interface FaqCategoryImport {
-  name: string;
-  description: string;
-  notes: string;
-  visibility: number;
-  faqs: { question: string; answer: string; keywords: string; notes: string; published: number }[];
-  children: FaqCategoryImport[];
 }

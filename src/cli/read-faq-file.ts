@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { FaqCategoryImport } from '../domain.ts';
+import type { FaqCategoryImport } from '../data/faqs/faq.ts';
 import { integerField } from '../operations/fields.ts';
 import { textField } from '../operations/plain-text.ts';
 import { CommandError } from './command.ts';

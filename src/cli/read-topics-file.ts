@@ -1,7 +1,7 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import streamArray from 'stream-json/streamers/stream-array.js';
-import type { NewTopic } from '../domain.ts';
+import type { NewTopic } from '../data/topics/topic.ts';
 import { CommandError } from './command.ts';
 import { toNewTopic, topicInput } from './topic-input.ts';
 

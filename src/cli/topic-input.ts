@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { NewTopic, Topic } from '../domain.ts';
+import type { NewTopic, Topic } from '../data/topics/topic.ts';
 import { INT32_MAX, integerField } from '../operations/fields.ts';
 import { CommandError, UsageError } from './command.ts';
 import { hasControlCharacters, hasControlCharactersInText } from './control-characters.ts';

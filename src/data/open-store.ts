@@ -102,16 +102,14 @@ function makeStore(
   const declared = new Set(entities);
   const built = new Map<AnyEntity, unknown>();
   const data: DataAccess = <Api>(entity: Entity<Api>): Api => {
-    let api = built.get(entity) as Api | undefined;
-    if (api === undefined) {
-      if (!declared.has(entity)) {
-        throw new Error(
-          `entity ${entity.name} is not among the store's entities: name it in the operation's \`uses\` or the command's \`usingStore\` call`,
-        );
-      }
-      api = handle.layout === 'osticket' ? entity.osticket(handle) : entity.own(handle);
-      built.set(entity, api);
+    if (built.has(entity)) return built.get(entity) as Api;
+    if (!declared.has(entity)) {
+      throw new Error(
+        `entity ${entity.name} is not among the store's entities: name it in the operation's \`uses\` or the command's \`usingStore\` call`,
+      );
     }
+    const api = handle.layout === 'osticket' ? entity.osticket(handle) : entity.own(handle);
+    built.set(entity, api);
     return api;
   };
   return {

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Topic } from '../domain.ts';
+import type { Topic } from '../data/topics/topic.ts';
 
 /**
  * Whether a topic look-up may answer with this topic: not when the deployment serves public

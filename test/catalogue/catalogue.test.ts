@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
-import { faqs } from '../../src/data/faqs/faqs.ts';
 import { DEFAULT_SCOPES } from '../../src/domain.ts';
+import { importFaqs } from '../helpers/data-setup.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import type { Reply } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
@@ -67,7 +67,7 @@ describeEachDatabase('department, FAQ and SLA operations', (database) => {
   before(async () => {
     reader = (await server.createKey({ scopes: ['read'] })).key;
     everyDefault = (await server.createKey({ scopes: [...DEFAULT_SCOPES] })).key;
-    await server.store.data(faqs).importCategories(TREE);
+    await importFaqs(server.store, TREE);
   });
 
   const counts = () =>

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
-import { topics as topicData } from '../../src/data/topics/topics.ts';
 import { runCli } from '../helpers/cli.ts';
+import { insertTopics } from '../helpers/data-setup.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { withStore } from '../helpers/server.ts';
@@ -105,7 +105,7 @@ for (const kind of DATABASES) {
           allowIps: [],
           keyHash: hashApiKey('ABCDEF0123456789ABCDEF0123456789'),
         });
-        await store.data(topicData).insertTopics([
+        await insertTopics({ store }, [
           {
             parentId: 0,
             isPublic: true,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { faqs } from '../../src/data/faqs/faqs.ts';
 import { tasks } from '../../src/data/tasks/tasks.ts';
+import { importFaqs } from '../helpers/data-setup.ts';
 import type { KindDatabase } from '../helpers/each-database.ts';
 import { userBody } from '../helpers/http.ts';
 import type { TestServer } from '../helpers/test-server.ts';
@@ -143,7 +143,7 @@ async function addCatalogueForLookUps(server: TestServer, database: KindDatabase
     );
     return;
   }
-  await server.store.data(faqs).importCategories([
+  await importFaqs(server.store, [
     {
       name: 'Accounts',
       description: 'Signing in',

@@ -1,6 +1,10 @@
 import { type ApiKeyData, apiKeys } from '../../src/data/api-keys/api-keys.ts';
+import type { FaqCategoryImport } from '../../src/data/faqs/faq.ts';
+import { faqs } from '../../src/data/faqs/faqs.ts';
 import { openDatabase } from '../../src/data/open-database.ts';
+import { requireCapability } from '../../src/data/osticket/managed-by-osticket.ts';
 import type { Store } from '../../src/data/store.ts';
+import type { NewTopic, Topic } from '../../src/data/topics/topic.ts';
 import { type TopicData, topics } from '../../src/data/topics/topics.ts';
 import { type UserData, users } from '../../src/data/users/users.ts';
 import { writes } from '../../src/data/writes/writes.ts';
@@ -13,12 +17,20 @@ import type { TestServer } from './test-server.ts';
  * server's own store (one place to adapt when the data layer changes shape).
  */
 
-/** Adds topics with the ids, sorts and flags the test picks (no operation creates topics). */
-export async function insertTopics(
+/**
+ * Adds topics with the ids, sorts and flags the test picks (no operation creates topics), on
+ * deskgate's own schema; answers them as stored.
+ */
+export function insertTopics(
   server: Pick<TestServer, 'store'>,
-  list: Parameters<TopicData['insertTopics']>[0],
-): Promise<void> {
-  await server.store.data(topics).insertTopics(list);
+  list: readonly NewTopic[],
+): Promise<Topic[]> {
+  return requireCapability(server.store.data(topics).insertTopics, 'help topics')(list);
+}
+
+/** Imports a FAQ tree as `deskgate faq import` does, on deskgate's own schema. */
+export async function importFaqs(store: Store, tree: readonly FaqCategoryImport[]): Promise<void> {
+  await requireCapability(store.data(faqs).importCategories, 'FAQ categories and FAQs')(tree);
 }
 
 /** Every topic the store holds, as the data layer reads it. */

@@ -1,4 +1,5 @@
 import { agents } from '../../src/data/agents/agents.ts';
+import { requireCapability } from '../../src/data/osticket/managed-by-osticket.ts';
 import type { Store } from '../../src/data/store.ts';
 import { storeUser } from './data-setup.ts';
 
@@ -25,7 +26,7 @@ export function addUser(store: Store, name = 'Tess Ticket'): Promise<number> {
 /** An active agent of the default department; resolves to its id. */
 export async function addAgent(store: Store, name = 'Alex Agent'): Promise<number> {
   made++;
-  const agent = await store.data(agents).createAgent({
+  const agent = await requireCapability(store.data(agents), 'agents').createAgent({
     username: `agent${made}`,
     name,
     email: `agent${made}@example.com`,

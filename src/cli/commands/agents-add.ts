@@ -1,6 +1,7 @@
+import type { Agent } from '../../data/agents/agent.ts';
 import { agents } from '../../data/agents/agents.ts';
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
 import { RejectedValueError } from '../../data/store.ts';
-import type { Agent } from '../../domain.ts';
 import { type Command, JSON_OPTION, parseId, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
 import { usingStore } from '../using-store.ts';
@@ -48,8 +49,7 @@ export const agentsAdd: Command = {
     if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError('--email must be an address');
     const deptId = parseId(String(values.dept), '--dept');
     const agent = await usingStore(input.config, [agents], (store) =>
-      store
-        .data(agents)
+      requireCapability(store.data(agents), 'agents')
         .createAgent({ username, name, email, deptId })
         .catch((error: unknown) => {
           throw error instanceof RejectedValueError

@@ -1,4 +1,5 @@
 import { agents } from '../../data/agents/agents.ts';
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
@@ -12,7 +13,7 @@ export const agentsList: Command = {
   positionals: 0,
   async run(input) {
     const list = await usingStore(input.config, [agents], (store) =>
-      store.data(agents).listAgents(),
+      requireCapability(store.data(agents), 'agents').listAgents(),
     );
     if (input.values.json) {
       printJson(input, list.map(agentToJson));

@@ -1,5 +1,6 @@
+import type { Department } from '../../data/departments/department.ts';
 import { departments } from '../../data/departments/departments.ts';
-import type { Department } from '../../domain.ts';
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
 import {
   departmentAddParameters,
   toNewDepartment,
@@ -47,9 +48,13 @@ export const departmentsAdd: Command = {
     if (!/^[0-9]{1,10}$/.test(parent) || Number(parent) > 2147483647)
       throw new UsageError(`--parent must be a department id or 0, got ${JSON.stringify(parent)}`);
     const department = await usingStore(input.config, [departments], (store) =>
-      store
-        .data(departments)
-        .addDepartment({ ...toNewDepartment(parameters), parentId: Number(parent) }),
+      requireCapability(
+        store.data(departments).addDepartment,
+        'departments',
+      )({
+        ...toNewDepartment(parameters),
+        parentId: Number(parent),
+      }),
     );
     if (values.json) printJson(input, departmentToJson(department));
     else input.out(`Added department ${department.id} "${department.name}".\n`);

@@ -1,4 +1,5 @@
 import { faqs } from '../../data/faqs/faqs.ts';
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { readFaqFile } from '../read-faq-file.ts';
 import { usingStore } from '../using-store.ts';
@@ -15,7 +16,7 @@ export const faqImport: Command = {
     if (!path) throw new UsageError('FILE is required');
     const tree = await readFaqFile(path);
     const counts = await usingStore(input.config, [faqs], (store) =>
-      store.data(faqs).importCategories(tree),
+      requireCapability(store.data(faqs).importCategories, 'FAQ categories and FAQs')(tree),
     );
     if (input.values.json) printJson(input, counts);
     else

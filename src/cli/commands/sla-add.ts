@@ -1,5 +1,6 @@
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
+import type { SlaPlan } from '../../data/sla-plans/sla-plan.ts';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
-import type { SlaPlan } from '../../domain.ts';
 import { slaAddParameters, toNewSlaPlan } from '../../operations/sla-add/sla-add.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { parseOptionParameters } from '../option-parameters.ts';
@@ -42,7 +43,7 @@ export const slaAdd: Command = {
       notes: values.notes,
     });
     const plan = await usingStore(input.config, [slaPlans], (store) =>
-      store.data(slaPlans).addSlaPlan(toNewSlaPlan(parameters)),
+      requireCapability(store.data(slaPlans).addSlaPlan, 'SLA plans')(toNewSlaPlan(parameters)),
     );
     if (values.json) printJson(input, slaPlanToJson(plan));
     else input.out(`Added SLA plan ${plan.id} "${plan.name}".\n`);

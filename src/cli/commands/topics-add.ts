@@ -1,3 +1,4 @@
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
 import { topics } from '../../data/topics/topics.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { assertTopicsFit, parseTopicOptions, topicToJson } from '../topic-input.ts';
@@ -30,8 +31,10 @@ export const topicsAdd: Command = {
       }),
     ];
     const [topic] = await usingStore(input.config, [topics], async (store) => {
-      assertTopicsFit(await store.data(topics).listTopics(), batch);
-      return store.data(topics).insertTopics(batch);
+      const data = store.data(topics);
+      const insert = requireCapability(data.insertTopics, 'help topics');
+      assertTopicsFit(await data.listTopics(), batch);
+      return insert(batch);
     });
     if (!topic) throw new Error('insert returned no topic');
     if (values.json) printJson(input, topicToJson(topic));

@@ -1,4 +1,4 @@
-import { managedInOsticketMessage } from '../../data/osticket/managed-by-osticket.ts';
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { topics } from '../../data/topics/topics.ts';
 import { type Command, CommandError, JSON_OPTION, parseId, printJson } from '../command.ts';
@@ -15,10 +15,9 @@ export const topicsDelete: Command = {
   positionals: 1,
   async run(input) {
     const id = parseId(input.positionals[0], 'ID');
-    // Before reading anything: osTicket's topics (and their tickets) are osTicket's to change.
-    if (input.config.schema === 'osticket')
-      throw new CommandError(managedInOsticketMessage('help topics'));
     const deleted = await usingStore(input.config, [topics, tickets], async (store) => {
+      // Before reading anything: osTicket's topics (and their tickets) are osTicket's to change.
+      const remove = requireCapability(store.data(topics).deleteTopics, 'help topics');
       const subtree = subtreeOf(await store.data(topics).listTopics(), id);
       const [topic, ...below] = subtree;
       if (!topic) throw new CommandError(`no topic with id ${id}`);
@@ -36,7 +35,7 @@ export const topicsDelete: Command = {
             `topic ${topicId} is the help topic of ${count} ticket(s); it is kept (edit it, or make it private, instead)`,
           );
       }
-      await store.data(topics).deleteTopics(subtree.map((t) => t.id));
+      await remove(subtree.map((t) => t.id));
       return subtree;
     });
     const ids = deleted.map((t) => t.id);

@@ -1,4 +1,4 @@
-import { managedInOsticketMessage } from '../../data/osticket/managed-by-osticket.ts';
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
 import { topics } from '../../data/topics/topics.ts';
 import {
   type Command,
@@ -31,9 +31,6 @@ export const topicsEdit: Command = {
   async run(input) {
     const { values } = input;
     const id = parseId(input.positionals[0], 'ID');
-    // Before reading anything: osTicket's topics (and their tickets) are osTicket's to change.
-    if (input.config.schema === 'osticket')
-      throw new CommandError(managedInOsticketMessage('help topics'));
     if (!CHANGES.some((option) => values[option] !== undefined))
       throw new UsageError(`nothing to change: give at least one of --${CHANGES.join(', --')}`);
     if (values.private && values.public)
@@ -46,6 +43,8 @@ export const topicsEdit: Command = {
       notes: values.notes ?? '',
     });
     const updated = await usingStore(input.config, [topics], async (store) => {
+      // Before reading anything: osTicket's topics are osTicket's to change.
+      const update = requireCapability(store.data(topics).updateTopic, 'help topics');
       const existing = await store.data(topics).listTopics();
       const current = existing.find((t) => t.id === id);
       if (!current) return undefined;
@@ -57,7 +56,7 @@ export const topicsEdit: Command = {
         ispublic: values.private ? 0 : values.public ? 1 : Number(current.isPublic),
       });
       assertTopicEditFits(existing, id, topic);
-      return store.data(topics).updateTopic(id, topic);
+      return update(id, topic);
     });
     if (!updated) throw new CommandError(`no topic with id ${id}`);
     if (values.json) printJson(input, topicToJson(updated));

@@ -1,5 +1,6 @@
-import { TopicImportError, topics } from '../../data/topics/topics.ts';
-import type { NewTopic } from '../../domain.ts';
+import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
+import { type NewTopic, TopicImportError } from '../../data/topics/topic.ts';
+import { topics } from '../../data/topics/topics.ts';
 import { type Command, CommandError, JSON_OPTION, UsageError } from '../command.ts';
 import { openJsonArraySpool } from '../json-array-spool.ts';
 import { openTopicsFile } from '../read-topics-file.ts';
@@ -45,9 +46,11 @@ export const topicsImport: Command = {
     try {
       const imported = await usingStore(input.config, [topics], async (store) => {
         try {
-          return await store
-            .data(topics)
-            .importTopics(checking, spool && ((stored) => spool.add(stored.map(topicToJson))));
+          const importTopics = requireCapability(store.data(topics).importTopics, 'help topics');
+          return await importTopics(
+            checking,
+            spool && ((stored) => spool.add(stored.map(topicToJson))),
+          );
         } catch (error) {
           if (!(error instanceof TopicImportError)) throw error;
           const where =

@@ -1,7 +1,6 @@
-import type { Agent, NewAgent } from '../../domain.ts';
-import { defineEntity } from '../entity.ts';
-import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
-import { makeOwnAgents } from './own-agents.ts';
+import { defineEntity, tablesOf } from '../entity.ts';
+import type { Agent, NewAgent } from './agent.ts';
+import { createAgent, listAgents, type OwnAgentTables } from './own-agents.ts';
 
 /** Agents (staff): whom ticket/reply and ticket/close act as. */
 export interface AgentData {
@@ -10,13 +9,19 @@ export interface AgentData {
   listAgents(): Promise<Agent[]>;
 }
 
-export const agents = defineEntity<AgentData>({
+/**
+ * An entity of deskgate's own schema only: in osTicket mode the agents are osTicket's staff,
+ * managed in its admin panel, and `data(agents)` is undefined.
+ */
+export const agents = defineEntity<AgentData | undefined>({
   name: 'agents',
-  own: makeOwnAgents,
-  // osTicket's agents are its own staff, managed in its admin panel.
-  osticket: () => ({
-    createAgent: managedByOsticket('agents'),
-    listAgents: managedByOsticket('agents'),
-  }),
+  own(handle) {
+    const db = tablesOf<OwnAgentTables>(handle.db);
+    return {
+      createAgent: (agent) => createAgent(db, handle.dialect, agent),
+      listAgents: () => listAgents(db),
+    };
+  },
+  osticket: () => undefined,
   osticketRequires: { comment: 'agents: none (osTicket manages its staff)', tables: [] },
 });

@@ -1,16 +1,31 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Agent, NewAgent } from '../../domain.ts';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { type OwnHandle, tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
-import type { AgentTable, OwnTicketTables } from '../tickets/own-tickets.ts';
 import { formatTimestamp, now } from '../time.ts';
-import type { AgentData } from './agents.ts';
+import type { Agent, NewAgent } from './agent.ts';
 
-type Db = Kysely<OwnTicketTables>;
+/** deskgate's `agents` (migration 006). */
+export interface OwnAgentTable {
+  id: Generated<number>;
+  username: string;
+  name: string;
+  email: string;
+  dept_id: number;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
 
-function toAgent(row: Selectable<AgentTable>): Agent {
+export interface OwnAgentTables {
+  agents: OwnAgentTable;
+  departments: OwnDepartmentTable;
+}
+
+type Db = Kysely<OwnAgentTables>;
+
+function toAgent(row: Selectable<OwnAgentTable>): Agent {
   return {
     id: Number(row.id),
     username: row.username,
@@ -61,12 +76,4 @@ export async function createAgent(db: Db, dialect: Dialect, agent: NewAgent): Pr
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
   return toAgent(row);
-}
-
-export function makeOwnAgents(handle: OwnHandle): AgentData {
-  const db = tablesOf<OwnTicketTables>(handle.db);
-  return {
-    createAgent: (agent) => createAgent(db, handle.dialect, agent),
-    listAgents: () => listAgents(db),
-  };
 }

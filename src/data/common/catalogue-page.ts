@@ -1,25 +1,40 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
-import type { CatalogueListQuery } from '../../domain.ts';
+import { type Kysely, sql } from 'kysely';
+import type { CatalogueListQuery, CatalogueVisibility } from '../../domain.ts';
+import {
+  type ColumnMap,
+  columnOf,
+  type MappedSelect,
+  readRows,
+  selectVisibleRows,
+} from './column-map.ts';
 
-/** The columns a catalogue table is listed by: its id, creation time, and name. */
-export interface CatalogueColumns {
-  id: string;
+/** The fields a catalogue list is bounded and ordered by. */
+export interface PagedRow {
+  id: number;
   created: string;
   name: string;
 }
 
+/** The reads of a listed catalogue entity (departments, SLA plans): one by id, a page of a list. */
+export interface CatalogueReads<Domain> {
+  /** The element `id`, when `visibility` shows it. */
+  find(id: number, visibility: CatalogueVisibility): Promise<Domain | undefined>;
+  /** A page in (name, id) or (created, id) order, `limit` at most. */
+  list(query: CatalogueListQuery): Promise<Domain[]>;
+}
+
 /**
- * One page of a department or SLA list, the same on every table: the inclusive creation range,
- * then (sort key, id) order after the cursor's position, `limit` rows.
+ * One page of a catalogue list, the same on every table: the inclusive creation range, then
+ * (sort key, id) order after the cursor's position, `limit` rows.
  */
-export function catalogueRange<DB, TB extends keyof DB, O>(
-  select: SelectQueryBuilder<DB, TB, O>,
-  columns: CatalogueColumns,
+function cataloguePage<Table, Row extends PagedRow, Domain>(
+  select: MappedSelect<Table>,
+  map: ColumnMap<Table, Row, Domain>,
   query: CatalogueListQuery,
-): SelectQueryBuilder<DB, TB, O> {
-  const created = sql.ref(columns.created);
-  const id = sql.ref(columns.id);
-  const key = query.order === 'name' ? sql.ref(columns.name) : created;
+): MappedSelect<Table> {
+  const created = columnOf(map, 'created');
+  const id = columnOf(map, 'id');
+  const key = query.order === 'name' ? columnOf(map, 'name') : created;
   let page = select;
   if (query.from !== undefined) page = page.where(sql<boolean>`${created} >= ${query.from}`);
   if (query.to !== undefined) page = page.where(sql<boolean>`${created} <= ${query.to}`);
@@ -30,4 +45,20 @@ export function catalogueRange<DB, TB extends keyof DB, O>(
     );
   }
   return page.orderBy(key).orderBy(id).limit(query.limit);
+}
+
+/** A catalogue entity's reads, written once against a layout's column map. */
+export function catalogueReads<Table, Row extends PagedRow, Domain>(
+  db: Kysely<object>,
+  map: ColumnMap<Table, Row, Domain>,
+): CatalogueReads<Domain> {
+  return {
+    async find(id, visibility) {
+      const byId = selectVisibleRows(db, map, visibility).where(columnOf(map, 'id'), '=', id);
+      const [found] = await readRows(byId, map);
+      return found;
+    },
+    list: (query) =>
+      readRows(cataloguePage(selectVisibleRows(db, map, query.visibility), map, query), map),
+  };
 }

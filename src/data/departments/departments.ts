@@ -1,18 +1,13 @@
-import type {
-  CatalogueListQuery,
-  CatalogueVisibility,
-  Department,
-  NewDepartment,
-} from '../../domain.ts';
+import type { CatalogueListQuery, CatalogueVisibility } from '../../domain.ts';
+import { catalogueReads } from '../common/catalogue-page.ts';
 import { defineEntity, type WriteTransaction } from '../entity.ts';
-import { makeOsticketDepartments, OSTICKET_DEPARTMENT_TABLES } from './osticket-departments.ts';
-import { makeOwnDepartments } from './own-departments.ts';
-
-/** A department for `deskgate departments add`: its parent (0: top level) and public flag. */
-export interface NewCliDepartment extends NewDepartment {
-  parentId: number;
-  isPublic: boolean;
-}
+import type { Department, NewCliDepartment, NewDepartment } from './department.ts';
+import {
+  insertOsticketDepartment,
+  OSTICKET_DEPARTMENT_TABLES,
+  OSTICKET_DEPARTMENTS,
+} from './osticket-departments.ts';
+import { insertOwnDepartment, OWN_DEPARTMENTS } from './own-departments.ts';
 
 /**
  * Departments, as operations and commands see them. Under `public` visibility only what osTicket
@@ -23,26 +18,47 @@ export interface DepartmentData {
   /** A page in (name, id) or (created, id) order, `limit` at most. */
   listDepartments(query: CatalogueListQuery): Promise<Department[]>;
   /**
-   * department/add, in the write's transaction: the row osTicket's admin panel writes; a taken
-   * top-level name → RejectedValueError('name'). Resolves to the new id.
+   * department/add, in the write's transaction: a top-level department as osTicket's admin
+   * panel writes it; a taken name → RejectedValueError('name'). Resolves to the new id.
    */
   insertDepartment(trx: WriteTransaction, department: NewDepartment): Promise<number>;
-  /** `deskgate departments add`; osTicket mode: UnsupportedInModeError (its admin panel's job). */
-  addDepartment(department: NewCliDepartment): Promise<Department>;
+  /**
+   * `deskgate departments add`, a department anywhere in the tree. deskgate's own schema only:
+   * in osTicket mode its admin panel adds them.
+   */
+  readonly addDepartment?: (department: NewCliDepartment) => Promise<Department>;
 }
 
 export const departments = defineEntity<DepartmentData>({
   name: 'departments',
-  own: makeOwnDepartments,
-  osticket: makeOsticketDepartments,
+  own(handle) {
+    const { db, dialect } = handle;
+    const reads = catalogueReads(db, OWN_DEPARTMENTS);
+    return {
+      findDepartment: reads.find,
+      listDepartments: reads.list,
+      insertDepartment: (trx, department) =>
+        insertOwnDepartment(trx, dialect, { ...department, parentId: 0 }),
+      async addDepartment(department) {
+        const id = await dialect.writeTransaction(db, (trx) =>
+          insertOwnDepartment(trx, dialect, department),
+        );
+        const added = await reads.find(id, 'all');
+        if (!added) throw new Error(`department ${id} vanished after its creation`);
+        return added;
+      },
+    };
+  },
+  osticket(handle) {
+    const reads = catalogueReads(handle.db, OSTICKET_DEPARTMENTS);
+    return {
+      findDepartment: reads.find,
+      listDepartments: reads.list,
+      insertDepartment: insertOsticketDepartment,
+    };
+  },
   osticketRequires: {
     comment: 'departments: read; department/add writes one as the admin panel does',
     tables: OSTICKET_DEPARTMENT_TABLES,
   },
 });
-
-/** The state osTicket's department flags stand for (include/class.dept.php: active 0x4, archived 0x8). */
-export function statusOfFlags(flags: number): Department['status'] {
-  if ((flags & 0x4) !== 0) return 'active';
-  return (flags & 0x8) !== 0 ? 'archived' : 'disabled';
-}

@@ -1,12 +1,15 @@
-import { type Generated, type Kysely, type Selectable, sql } from 'kysely';
-import type { CatalogueListQuery, CatalogueVisibility, Department } from '../../domain.ts';
-import { catalogueRange } from '../common/catalogue-page.ts';
-import { type OsticketHandle, tablesOf, type WriteTransaction } from '../entity.ts';
-import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
+import { type Generated, type Kysely, sql } from 'kysely';
+import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
+import { tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { RejectedValueError } from '../store.ts';
-import { formatTimestamp } from '../time.ts';
-import { type DepartmentData, statusOfFlags } from './departments.ts';
+import {
+  type Department,
+  type DepartmentRow,
+  type NewDepartment,
+  statusOfFlags,
+  toDepartment,
+} from './department.ts';
 
 /** osTicket 1.18.1's `department` (schema-1.18.1.sql), the columns deskgate reads and writes. */
 export interface OstDepartmentTable {
@@ -33,65 +36,40 @@ export interface OstDepartmentTable {
 interface Tables {
   department: OstDepartmentTable;
 }
-type Db = Kysely<Tables>;
 
 const FLAG_ACTIVE = 0x4;
 const NOW = sql<string>`now()`;
 
-const COLUMNS = [
-  'id',
-  'pid',
-  'sla_id',
-  'flags',
-  'name',
-  'signature',
-  'ispublic',
-  'created',
-  'updated',
-] as const;
-
-type Row = Pick<Selectable<OstDepartmentTable>, (typeof COLUMNS)[number]>;
-
-function toDepartment(row: Row): Department {
-  return {
-    id: Number(row.id),
-    parentId: Number(row.pid ?? 0),
-    name: row.name,
-    signature: row.signature,
-    isPublic: Number(row.ispublic) !== 0,
-    status: statusOfFlags(Number(row.flags)),
-    slaId: Number(row.sla_id),
-    created: formatTimestamp(row.created),
-    updated: formatTimestamp(row.updated),
-  };
-}
-
-/** What osTicket shows clients (Dept::getPublicDepartments): public and active. */
-function visible(db: Db, visibility: CatalogueVisibility) {
-  const select = db.selectFrom('department').select(COLUMNS);
-  return visibility === 'all'
-    ? select
-    : select.where('ispublic', '<>', 0).where(sql<boolean>`(flags & ${FLAG_ACTIVE}) <> 0`);
-}
-
-async function listDepartments(db: Db, query: CatalogueListQuery): Promise<Department[]> {
-  const rows = await catalogueRange(
-    visible(db, query.visibility),
-    { id: 'id', created: 'created', name: 'name' },
-    query,
-  ).execute();
-  return rows.map(toDepartment);
-}
+/** osTicket's departments; clients see what Dept::getPublicDepartments shows: public and active. */
+export const OSTICKET_DEPARTMENTS: ColumnMap<OstDepartmentTable, DepartmentRow, Department> = {
+  table: 'department',
+  columns: {
+    id: 'id',
+    parent_id: 'pid',
+    sla_id: 'sla_id',
+    flags: 'flags',
+    status: null,
+    name: 'name',
+    signature: 'signature',
+    is_public: 'ispublic',
+    created: 'created',
+    updated: 'updated',
+  },
+  isPublic: (eb) => eb.and([eb('ispublic', '<>', 0), sql<boolean>`(flags & ${FLAG_ACTIVE}) <> 0`]),
+  toDomain: (row) => toDepartment(row, statusOfFlags(Number(row.flags))),
+};
 
 /**
- * The row osTicket's admin panel writes for a new top-level department (Dept::update,
- * include/class.dept.php:866-924): group membership and both auto-responses on, timestamps the
- * database's NOW(), and `path` `/<id>/` written once the id is known.
+ * department/add in the write's transaction: the row osTicket's admin panel writes for a new
+ * top-level department (Dept::update, include/class.dept.php:866-924): group membership and both
+ * auto-responses on, timestamps the database's NOW(), and `path` `/<id>/` written once the id is
+ * known. Resolves to the new id.
  */
-async function insertDepartment(
-  trx: Db,
-  department: { name: string; signature: string; flags: number; isPublic: boolean },
+export async function insertOsticketDepartment(
+  transaction: Kysely<object>,
+  department: NewDepartment,
 ): Promise<number> {
+  const trx = tablesOf<Tables>(transaction);
   // The unique key is (name, pid): a top-level name is taken only by another top-level one.
   const taken = await trx
     .selectFrom('department')
@@ -132,22 +110,7 @@ async function insertDepartment(
 }
 
 export const OSTICKET_DEPARTMENT_TABLES: readonly OsticketTableRequirement[] = [
-  { table: 'department', privileges: ['SELECT'], columns: [...COLUMNS] },
+  { table: 'department', privileges: ['SELECT'], columns: mappedColumns(OSTICKET_DEPARTMENTS) },
   // department/add: the path is written after the insert.
   { table: 'department', privileges: ['INSERT', 'UPDATE'], adminOnly: true },
 ];
-
-/** Departments of an osTicket database: read, and department/add as its admin panel writes. */
-export function makeOsticketDepartments(handle: OsticketHandle): DepartmentData {
-  const db = tablesOf<Tables>(handle.db);
-  return {
-    async findDepartment(id, visibility) {
-      const row = await visible(db, visibility).where('id', '=', id).executeTakeFirst();
-      return row && toDepartment(row);
-    },
-    listDepartments: (query) => listDepartments(db, query),
-    insertDepartment: (trx: WriteTransaction, department) =>
-      insertDepartment(tablesOf<Tables>(trx), department),
-    addDepartment: managedByOsticket('departments'),
-  };
-}

@@ -1,20 +1,26 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
-import type { CatalogueListQuery, CatalogueVisibility, Department } from '../../domain.ts';
-import { catalogueRange } from '../common/catalogue-page.ts';
+import type { Generated, Kysely } from 'kysely';
+import type { ColumnMap } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { type OwnHandle, tablesOf, type WriteTransaction } from '../entity.ts';
+import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
 import { now } from '../time.ts';
-import { type DepartmentData, type NewCliDepartment, statusOfFlags } from './departments.ts';
+import {
+  type Department,
+  type DepartmentRow,
+  type NewCliDepartment,
+  statusOfFlags,
+  toDepartment,
+} from './department.ts';
 
-/** deskgate's `departments` (migrations 006 and 007). */
+/** deskgate's `departments` (migrations 006 and 008). */
 export interface OwnDepartmentTable {
   id: Generated<number>;
   parent_id: number;
   name: string;
   signature: string;
   is_public: number;
+  /** active, disabled or archived. */
   status: string;
   sla_id: number;
   created_at: string;
@@ -24,48 +30,40 @@ export interface OwnDepartmentTable {
 interface Tables {
   departments: OwnDepartmentTable;
 }
-type Db = Kysely<Tables>;
 
-function toDepartment(row: Selectable<OwnDepartmentTable>): Department {
-  return {
-    id: Number(row.id),
-    parentId: Number(row.parent_id),
-    name: row.name,
-    signature: row.signature,
-    isPublic: Number(row.is_public) === 1,
-    status: row.status === 'archived' || row.status === 'disabled' ? row.status : 'active',
-    slaId: Number(row.sla_id),
-    created: row.created_at,
-    updated: row.updated_at,
-  };
+function parseStatus(status: string | null): Department['status'] {
+  return status === 'archived' || status === 'disabled' ? status : 'active';
 }
 
-function visible(db: Db, visibility: CatalogueVisibility) {
-  const select = db.selectFrom('departments').selectAll();
-  return visibility === 'all'
-    ? select
-    : select.where('is_public', '=', 1).where('status', '=', 'active');
-}
+/** Departments on deskgate's own schema; clients see the public, active ones. */
+export const OWN_DEPARTMENTS: ColumnMap<OwnDepartmentTable, DepartmentRow, Department> = {
+  table: 'departments',
+  columns: {
+    id: 'id',
+    parent_id: 'parent_id',
+    name: 'name',
+    signature: 'signature',
+    is_public: 'is_public',
+    status: 'status',
+    flags: null,
+    sla_id: 'sla_id',
+    created: 'created_at',
+    updated: 'updated_at',
+  },
+  isPublic: (eb) => eb.and([eb('is_public', '=', 1), eb('status', '=', 'active')]),
+  toDomain: (row) => toDepartment(row, parseStatus(row.status)),
+};
 
-async function findDepartment(db: Db, id: number, visibility: CatalogueVisibility) {
-  const row = await visible(db, visibility).where('id', '=', id).executeTakeFirst();
-  return row && toDepartment(row);
-}
-
-async function listDepartments(db: Db, query: CatalogueListQuery): Promise<Department[]> {
-  const rows = await catalogueRange(
-    visible(db, query.visibility),
-    { id: 'id', created: 'created_at', name: 'name' },
-    query,
-  ).execute();
-  return rows.map(toDepartment);
-}
-
-async function insertDepartment(
-  trx: Kysely<Tables>,
+/**
+ * A department in the write's transaction, its name unique across the tree (decision 250) and
+ * its parent an existing department (0: top level). Resolves to the new id.
+ */
+export async function insertOwnDepartment(
+  transaction: Kysely<object>,
   dialect: Dialect,
   department: NewCliDepartment,
 ): Promise<number> {
+  const trx = tablesOf<Tables>(transaction);
   const taken = await trx
     .selectFrom('departments')
     .select('id')
@@ -94,27 +92,4 @@ async function insertDepartment(
     }),
     dialect,
   );
-}
-
-/** Departments on deskgate's own schema (names unique across the tree, decision 250). */
-export function makeOwnDepartments(handle: OwnHandle): DepartmentData {
-  const db = tablesOf<Tables>(handle.db);
-  const { dialect } = handle;
-  return {
-    findDepartment: (id, visibility) => findDepartment(db, id, visibility),
-    listDepartments: (query) => listDepartments(db, query),
-    insertDepartment: (trx: WriteTransaction, department) =>
-      insertDepartment(tablesOf<Tables>(trx), dialect, {
-        ...department,
-        parentId: 0,
-      }),
-    async addDepartment(department) {
-      const id = await dialect.writeTransaction(handle.db, (trx) =>
-        insertDepartment(tablesOf<Tables>(trx), dialect, department),
-      );
-      const added = await findDepartment(db, id, 'all');
-      if (!added) throw new Error(`department ${id} vanished after its creation`);
-      return added;
-    },
-  };
 }

@@ -1,7 +1,10 @@
-import type { CatalogueVisibility, Faq, FaqCategory, FaqCategoryImport } from '../../domain.ts';
+import type { Kysely } from 'kysely';
+import type { CatalogueVisibility } from '../../domain.ts';
+import { type ColumnMap, columnOf, readRows, selectVisibleRows } from '../common/column-map.ts';
 import { defineEntity } from '../entity.ts';
-import { makeOsticketFaqs, OSTICKET_FAQ_TABLES } from './osticket-faqs.ts';
-import { makeOwnFaqs } from './own-faqs.ts';
+import type { Faq, FaqCategory, FaqCategoryImport, FaqCategoryRow, FaqRow } from './faq.ts';
+import { OSTICKET_FAQ_CATEGORIES, OSTICKET_FAQ_TABLES, OSTICKET_FAQS } from './osticket-faqs.ts';
+import { importOwnFaqTree, OWN_FAQ_CATEGORIES, OWN_FAQS } from './own-faqs.ts';
 
 /**
  * FAQ categories and FAQs. Under `public` visibility what osTicket's client portal shows:
@@ -21,16 +24,51 @@ export interface FaqData {
   ): Promise<Faq[]>;
   /**
    * `deskgate faq import`: the whole tree in one transaction (a question already taken anywhere
-   * → RejectedValueError('question'), nothing written). osTicket mode: UnsupportedInModeError.
+   * → RejectedValueError('question'), nothing written). deskgate's own schema only: in osTicket
+   * mode its agents write the FAQ in the staff panel.
    */
-  importCategories(
+  readonly importCategories?: (
     tree: readonly FaqCategoryImport[],
-  ): Promise<{ categories: number; faqs: number }>;
+  ) => Promise<{ categories: number; faqs: number }>;
+}
+
+/** The reads of FaqData, written once against a layout's two column maps. */
+function faqReads<CategoryTable, FaqTable>(
+  db: Kysely<object>,
+  categories: ColumnMap<CategoryTable, FaqCategoryRow, FaqCategory>,
+  faqs: ColumnMap<FaqTable, FaqRow, Faq>,
+): Omit<FaqData, 'importCategories'> {
+  return {
+    listCategories: (visibility) =>
+      readRows(
+        selectVisibleRows(db, categories, visibility).orderBy(columnOf(categories, 'id')),
+        categories,
+      ),
+    async findCategory(id, visibility) {
+      const byId = selectVisibleRows(db, categories, visibility).where(
+        columnOf(categories, 'id'),
+        '=',
+        id,
+      );
+      const [found] = await readRows(byId, categories);
+      return found;
+    },
+    async listFaqs(categoryIds, visibility, limit, afterId = 0) {
+      if (categoryIds?.length === 0) return [];
+      const id = columnOf(faqs, 'id');
+      let select = selectVisibleRows(db, faqs, visibility).where(id, '>', afterId);
+      if (categoryIds) select = select.where(columnOf(faqs, 'category_id'), 'in', categoryIds);
+      return readRows(select.orderBy(id).limit(limit), faqs);
+    },
+  };
 }
 
 export const faqs = defineEntity<FaqData>({
   name: 'faqs',
-  own: makeOwnFaqs,
-  osticket: makeOsticketFaqs,
+  own: (handle) => ({
+    ...faqReads(handle.db, OWN_FAQ_CATEGORIES, OWN_FAQS),
+    importCategories: (tree) => importOwnFaqTree(handle.db, handle.dialect, tree),
+  }),
+  osticket: (handle) => faqReads(handle.db, OSTICKET_FAQ_CATEGORIES, OSTICKET_FAQS),
   osticketRequires: { comment: 'FAQ: read', tables: OSTICKET_FAQ_TABLES },
 });

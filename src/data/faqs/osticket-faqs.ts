@@ -1,12 +1,15 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { CatalogueVisibility, Faq, FaqCategory } from '../../domain.ts';
-import { type OsticketHandle, tablesOf } from '../entity.ts';
-import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
+import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
-import { formatTimestamp } from '../time.ts';
-import type { FaqData } from './faqs.ts';
+import {
+  type Faq,
+  type FaqCategory,
+  type FaqCategoryRow,
+  type FaqRow,
+  toFaq,
+  toFaqCategory,
+} from './faq.ts';
 
-/** osTicket 1.18.1's `faq_category` and `faq` (schema-1.18.1.sql). */
+/** osTicket 1.18.1's `faq_category` (schema-1.18.1.sql). */
 export interface OstFaqCategoryTable {
   category_id: number;
   category_pid: number | null;
@@ -18,6 +21,7 @@ export interface OstFaqCategoryTable {
   updated: string;
 }
 
+/** osTicket 1.18.1's `faq`. */
 export interface OstFaqTable {
   faq_id: number;
   category_id: number;
@@ -30,91 +34,48 @@ export interface OstFaqTable {
   updated: string;
 }
 
-interface Tables {
-  faq_category: OstFaqCategoryTable;
-  faq: OstFaqTable;
-}
-type Db = Kysely<Tables>;
-
-const CATEGORY_COLUMNS = [
-  'category_id',
-  'category_pid',
-  'ispublic',
-  'name',
-  'description',
-  'notes',
-  'created',
-  'updated',
-] as const;
-const FAQ_COLUMNS = [
-  'faq_id',
-  'category_id',
-  'ispublished',
-  'question',
-  'answer',
-  'keywords',
-  'notes',
-  'created',
-  'updated',
-] as const;
-
-function toCategory(row: Selectable<OstFaqCategoryTable>): FaqCategory {
-  return {
-    id: Number(row.category_id),
-    parentId: Number(row.category_pid ?? 0),
-    visibility: Number(row.ispublic),
-    name: row.name ?? '',
-    description: row.description,
-    notes: row.notes,
-    created: formatTimestamp(row.created),
-    updated: formatTimestamp(row.updated),
+/** osTicket's FAQ categories; its client portal shows the public and featured ones. */
+export const OSTICKET_FAQ_CATEGORIES: ColumnMap<OstFaqCategoryTable, FaqCategoryRow, FaqCategory> =
+  {
+    table: 'faq_category',
+    columns: {
+      id: 'category_id',
+      parent_id: 'category_pid',
+      visibility: 'ispublic',
+      name: 'name',
+      description: 'description',
+      notes: 'notes',
+      created: 'created',
+      updated: 'updated',
+    },
+    isPublic: (eb) => eb('ispublic', '<>', 0),
+    toDomain: toFaqCategory,
   };
-}
 
-function toFaq(row: Selectable<OstFaqTable>): Faq {
-  return {
-    id: Number(row.faq_id),
-    categoryId: Number(row.category_id),
-    published: Number(row.ispublished),
-    question: row.question,
-    answer: row.answer,
-    keywords: row.keywords,
-    notes: row.notes,
-    created: formatTimestamp(row.created),
-    updated: formatTimestamp(row.updated),
-  };
-}
+/** osTicket's FAQs; its client portal shows the published and featured ones. */
+export const OSTICKET_FAQS: ColumnMap<OstFaqTable, FaqRow, Faq> = {
+  table: 'faq',
+  columns: {
+    id: 'faq_id',
+    category_id: 'category_id',
+    published: 'ispublished',
+    question: 'question',
+    answer: 'answer',
+    keywords: 'keywords',
+    notes: 'notes',
+    created: 'created',
+    updated: 'updated',
+  },
+  isPublic: (eb) => eb('ispublished', '<>', 0),
+  toDomain: toFaq,
+};
 
-function categories(db: Db, visibility: CatalogueVisibility) {
-  const select = db.selectFrom('faq_category').select(CATEGORY_COLUMNS);
-  return visibility === 'all' ? select : select.where('ispublic', '<>', 0);
-}
-
+/** Read only: osTicket's agents write the FAQ in its staff panel. */
 export const OSTICKET_FAQ_TABLES: readonly OsticketTableRequirement[] = [
-  { table: 'faq_category', privileges: ['SELECT'], columns: [...CATEGORY_COLUMNS] },
-  { table: 'faq', privileges: ['SELECT'], columns: [...FAQ_COLUMNS] },
+  {
+    table: 'faq_category',
+    privileges: ['SELECT'],
+    columns: mappedColumns(OSTICKET_FAQ_CATEGORIES),
+  },
+  { table: 'faq', privileges: ['SELECT'], columns: mappedColumns(OSTICKET_FAQS) },
 ];
-
-/** The FAQ of an osTicket database, read-only: its agents write it in the staff panel. */
-export function makeOsticketFaqs(handle: OsticketHandle): FaqData {
-  const db = tablesOf<Tables>(handle.db);
-  return {
-    async listCategories(visibility) {
-      const rows = await categories(db, visibility).orderBy('category_id').execute();
-      return rows.map(toCategory);
-    },
-    async findCategory(id, visibility) {
-      const row = await categories(db, visibility).where('category_id', '=', id).executeTakeFirst();
-      return row && toCategory(row);
-    },
-    async listFaqs(categoryIds, visibility, limit, afterId = 0) {
-      if (categoryIds?.length === 0) return [];
-      let select = db.selectFrom('faq').select(FAQ_COLUMNS).where('faq_id', '>', afterId);
-      if (categoryIds) select = select.where('category_id', 'in', categoryIds);
-      if (visibility === 'public') select = select.where('ispublished', '<>', 0);
-      const rows = await select.orderBy('faq_id').limit(limit).execute();
-      return rows.map(toFaq);
-    },
-    importCategories: managedByOsticket('FAQ categories and FAQs'),
-  };
-}

@@ -1,13 +1,21 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
-import type { CatalogueVisibility, Faq, FaqCategory, FaqCategoryImport } from '../../domain.ts';
+import type { Generated, Kysely } from 'kysely';
+import type { ColumnMap } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { type OwnHandle, tablesOf } from '../entity.ts';
+import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
 import { now } from '../time.ts';
-import type { FaqData } from './faqs.ts';
+import {
+  type Faq,
+  type FaqCategory,
+  type FaqCategoryImport,
+  type FaqCategoryRow,
+  type FaqRow,
+  toFaq,
+  toFaqCategory,
+} from './faq.ts';
 
-/** deskgate's `faq_categories` and `faqs` (migration 008). */
+/** deskgate's `faq_categories` (migration 008). */
 export interface OwnFaqCategoryTable {
   id: Generated<number>;
   parent_id: number;
@@ -19,6 +27,7 @@ export interface OwnFaqCategoryTable {
   updated_at: string;
 }
 
+/** deskgate's `faqs` (migration 008): a question is unique. */
 export interface OwnFaqTable {
   id: Generated<number>;
   category_id: number;
@@ -37,37 +46,40 @@ interface Tables {
 }
 type Db = Kysely<Tables>;
 
-function toCategory(row: Selectable<OwnFaqCategoryTable>): FaqCategory {
-  return {
-    id: Number(row.id),
-    parentId: Number(row.parent_id),
-    visibility: Number(row.visibility),
-    name: row.name,
-    description: row.description,
-    notes: row.notes,
-    created: row.created_at,
-    updated: row.updated_at,
-  };
-}
+/** FAQ categories on deskgate's own schema; clients see the public and featured ones. */
+export const OWN_FAQ_CATEGORIES: ColumnMap<OwnFaqCategoryTable, FaqCategoryRow, FaqCategory> = {
+  table: 'faq_categories',
+  columns: {
+    id: 'id',
+    parent_id: 'parent_id',
+    visibility: 'visibility',
+    name: 'name',
+    description: 'description',
+    notes: 'notes',
+    created: 'created_at',
+    updated: 'updated_at',
+  },
+  isPublic: (eb) => eb('visibility', '<>', 0),
+  toDomain: toFaqCategory,
+};
 
-function toFaq(row: Selectable<OwnFaqTable>): Faq {
-  return {
-    id: Number(row.id),
-    categoryId: Number(row.category_id),
-    published: Number(row.published),
-    question: row.question,
-    answer: row.answer,
-    keywords: row.keywords,
-    notes: row.notes,
-    created: row.created_at,
-    updated: row.updated_at,
-  };
-}
-
-function categories(db: Db, visibility: CatalogueVisibility) {
-  const select = db.selectFrom('faq_categories').selectAll();
-  return visibility === 'all' ? select : select.where('visibility', '<>', 0);
-}
+/** FAQs on deskgate's own schema; clients see the published and featured ones. */
+export const OWN_FAQS: ColumnMap<OwnFaqTable, FaqRow, Faq> = {
+  table: 'faqs',
+  columns: {
+    id: 'id',
+    category_id: 'category_id',
+    published: 'published',
+    question: 'question',
+    answer: 'answer',
+    keywords: 'keywords',
+    notes: 'notes',
+    created: 'created_at',
+    updated: 'updated_at',
+  },
+  isPublic: (eb) => eb('published', '<>', 0),
+  toDomain: toFaq,
+};
 
 async function importTree(
   trx: Db,
@@ -119,33 +131,15 @@ async function importTree(
   }
 }
 
-/** FAQ categories and FAQs on deskgate's own schema. */
-export function makeOwnFaqs(handle: OwnHandle): FaqData {
-  const db = tablesOf<Tables>(handle.db);
-  const { dialect } = handle;
-  return {
-    async listCategories(visibility) {
-      const rows = await categories(db, visibility).orderBy('id').execute();
-      return rows.map(toCategory);
-    },
-    async findCategory(id, visibility) {
-      const row = await categories(db, visibility).where('id', '=', id).executeTakeFirst();
-      return row && toCategory(row);
-    },
-    async listFaqs(categoryIds, visibility, limit, afterId = 0) {
-      if (categoryIds?.length === 0) return [];
-      let select = db.selectFrom('faqs').selectAll().where('id', '>', afterId);
-      if (categoryIds) select = select.where('category_id', 'in', categoryIds);
-      if (visibility === 'public') select = select.where('published', '<>', 0);
-      const rows = await select.orderBy('id').limit(limit).execute();
-      return rows.map(toFaq);
-    },
-    async importCategories(tree) {
-      const counts = { categories: 0, faqs: 0 };
-      await dialect.writeTransaction(handle.db, (trx) =>
-        importTree(tablesOf<Tables>(trx), dialect, tree, 0, counts, now()),
-      );
-      return counts;
-    },
-  };
+/** `deskgate faq import`: the whole tree in one transaction; how many categories and FAQs. */
+export async function importOwnFaqTree(
+  db: Kysely<object>,
+  dialect: Dialect,
+  tree: readonly FaqCategoryImport[],
+): Promise<{ categories: number; faqs: number }> {
+  const counts = { categories: 0, faqs: 0 };
+  await dialect.writeTransaction(db, (trx) =>
+    importTree(tablesOf<Tables>(trx), dialect, tree, 0, counts, now()),
+  );
+  return counts;
 }

@@ -11,3 +11,19 @@ export function managedByOsticket(what: string, where?: string): () => Promise<n
     throw new UnsupportedInModeError(managedInOsticketMessage(what, where));
   };
 }
+
+/**
+ * `capability`: what an entity's API offers on deskgate's own schema only (an optional member,
+ * or an entity whose osTicket layout is undefined). Where it is undefined, osTicket mode: the
+ * UnsupportedInModeError saying osTicket manages `what` in its admin panel (or `where`).
+ */
+export function requireCapability<Capability>(
+  capability: Capability | undefined,
+  what: string,
+  where?: string,
+): Capability {
+  if (capability === undefined) {
+    throw new UnsupportedInModeError(managedInOsticketMessage(what, where));
+  }
+  return capability;
+}

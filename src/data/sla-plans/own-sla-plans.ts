@@ -1,14 +1,21 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
-import type { CatalogueListQuery, CatalogueVisibility, NewSlaPlan, SlaPlan } from '../../domain.ts';
-import { catalogueRange } from '../common/catalogue-page.ts';
+import type { Generated, Kysely } from 'kysely';
+import type { ColumnMap } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { type OwnHandle, tablesOf } from '../entity.ts';
+import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
+import type { TicketTable } from '../tickets/own-tickets.ts';
 import { now } from '../time.ts';
-import { SLA_ACTIVE, type SlaPlanData } from './sla-plans.ts';
+import {
+  type NewSlaPlan,
+  SLA_ACTIVE,
+  type SlaPlan,
+  type SlaPlanRow,
+  toSlaPlan,
+} from './sla-plan.ts';
 
-/** deskgate's `sla_plans` (migrations 006 and 007). */
+/** deskgate's `sla_plans` (migrations 006 and 008). */
 export interface OwnSlaPlanTable {
   id: Generated<number>;
   name: string;
@@ -22,50 +29,38 @@ export interface OwnSlaPlanTable {
 
 interface Tables {
   sla_plans: OwnSlaPlanTable;
-  departments: { id: number; sla_id: number };
-  tickets: { id: number; sla_id: number };
+  departments: OwnDepartmentTable;
+  tickets: TicketTable;
 }
-type Db = Kysely<Tables>;
 
 /** The default plan of deskgate's schema: the first (migration 006 seeds it as id 1). */
 const DEFAULT_SLA_ID = 1;
 
-function toSlaPlan(row: Selectable<OwnSlaPlanTable>): SlaPlan {
-  return {
-    id: Number(row.id),
-    name: row.name,
-    flags: Number(row.flags),
-    gracePeriod: Number(row.grace_period),
-    scheduleId: Number(row.schedule_id),
-    notes: row.notes,
-    created: row.created_at,
-    updated: row.updated_at,
-  };
-}
-
-function visible(db: Db, visibility: CatalogueVisibility) {
-  const select = db.selectFrom('sla_plans').selectAll();
+/** SLA plans on deskgate's own schema; clients see the active ones. */
+export const OWN_SLA_PLANS: ColumnMap<OwnSlaPlanTable, SlaPlanRow, SlaPlan> = {
+  table: 'sla_plans',
+  columns: {
+    id: 'id',
+    name: 'name',
+    flags: 'flags',
+    grace_period: 'grace_period',
+    schedule_id: 'schedule_id',
+    notes: 'notes',
+    created: 'created_at',
+    updated: 'updated_at',
+  },
   // Bit 0x1 is active: an odd flags value.
-  return visibility === 'all'
-    ? select
-    : select.where((eb) => eb(eb('flags', '%', 2), '=', SLA_ACTIVE));
-}
+  isPublic: (eb) => eb(eb('flags', '%', 2), '=', SLA_ACTIVE),
+  toDomain: toSlaPlan,
+};
 
-async function findSlaPlan(db: Db, id: number, visibility: CatalogueVisibility) {
-  const row = await visible(db, visibility).where('id', '=', id).executeTakeFirst();
-  return row && toSlaPlan(row);
-}
-
-async function listSlaPlans(db: Db, query: CatalogueListQuery): Promise<SlaPlan[]> {
-  const rows = await catalogueRange(
-    visible(db, query.visibility),
-    { id: 'id', created: 'created_at', name: 'name' },
-    query,
-  ).execute();
-  return rows.map(toSlaPlan);
-}
-
-async function insertSlaPlan(trx: Db, dialect: Dialect, plan: NewSlaPlan): Promise<number> {
+/** sla/add in the write's transaction; a taken name → RejectedValueError('name'). */
+export async function insertOwnSlaPlan(
+  transaction: Kysely<object>,
+  dialect: Dialect,
+  plan: NewSlaPlan,
+): Promise<number> {
+  const trx = tablesOf<Tables>(transaction);
   const taken = await trx
     .selectFrom('sla_plans')
     .select('id')
@@ -87,7 +82,9 @@ async function insertSlaPlan(trx: Db, dialect: Dialect, plan: NewSlaPlan): Promi
   );
 }
 
-async function deleteSlaPlan(trx: Db, id: number): Promise<boolean> {
+/** sla/delete in the write's transaction: departments on the plan go to 0, tickets to the default. */
+export async function deleteOwnSlaPlan(transaction: Kysely<object>, id: number): Promise<boolean> {
+  const trx = tablesOf<Tables>(transaction);
   if (id === DEFAULT_SLA_ID) throw new RejectedValueError('id', 'is the default SLA plan');
   const deleted = await trx.deleteFrom('sla_plans').where('id', '=', id).executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) return false;
@@ -98,24 +95,4 @@ async function deleteSlaPlan(trx: Db, id: number): Promise<boolean> {
     .where('sla_id', '=', id)
     .execute();
   return true;
-}
-
-/** SLA plans on deskgate's own schema. */
-export function makeOwnSlaPlans(handle: OwnHandle): SlaPlanData {
-  const db = tablesOf<Tables>(handle.db);
-  const { dialect } = handle;
-  return {
-    findSlaPlan: (id, visibility) => findSlaPlan(db, id, visibility),
-    listSlaPlans: (query) => listSlaPlans(db, query),
-    insertSlaPlan: (trx, plan) => insertSlaPlan(tablesOf<Tables>(trx), dialect, plan),
-    deleteSlaPlan: (trx, id) => deleteSlaPlan(tablesOf<Tables>(trx), id),
-    async addSlaPlan(plan) {
-      const id = await dialect.writeTransaction(handle.db, (trx) =>
-        insertSlaPlan(tablesOf<Tables>(trx), dialect, plan),
-      );
-      const added = await findSlaPlan(db, id, 'all');
-      if (!added) throw new Error(`SLA plan ${id} vanished after its creation`);
-      return added;
-    },
-  };
 }

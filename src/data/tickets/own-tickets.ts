@@ -8,10 +8,13 @@ import type {
   TicketListQuery,
   TicketLookup,
 } from '../../domain.ts';
+import type { OwnAgentTable } from '../agents/own-agents.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
+import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
+import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
 import { RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
@@ -33,37 +36,6 @@ export interface TicketPriorityTable {
   color: string;
   urgency: number;
   is_public: number;
-}
-
-export interface SlaPlanTable {
-  id: Generated<number>;
-  name: string;
-  grace_period: number;
-  flags: number;
-  notes: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DepartmentTable {
-  id: Generated<number>;
-  name: string;
-  signature: string;
-  is_public: number;
-  sla_id: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AgentTable {
-  id: Generated<number>;
-  username: string;
-  name: string;
-  email: string;
-  dept_id: number;
-  is_active: number;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface CounterTable {
@@ -143,9 +115,9 @@ export interface TaskTable {
 export interface OwnTicketTables {
   ticket_statuses: TicketStatusTable;
   ticket_priorities: TicketPriorityTable;
-  sla_plans: SlaPlanTable;
-  departments: DepartmentTable;
-  agents: AgentTable;
+  sla_plans: OwnSlaPlanTable;
+  departments: OwnDepartmentTable;
+  agents: OwnAgentTable;
   counters: CounterTable;
   tickets: TicketTable;
   ticket_entries: TicketEntryTable;

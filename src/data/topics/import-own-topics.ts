@@ -1,9 +1,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { NewTopic, Topic } from '../../domain.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { now } from '../time.ts';
-import { type OwnTopicTables, toTopic } from './own-topics.ts';
-import { TopicImportError } from './topics.ts';
+import { type OwnTopicTables, toOwnTopic } from './own-topics.ts';
+import { type NewTopic, type Topic, TopicImportError } from './topic.ts';
 
 /**
  * The import's scratch tables, temporary (one connection's, gone with it): the topics in file
@@ -239,7 +238,7 @@ async function readBack(
       .where('s.position', '<=', from + COPY_SLICE)
       .orderBy('s.position')
       .execute();
-    await onStored(rows.map(toTopic));
+    await onStored(rows.map(toOwnTopic));
   }
 }
 

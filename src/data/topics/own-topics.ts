@@ -1,13 +1,10 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { NewTopic, Topic } from '../../domain.ts';
-import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
+import type { ColumnMap } from '../common/column-map.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
-import { formatTimestamp, now } from '../time.ts';
-import { importOwnTopics } from './import-own-topics.ts';
-import type { TopicData } from './topics.ts';
+import { now } from '../time.ts';
+import { type NewTopic, type Topic, type TopicRow, toTopic } from './topic.ts';
 
-/** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
+/** deskgate's `topics` (migration 001). Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text. */
 export interface TopicTable {
   id: Generated<number>;
   parent_id: number;
@@ -23,65 +20,28 @@ export interface OwnTopicTables {
   topics: TopicTable;
 }
 
-type TopicRow = Selectable<TopicTable>;
+type TopicTableRow = Selectable<TopicTable>;
 
-export function toTopic(row: TopicRow): Topic {
-  return {
-    id: Number(row.id),
-    parentId: Number(row.parent_id),
-    isPublic: Number(row.is_public) === 1,
-    isActive: true,
-    sort: Number(row.sort),
-    name: row.name,
-    notes: row.notes,
-    created: formatTimestamp(row.created_at),
-    updated: formatTimestamp(row.updated_at),
-  };
-}
+/** Help topics on deskgate's own schema: all active (it has no state for them). */
+export const OWN_TOPICS: ColumnMap<TopicTable, TopicRow, Topic> = {
+  table: 'topics',
+  columns: {
+    id: 'id',
+    parent_id: 'parent_id',
+    is_public: 'is_public',
+    flags: null,
+    sort: 'sort',
+    name: 'name',
+    notes: 'notes',
+    created: 'created_at',
+    updated: 'updated_at',
+  },
+  toDomain: (row) => toTopic(row, true),
+};
 
-const topicById = prepareRead((db: Kysely<OwnTopicTables>, param: Param<{ id: number }>) =>
-  db.selectFrom('topics').selectAll().where('id', '=', param('id')),
-);
-
-export async function findTopicById(
-  reader: Reader<OwnTopicTables>,
-  id: number,
-): Promise<Topic | undefined> {
-  const [row] = await topicById(reader, { id });
-  return row && toTopic(row);
-}
-
-export async function listTopics(db: Kysely<OwnTopicTables>): Promise<Topic[]> {
-  const rows = await db.selectFrom('topics').selectAll().orderBy('id').execute();
-  return rows.map(toTopic);
-}
-
-const inOrder = (db: Kysely<OwnTopicTables>) =>
-  db.selectFrom('topics').selectAll().orderBy('sort').orderBy('id');
-const allInOrder = prepareRead(inOrder);
-const childrenInOrder = prepareRead(
-  (db: Kysely<OwnTopicTables>, param: Param<{ parentId: number }>) =>
-    inOrder(db).where('parent_id', '=', param('parentId')),
-);
-
-/** Topics in `sort`, then `id` order; with `parentId`, only that topic's children. */
-export async function listTopicsInOrder(
-  reader: Reader<OwnTopicTables>,
-  parentId?: number,
-): Promise<Topic[]> {
-  const rows =
-    parentId === undefined
-      ? await allInOrder(reader, {})
-      : await childrenInOrder(reader, { parentId });
-  return rows.map(toTopic);
-}
-
-export async function countTopics(db: Kysely<OwnTopicTables>): Promise<number> {
-  const row = await db
-    .selectFrom('topics')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The topic of a `topics` row read whole (the writes read their rows back so). */
+export function toOwnTopic(row: TopicTableRow): Topic {
+  return toTopic({ ...row, flags: null, created: row.created_at, updated: row.updated_at }, true);
 }
 
 /**
@@ -137,10 +97,10 @@ export async function insertTopics(
 ): Promise<Topic[]> {
   return db.transaction().execute(async (trx) => {
     await writeTopics(trx, dialect, topics);
-    const stored = new Map<string, TopicRow>();
+    const stored = new Map<string, TopicTableRow>();
     for (const row of await trx.selectFrom('topics').selectAll().execute())
       stored.set(topicKey(Number(row.parent_id), row.name), row);
-    return topics.map((t) => toTopic(stored.get(topicKey(t.parentId, t.name)) as TopicRow));
+    return topics.map((t) => toOwnTopic(stored.get(topicKey(t.parentId, t.name)) as TopicTableRow));
   });
 }
 
@@ -163,7 +123,7 @@ export async function updateTopic(
     .execute();
   // Found by reading it again: MySQL counts only changed rows, and an edit may change nothing.
   const row = await db.selectFrom('topics').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toTopic(row);
+  return row && toOwnTopic(row);
 }
 
 export async function deleteTopics(
@@ -180,19 +140,4 @@ export async function deleteTopics(
     }
     return deleted;
   });
-}
-
-export function makeOwnTopics(handle: OwnHandle): TopicData {
-  const db = tablesOf<OwnTopicTables>(handle.db);
-  const reader = readerOf<OwnTopicTables>(handle.reader);
-  return {
-    findTopicById: (id) => findTopicById(reader, id),
-    listTopics: () => listTopics(db),
-    listTopicsInOrder: (parentId) => listTopicsInOrder(reader, parentId),
-    insertTopics: (list) => insertTopics(db, handle.dialect, list),
-    importTopics: (slices, onStored) => importOwnTopics(db, handle.dialect, slices, onStored),
-    countTopics: () => countTopics(db),
-    updateTopic: (id, topic) => updateTopic(db, id, topic),
-    deleteTopics: (ids) => deleteTopics(db, ids),
-  };
 }

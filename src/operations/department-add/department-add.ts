@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { NewDepartment } from '../../data/departments/department.ts';
 import { departments } from '../../data/departments/departments.ts';
 import { writes } from '../../data/writes/writes.ts';
-import type { NewDepartment } from '../../domain.ts';
 import { writeAdmin } from '../admin-write.ts';
 import { integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { NewSlaPlan } from '../../data/sla-plans/sla-plan.ts';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
 import { writes } from '../../data/writes/writes.ts';
-import type { NewSlaPlan } from '../../domain.ts';
 import { osticketHtmlChars, writeAdmin } from '../admin-write.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';

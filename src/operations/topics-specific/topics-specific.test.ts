@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { assertError, assertNoContent } from '../../../test/helpers/assertions.ts';
+import { insertTopics } from '../../../test/helpers/data-setup.ts';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, topicBody } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
-import { topics } from '../../data/topics/topics.ts';
-import type { Topic } from '../../domain.ts';
+import type { Topic } from '../../data/topics/topic.ts';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
@@ -23,7 +23,7 @@ describeEachDatabase('topics/specific', (database) => {
 
   before(async () => {
     key = server.key;
-    [hidden, child] = (await server.store.data(topics).insertTopics([
+    [hidden, child] = (await insertTopics(server, [
       { parentId: 0, isPublic: false, sort: 3, name: 'Internal Only', notes: '' },
       { parentId: 10, isPublic: true, sort: 7, name: 'Printer', notes: 'Paper jams' },
     ])) as [Topic, Topic];

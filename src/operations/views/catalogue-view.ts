@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import type { CatalogueVisibility, Department, Faq, FaqCategory, SlaPlan } from '../../domain.ts';
+import type { Department } from '../../data/departments/department.ts';
+import type { Faq, FaqCategory } from '../../data/faqs/faq.ts';
+import type { SlaPlan } from '../../data/sla-plans/sla-plan.ts';
+import type { CatalogueVisibility } from '../../domain.ts';
 
 const text = (description: string) => z.string().meta({ description });
 const id = (description: string) =>

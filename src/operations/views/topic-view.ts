@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Topic } from '../../domain.ts';
+import type { Topic } from '../../data/topics/topic.ts';
 
 const TIMESTAMP =
   'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
