@@ -1,4 +1,6 @@
-import type { RecordedWrite } from '../data/writes/writes.ts';
+import type { WriteTransaction } from '../data/entity.ts';
+import { type RecordedWrite, writes } from '../data/writes/writes.ts';
+import { fingerprintOf, writeOnce } from './idempotent-write.ts';
 import { recordOperationWrite, type WriteContext } from './record-operation-write.ts';
 
 /** What every admin write reaches besides its own entity: the generic write path. */
@@ -10,6 +12,29 @@ export function writeAdmin<Result, Answer>(
   write: Omit<RecordedWrite<Result, Answer>, 'actor'>,
 ): Promise<Answer> {
   return recordOperationWrite(context, write);
+}
+
+/**
+ * department/add and sla/add: `insert` once per Idempotency-Key (a retry with the same
+ * `parameters` answers the first id), on the generic write path; answers the new id.
+ */
+export function addOnce(
+  context: AdminWriteContext,
+  parameters: Readonly<Record<string, unknown>>,
+  noun: string,
+  insert: (trx: WriteTransaction) => Promise<number>,
+): Promise<string> {
+  return writeOnce(context.data(writes), context, {
+    fingerprint: fingerprintOf(parameters),
+    write: (claim) =>
+      writeAdmin(context, {
+        claim,
+        run: insert,
+        targetId: String,
+        outcome: (id) => `created ${noun} ${id}`,
+        answer: String,
+      }),
+  });
 }
 
 const OSTICKET_ESCAPES: Record<string, string> = {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { CatalogueListQuery, CatalogueVisibility } from '../../domain.ts';
+import type { OwnHandle, WriteTransaction } from '../entity.ts';
 import {
   type ColumnMap,
   columnOf,
@@ -61,4 +62,19 @@ export function catalogueReads<Table, Row extends PagedRow, Domain>(
     list: (query) =>
       readRows(cataloguePage(selectVisibleRows(db, map, query.visibility), map, query), map),
   };
+}
+
+/**
+ * A command's add on deskgate's own schema: `insert` in a write transaction of its own, then the
+ * new element as the reads answer it.
+ */
+export async function insertAndRead<Domain>(
+  { db, dialect }: OwnHandle,
+  reads: CatalogueReads<Domain>,
+  insert: (trx: WriteTransaction) => Promise<number>,
+): Promise<Domain> {
+  const id = await dialect.writeTransaction(db, insert);
+  const added = await reads.find(id, 'all');
+  if (!added) throw new Error(`the new row ${id} was not found after its creation`);
+  return added;
 }

@@ -94,3 +94,18 @@ export async function countRows<Table, Row, Domain>(
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Whether a row of `map`'s table holds `value` in `field` (a name already taken, …). */
+export async function hasRowWith<Table, Row, Domain>(
+  db: Kysely<object>,
+  map: ColumnMap<Table, Row, Domain>,
+  field: keyof Row & string,
+  value: unknown,
+): Promise<boolean> {
+  const found = await (db as unknown as Kysely<MappedTables<Table>>)
+    .selectFrom(map.table)
+    .select(sql<number>`1`.as('found'))
+    .where(columnOf(map, field), '=', value)
+    .executeTakeFirst();
+  return found !== undefined;
+}

@@ -1,5 +1,5 @@
 import type { CatalogueListQuery, CatalogueVisibility } from '../../domain.ts';
-import { catalogueReads } from '../common/catalogue-page.ts';
+import { catalogueReads, insertAndRead } from '../common/catalogue-page.ts';
 import { defineEntity, type WriteTransaction } from '../entity.ts';
 import type { Department, NewCliDepartment, NewDepartment } from './department.ts';
 import {
@@ -32,21 +32,14 @@ export interface DepartmentData {
 export const departments = defineEntity<DepartmentData>({
   name: 'departments',
   own(handle) {
-    const { db, dialect } = handle;
-    const reads = catalogueReads(db, OWN_DEPARTMENTS);
+    const reads = catalogueReads(handle.db, OWN_DEPARTMENTS);
     return {
       findDepartment: reads.find,
       listDepartments: reads.list,
       insertDepartment: (trx, department) =>
-        insertOwnDepartment(trx, dialect, { ...department, parentId: 0 }),
-      async addDepartment(department) {
-        const id = await dialect.writeTransaction(db, (trx) =>
-          insertOwnDepartment(trx, dialect, department),
-        );
-        const added = await reads.find(id, 'all');
-        if (!added) throw new Error(`department ${id} vanished after its creation`);
-        return added;
-      },
+        insertOwnDepartment(trx, handle.dialect, { ...department, parentId: 0 }),
+      addDepartment: (department) =>
+        insertAndRead(handle, reads, (trx) => insertOwnDepartment(trx, handle.dialect, department)),
     };
   },
   osticket(handle) {

@@ -55,20 +55,14 @@ export const OSTICKET_SLA_PLANS: ColumnMap<OstSlaTable, SlaPlanRow, SlaPlan> = {
 };
 
 /**
- * sla/add in the write's transaction, as SLA::update does (include/class.sla.php:155-220): a
- * unique name, created = updated = NOW().
+ * sla/add in the write's transaction (its name checked free), as SLA::update does
+ * (include/class.sla.php:155-220): created = updated = NOW().
  */
 export async function insertOsticketSlaPlan(
   transaction: Kysely<object>,
   plan: NewSlaPlan,
 ): Promise<number> {
   const trx = tablesOf<Tables>(transaction);
-  const taken = await trx
-    .selectFrom('sla')
-    .select('id')
-    .where('name', '=', plan.name)
-    .executeTakeFirst();
-  if (taken) throw new RejectedValueError('name', 'is already the name of an SLA plan');
   const { insertId } = await trx
     .insertInto('sla')
     .values({

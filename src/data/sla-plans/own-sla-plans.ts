@@ -54,19 +54,13 @@ export const OWN_SLA_PLANS: ColumnMap<OwnSlaPlanTable, SlaPlanRow, SlaPlan> = {
   toDomain: toSlaPlan,
 };
 
-/** sla/add in the write's transaction; a taken name → RejectedValueError('name'). */
+/** sla/add in the write's transaction (its name checked free). */
 export async function insertOwnSlaPlan(
   transaction: Kysely<object>,
   dialect: Dialect,
   plan: NewSlaPlan,
 ): Promise<number> {
   const trx = tablesOf<Tables>(transaction);
-  const taken = await trx
-    .selectFrom('sla_plans')
-    .select('id')
-    .where('name', '=', plan.name)
-    .executeTakeFirst();
-  if (taken) throw new RejectedValueError('name', 'is already the name of an SLA plan');
   const at = now();
   return insertReturningId(
     trx.insertInto('sla_plans').values({

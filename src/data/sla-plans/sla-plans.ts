@@ -1,6 +1,8 @@
 import type { CatalogueListQuery, CatalogueVisibility } from '../../domain.ts';
-import { catalogueReads } from '../common/catalogue-page.ts';
+import { catalogueReads, insertAndRead } from '../common/catalogue-page.ts';
+import { type ColumnMap, hasRowWith } from '../common/column-map.ts';
 import { defineEntity, type WriteTransaction } from '../entity.ts';
+import { RejectedValueError } from '../store.ts';
 import {
   deleteOsticketSlaPlan,
   insertOsticketSlaPlan,
@@ -8,7 +10,7 @@ import {
   OSTICKET_SLA_TABLES,
 } from './osticket-sla-plans.ts';
 import { deleteOwnSlaPlan, insertOwnSlaPlan, OWN_SLA_PLANS } from './own-sla-plans.ts';
-import type { NewSlaPlan, SlaPlan } from './sla-plan.ts';
+import type { NewSlaPlan, SlaPlan, SlaPlanRow } from './sla-plan.ts';
 
 /** SLA plans as operations and commands see them; `public` visibility: active plans only. */
 export interface SlaPlanData {
@@ -27,24 +29,31 @@ export interface SlaPlanData {
   readonly addSlaPlan?: (plan: NewSlaPlan) => Promise<SlaPlan>;
 }
 
+/** sla/add's rule in both layouts, as osTicket's SLA::update checks it: a plan's name is unique. */
+async function assertNameFree<Table>(
+  trx: WriteTransaction,
+  map: ColumnMap<Table, SlaPlanRow, SlaPlan>,
+  name: string,
+): Promise<void> {
+  if (await hasRowWith(trx, map, 'name', name)) {
+    throw new RejectedValueError('name', 'is already the name of an SLA plan');
+  }
+}
+
 export const slaPlans = defineEntity<SlaPlanData>({
   name: 'sla-plans',
   own(handle) {
-    const { db, dialect } = handle;
-    const reads = catalogueReads(db, OWN_SLA_PLANS);
+    const reads = catalogueReads(handle.db, OWN_SLA_PLANS);
+    const insert = async (trx: WriteTransaction, plan: NewSlaPlan) => {
+      await assertNameFree(trx, OWN_SLA_PLANS, plan.name);
+      return insertOwnSlaPlan(trx, handle.dialect, plan);
+    };
     return {
       findSlaPlan: reads.find,
       listSlaPlans: reads.list,
-      insertSlaPlan: (trx, plan) => insertOwnSlaPlan(trx, dialect, plan),
+      insertSlaPlan: insert,
       deleteSlaPlan: deleteOwnSlaPlan,
-      async addSlaPlan(plan) {
-        const id = await dialect.writeTransaction(db, (trx) =>
-          insertOwnSlaPlan(trx, dialect, plan),
-        );
-        const added = await reads.find(id, 'all');
-        if (!added) throw new Error(`SLA plan ${id} vanished after its creation`);
-        return added;
-      },
+      addSlaPlan: (plan) => insertAndRead(handle, reads, (trx) => insert(trx, plan)),
     };
   },
   osticket(handle) {
@@ -52,7 +61,10 @@ export const slaPlans = defineEntity<SlaPlanData>({
     return {
       findSlaPlan: reads.find,
       listSlaPlans: reads.list,
-      insertSlaPlan: insertOsticketSlaPlan,
+      async insertSlaPlan(trx, plan) {
+        await assertNameFree(trx, OSTICKET_SLA_PLANS, plan.name);
+        return insertOsticketSlaPlan(trx, plan);
+      },
       deleteSlaPlan: deleteOsticketSlaPlan,
     };
   },

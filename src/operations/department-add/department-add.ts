@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { NewDepartment } from '../../data/departments/department.ts';
 import { departments } from '../../data/departments/departments.ts';
 import { writes } from '../../data/writes/writes.ts';
-import { writeAdmin } from '../admin-write.ts';
+import { addOnce } from '../admin-write.ts';
 import { integerField } from '../fields.ts';
-import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
+import { idResponse } from '../response-shapes.ts';
 
 const ACTIVE = 0x4;
 const ARCHIVED = 0x8;
@@ -59,10 +59,7 @@ export const departmentAdd = defineOperation({
     'is refused, a name already taken → 400. Answers the new id (the original answered ' +
     '"Success! Row 1 affected."). Send an `Idempotency-Key` to make retries safe.',
   parameters: { '*': departmentAddParameters },
-  response: z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description: 'The new department id.', examples: ['4'] }),
+  response: idResponse('The new department id.', '4'),
   responseExample: '4',
   examples: [
     {
@@ -77,16 +74,8 @@ export const departmentAdd = defineOperation({
   errors: ['idempotency_mismatch'],
   async handle({ parameters }, context) {
     const department = toNewDepartment(parameters);
-    return writeOnce(context.data(writes), context, {
-      fingerprint: fingerprintOf(parameters),
-      write: (claim) =>
-        writeAdmin(context, {
-          claim,
-          run: (trx) => context.data(departments).insertDepartment(trx, department),
-          targetId: (id) => String(id),
-          outcome: (id) => `created department ${id}`,
-          answer: (id) => String(id),
-        }),
-    });
+    return addOnce(context, parameters, 'department', (trx) =>
+      context.data(departments).insertDepartment(trx, department),
+    );
   },
 });

@@ -1,24 +1,19 @@
 import { z } from 'zod';
 import { departments } from '../../data/departments/departments.ts';
 import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
-import { listParameters, readList } from '../list-page.ts';
+import { listParameters } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { creationRangeParameters, readCatalogueList } from '../read-catalogue-list.ts';
+import { listResponse } from '../response-shapes.ts';
 import {
   DEPARTMENT_EXAMPLE,
   departmentViewSchema,
   toDepartmentView,
 } from '../views/catalogue-view.ts';
 
-const paging = listParameters(CATALOGUE_CURSOR, 'Departments');
-
 export const departmentAllParameters = {
-  creationDate: z.strictObject({
-    start_date: dateBound('start'),
-    end_date: dateBound('end'),
-    ...paging,
-  }),
-  name: z.strictObject({ ...paging }),
+  creationDate: creationRangeParameters('Departments'),
+  name: z.strictObject(listParameters(CATALOGUE_CURSOR, 'Departments')),
 };
 
 export const departmentAll = defineOperation({
@@ -36,16 +31,12 @@ export const departmentAll = defineOperation({
   parameters: departmentAllParameters,
   defaultSort: 'creationDate',
   parametersOptional: true,
-  response: z
-    .strictObject({
-      total: z.int().min(0).meta({ description: 'How many departments this answer holds.' }),
-      departments: z.array(departmentViewSchema),
-      next: z
-        .string()
-        .optional()
-        .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
-    })
-    .meta({ description: 'Departments in the order asked for.' }),
+  response: listResponse(
+    'departments',
+    departmentViewSchema,
+    'departments',
+    'Departments in the order asked for.',
+  ),
   responseExample: { total: 1, departments: [DEPARTMENT_EXAMPLE] },
   examples: [
     {
@@ -60,25 +51,14 @@ export const departmentAll = defineOperation({
   nothingFound: false,
   errors: ['too_many_results'],
   async handle(selection, { data, config }) {
-    const { parameters } = selection;
-    const byName = selection.sort === 'name';
-    const { elements, next } = await readList(
+    const { elements, next } = await readCatalogueList(
+      config,
       {
-        limit: parameters.limit,
-        maxList: config.maxList,
         noun: 'departments',
-        cursor: CATALOGUE_CURSOR,
+        order: selection.sort === 'name' ? 'name' : 'created',
+        parameters: selection.parameters,
       },
-      (count) =>
-        data(departments).listDepartments({
-          order: byName ? 'name' : 'created',
-          from: 'start_date' in parameters ? parameters.start_date : undefined,
-          to: 'end_date' in parameters ? endBound(parameters.end_date, config.endDate) : undefined,
-          visibility: config.catalogueVisibility,
-          after: parameters.after,
-          limit: count,
-        }),
-      (department) => ({ key: byName ? department.name : department.created, id: department.id }),
+      (query) => data(departments).listDepartments(query),
     );
     return {
       total: elements.length,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { departments } from '../../data/departments/departments.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
+import { oneFoundResponse } from '../response-shapes.ts';
 import {
   DEPARTMENT_EXAMPLE,
   departmentViewSchema,
@@ -20,9 +21,11 @@ export const departmentSpecific = defineOperation({
     'Needs `read`. The department `parameters.id`, when osTicket shows it to clients (active ' +
     'and public; any under DESKGATE_CATALOGUE_VISIBILITY=all). Not found → 204.',
   parameters: { '*': departmentSpecificParameters },
-  response: z
-    .strictObject({ total: z.literal(1), departments: z.array(departmentViewSchema).length(1) })
-    .meta({ description: 'The department found, as a list of one.' }),
+  response: oneFoundResponse(
+    'departments',
+    departmentViewSchema,
+    'The department found, as a list of one.',
+  ),
   responseExample: { total: 1, departments: [DEPARTMENT_EXAMPLE] },
   examples: [{ name: 'by-id', summary: 'By id', parameters: { id: 1 } }],
   uses: [departments],

@@ -4,6 +4,7 @@ import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
+import { listResponse } from '../response-shapes.ts';
 import { FAQ_EXAMPLE, faqViewSchema, toFaqView } from '../views/catalogue-view.ts';
 
 export const faqSpecificParameters = z.strictObject({
@@ -23,16 +24,7 @@ export const faqSpecific = defineOperation({
     '(every one under DESKGATE_CATALOGUE_VISIBILITY=all). A category that does not exist or is ' +
     'not shown → 204. Paged with `limit` / `after` / `next`.',
   parameters: { '*': faqSpecificParameters },
-  response: z
-    .strictObject({
-      total: z.int().min(0).meta({ description: 'How many FAQs this answer holds.' }),
-      faq: z.array(faqViewSchema),
-      next: z
-        .string()
-        .optional()
-        .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
-    })
-    .meta({ description: "The category's FAQs in id order." }),
+  response: listResponse('faq', faqViewSchema, 'FAQs', "The category's FAQs in id order."),
   responseExample: { total: 1, faq: [FAQ_EXAMPLE] },
   examples: [{ name: 'by-category', summary: 'The FAQs of category 1', parameters: { id: 1 } }],
   uses: [faqs],

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { NewSlaPlan } from '../../data/sla-plans/sla-plan.ts';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
 import { writes } from '../../data/writes/writes.ts';
-import { osticketHtmlChars, writeAdmin } from '../admin-write.ts';
+import { addOnce, osticketHtmlChars } from '../admin-write.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
 import { textField } from '../plain-text.ts';
+import { idResponse } from '../response-shapes.ts';
 
 /** ost_sla.name is varchar(64): the name as stored (HTML-escaped) must fit. */
 const NAME_MAX = 64;
@@ -54,10 +54,7 @@ export const slaAdd = defineOperation({
     'grace period 1–8760 hours, the notes plain text stored escaped. Answers the new id (the ' +
     'original answered "Success! Row 1 affected."). Send an `Idempotency-Key` to make retries safe.',
   parameters: { '*': slaAddParameters },
-  response: z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description: 'The new SLA plan id.', examples: ['2'] }),
+  response: idResponse('The new SLA plan id.', '2'),
   responseExample: '2',
   examples: [
     {
@@ -72,16 +69,8 @@ export const slaAdd = defineOperation({
   errors: ['idempotency_mismatch'],
   async handle({ parameters }, context) {
     const plan = toNewSlaPlan(parameters);
-    return writeOnce(context.data(writes), context, {
-      fingerprint: fingerprintOf(parameters),
-      write: (claim) =>
-        writeAdmin(context, {
-          claim,
-          run: (trx) => context.data(slaPlans).insertSlaPlan(trx, plan),
-          targetId: (id) => String(id),
-          outcome: (id) => `created SLA plan ${id}`,
-          answer: (id) => String(id),
-        }),
-    });
+    return addOnce(context, parameters, 'SLA plan', (trx) =>
+      context.data(slaPlans).insertSlaPlan(trx, plan),
+    );
   },
 });

@@ -1,18 +1,10 @@
-import { z } from 'zod';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
-import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
-import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { creationRangeParameters, readCatalogueList } from '../read-catalogue-list.ts';
+import { listResponse } from '../response-shapes.ts';
 import { SLA_EXAMPLE, slaViewSchema, toSlaView } from '../views/catalogue-view.ts';
 
-export const slaAllParameters = {
-  creationDate: z.strictObject({
-    start_date: dateBound('start'),
-    end_date: dateBound('end'),
-    ...listParameters(CATALOGUE_CURSOR, 'SLA plans'),
-  }),
-};
+export const slaAllParameters = { creationDate: creationRangeParameters('SLA plans') };
 
 export const slaAll = defineOperation({
   query: 'sla',
@@ -27,16 +19,7 @@ export const slaAll = defineOperation({
     '400 `too_many_results`.',
   parameters: slaAllParameters,
   defaultSort: 'creationDate',
-  response: z
-    .strictObject({
-      total: z.int().min(0).meta({ description: 'How many plans this answer holds.' }),
-      sla: z.array(slaViewSchema),
-      next: z
-        .string()
-        .optional()
-        .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
-    })
-    .meta({ description: 'SLA plans in (created, id) order.' }),
+  response: listResponse('sla', slaViewSchema, 'plans', 'SLA plans in (created, id) order.'),
   responseExample: { total: 1, sla: [SLA_EXAMPLE] },
   examples: [
     {
@@ -50,23 +33,10 @@ export const slaAll = defineOperation({
   nothingFound: false,
   errors: ['too_many_results'],
   async handle({ parameters }, { data, config }) {
-    const { elements, next } = await readList(
-      {
-        limit: parameters.limit,
-        maxList: config.maxList,
-        noun: 'SLA plans',
-        cursor: CATALOGUE_CURSOR,
-      },
-      (count) =>
-        data(slaPlans).listSlaPlans({
-          order: 'created',
-          from: parameters.start_date,
-          to: endBound(parameters.end_date, config.endDate),
-          visibility: config.catalogueVisibility,
-          after: parameters.after,
-          limit: count,
-        }),
-      (plan) => ({ key: plan.created, id: plan.id }),
+    const { elements, next } = await readCatalogueList(
+      config,
+      { noun: 'SLA plans', order: 'created', parameters },
+      (query) => data(slaPlans).listSlaPlans(query),
     );
     return {
       total: elements.length,

@@ -5,6 +5,7 @@ import { writes } from '../../data/writes/writes.ts';
 import { writeAdmin } from '../admin-write.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
+import { idResponse } from '../response-shapes.ts';
 
 export const slaDeleteParameters = z.strictObject({
   id: integerField(1, INT32_MAX).meta({ description: 'The SLA plan to delete.' }),
@@ -22,10 +23,7 @@ export const slaDelete = defineOperation({
     'it go to 0 (the help desk default), its tickets to the default plan. Answers the deleted ' +
     "plan's id; a plan that does not exist → 204.",
   parameters: { '*': slaDeleteParameters },
-  response: z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description: 'The deleted plan id.', examples: ['2'] }),
+  response: idResponse('The deleted plan id.', '2'),
   responseExample: '2',
   examples: [{ name: 'sla-delete', summary: 'Delete plan 2', parameters: { id: 2 } }],
   uses: [slaPlans, writes],

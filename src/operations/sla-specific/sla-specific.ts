@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
+import { oneFoundResponse } from '../response-shapes.ts';
 import { SLA_EXAMPLE, slaViewSchema, toSlaView } from '../views/catalogue-view.ts';
 
 export const slaSpecificParameters = z.strictObject({ id: integerField(1, INT32_MAX) });
@@ -16,9 +17,7 @@ export const slaSpecific = defineOperation({
     'Needs `read`. The SLA plan `parameters.id` when active (any under ' +
     'DESKGATE_CATALOGUE_VISIBILITY=all). Not found → 204. GET only (the original took any method).',
   parameters: { '*': slaSpecificParameters },
-  response: z
-    .strictObject({ total: z.literal(1), sla: z.array(slaViewSchema).length(1) })
-    .meta({ description: 'The plan found, as a list of one.' }),
+  response: oneFoundResponse('sla', slaViewSchema, 'The plan found, as a list of one.'),
   responseExample: { total: 1, sla: [SLA_EXAMPLE] },
   examples: [{ name: 'by-id', summary: 'By id', parameters: { id: 1 } }],
   uses: [slaPlans],

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { CatalogueListQuery, CataloguePosition } from '../domain.ts';
+import { CATALOGUE_CURSOR } from './catalogue-cursor.ts';
+import { type ListAnswer, listParameters, readList } from './list-page.ts';
+import { dateBound, endBound } from './user-all/date-bound.ts';
+
+/** The parameters of a catalogue list by creation date: the inclusive range, and the page. */
+export function creationRangeParameters(noun: string) {
+  return z.strictObject({
+    start_date: dateBound('start'),
+    end_date: dateBound('end'),
+    ...listParameters(CATALOGUE_CURSOR, noun),
+  });
+}
+
+/** What a catalogue list's parameters may hold (by name: no range). */
+export interface CatalogueListParameters {
+  start_date?: string;
+  end_date?: string;
+  limit?: number | undefined;
+  after?: CataloguePosition | undefined;
+}
+
+/**
+ * department/all and sla/all: one answer of a catalogue list in `order` (creation time or name,
+ * then id), within the creation range when the parameters give one, the rows
+ * DESKGATE_CATALOGUE_VISIBILITY shows. `list` reads a page of the entity.
+ */
+export function readCatalogueList<Element extends { id: number; name: string; created: string }>(
+  config: Pick<Config, 'maxList' | 'endDate' | 'catalogueVisibility'>,
+  request: {
+    noun: string;
+    order: CatalogueListQuery['order'];
+    parameters: CatalogueListParameters;
+  },
+  list: (query: CatalogueListQuery) => Promise<Element[]>,
+): Promise<ListAnswer<Element>> {
+  const { noun, order, parameters } = request;
+  const { start_date: from, end_date: to } = parameters;
+  return readList(
+    { limit: parameters.limit, maxList: config.maxList, noun, cursor: CATALOGUE_CURSOR },
+    (count) =>
+      list({
+        order,
+        from,
+        to: to === undefined ? undefined : endBound(to, config.endDate),
+        visibility: config.catalogueVisibility,
+        after: parameters.after,
+        limit: count,
+      }),
+    (element) => ({ key: order === 'name' ? element.name : element.created, id: element.id }),
+  );
+}
