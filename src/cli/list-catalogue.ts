@@ -1,15 +1,15 @@
-import type { CatalogueListQuery } from '../domain.ts';
+import type { CatalogueReads } from '../data/common/catalogue-page.ts';
 
 const PAGE = 1000;
 
 /** Every department or SLA plan, by name, page by page (the data layer answers pages). */
 export async function listCatalogue<T extends { id: number; name: string }>(
-  page: (query: CatalogueListQuery) => Promise<T[]>,
+  reads: Pick<CatalogueReads<T>, 'list'>,
 ): Promise<T[]> {
   const all: T[] = [];
   for (;;) {
     const last = all.at(-1);
-    const rows = await page({
+    const rows = await reads.list({
       order: 'name',
       from: undefined,
       to: undefined,

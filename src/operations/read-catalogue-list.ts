@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import type { CatalogueReads } from '../data/common/catalogue-page.ts';
 import type { CatalogueListQuery, CataloguePosition } from '../domain.ts';
 import { CATALOGUE_CURSOR } from './catalogue-cursor.ts';
 import { type ListAnswer, listParameters, readList } from './list-page.ts';
@@ -25,7 +26,7 @@ export interface CatalogueListParameters {
 /**
  * department/all and sla/all: one answer of a catalogue list in `order` (creation time or name,
  * then id), within the creation range when the parameters give one, the rows
- * DESKGATE_CATALOGUE_VISIBILITY shows. `list` reads a page of the entity.
+ * DESKGATE_CATALOGUE_VISIBILITY shows, read from the entity's `reads`.
  */
 export function readCatalogueList<Element extends { id: number; name: string; created: string }>(
   config: Pick<Config, 'maxList' | 'endDate' | 'catalogueVisibility'>,
@@ -34,14 +35,14 @@ export function readCatalogueList<Element extends { id: number; name: string; cr
     order: CatalogueListQuery['order'];
     parameters: CatalogueListParameters;
   },
-  list: (query: CatalogueListQuery) => Promise<Element[]>,
+  reads: Pick<CatalogueReads<Element>, 'list'>,
 ): Promise<ListAnswer<Element>> {
   const { noun, order, parameters } = request;
   const { start_date: from, end_date: to } = parameters;
   return readList(
     { limit: parameters.limit, maxList: config.maxList, noun, cursor: CATALOGUE_CURSOR },
     (count) =>
-      list({
+      reads.list({
         order,
         from,
         to: to === undefined ? undefined : endBound(to, config.endDate),

@@ -13,7 +13,7 @@ export const departmentsList: Command = {
   positionals: 0,
   async run(input) {
     const list = await usingStore(input.config, [departmentData], (store) =>
-      listCatalogue((query) => store.data(departmentData).listDepartments(query)),
+      listCatalogue(store.data(departmentData)),
     );
     if (input.values.json) {
       printJson(input, list.map(departmentToJson));

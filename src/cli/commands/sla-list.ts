@@ -13,7 +13,7 @@ export const slaList: Command = {
   positionals: 0,
   async run(input) {
     const list = await usingStore(input.config, [slaPlans], (store) =>
-      listCatalogue((query) => store.data(slaPlans).listSlaPlans(query)),
+      listCatalogue(store.data(slaPlans)),
     );
     if (input.values.json) {
       printJson(input, list.map(slaPlanToJson));

@@ -1,5 +1,4 @@
-import type { CatalogueListQuery, CatalogueVisibility } from '../../domain.ts';
-import { catalogueReads, insertAndRead } from '../common/catalogue-page.ts';
+import { type CatalogueReads, catalogueReads, insertAndRead } from '../common/catalogue-page.ts';
 import { defineEntity, type WriteTransaction } from '../entity.ts';
 import type { Department, NewCliDepartment, NewDepartment } from './department.ts';
 import {
@@ -10,13 +9,10 @@ import {
 import { insertOwnDepartment, OWN_DEPARTMENTS } from './own-departments.ts';
 
 /**
- * Departments, as operations and commands see them. Under `public` visibility only what osTicket
- * shows its clients: active (flags 0x4, status active) and public.
+ * Departments, as operations and commands see them: `find` and `list` read them (under `public`
+ * visibility only what osTicket shows its clients: active, flags 0x4 or status active, and public).
  */
-export interface DepartmentData {
-  findDepartment(id: number, visibility: CatalogueVisibility): Promise<Department | undefined>;
-  /** A page in (name, id) or (created, id) order, `limit` at most. */
-  listDepartments(query: CatalogueListQuery): Promise<Department[]>;
+export interface DepartmentData extends CatalogueReads<Department> {
   /**
    * department/add, in the write's transaction: a top-level department as osTicket's admin
    * panel writes it; a taken name → RejectedValueError('name'). Resolves to the new id.
@@ -34,8 +30,7 @@ export const departments = defineEntity<DepartmentData>({
   own(handle) {
     const reads = catalogueReads(handle.db, OWN_DEPARTMENTS);
     return {
-      findDepartment: reads.find,
-      listDepartments: reads.list,
+      ...reads,
       insertDepartment: (trx, department) =>
         insertOwnDepartment(trx, handle.dialect, { ...department, parentId: 0 }),
       addDepartment: (department) =>
@@ -43,10 +38,8 @@ export const departments = defineEntity<DepartmentData>({
     };
   },
   osticket(handle) {
-    const reads = catalogueReads(handle.db, OSTICKET_DEPARTMENTS);
     return {
-      findDepartment: reads.find,
-      listDepartments: reads.list,
+      ...catalogueReads(handle.db, OSTICKET_DEPARTMENTS),
       insertDepartment: insertOsticketDepartment,
     };
   },

@@ -1,5 +1,4 @@
-import type { CatalogueListQuery, CatalogueVisibility } from '../../domain.ts';
-import { catalogueReads, insertAndRead } from '../common/catalogue-page.ts';
+import { type CatalogueReads, catalogueReads, insertAndRead } from '../common/catalogue-page.ts';
 import { type ColumnMap, hasRowWith } from '../common/column-map.ts';
 import { defineEntity, type WriteTransaction } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
@@ -12,11 +11,11 @@ import {
 import { deleteOwnSlaPlan, insertOwnSlaPlan, OWN_SLA_PLANS } from './own-sla-plans.ts';
 import type { NewSlaPlan, SlaPlan, SlaPlanRow } from './sla-plan.ts';
 
-/** SLA plans as operations and commands see them; `public` visibility: active plans only. */
-export interface SlaPlanData {
-  findSlaPlan(id: number, visibility: CatalogueVisibility): Promise<SlaPlan | undefined>;
-  /** A page in (created, id) or (name, id) order, `limit` at most. */
-  listSlaPlans(query: CatalogueListQuery): Promise<SlaPlan[]>;
+/**
+ * SLA plans as operations and commands see them: `find` and `list` read them (under `public`
+ * visibility active plans only).
+ */
+export interface SlaPlanData extends CatalogueReads<SlaPlan> {
   /** sla/add in the write's transaction; a taken name → RejectedValueError('name'). */
   insertSlaPlan(trx: WriteTransaction, plan: NewSlaPlan): Promise<number>;
   /**
@@ -49,18 +48,15 @@ export const slaPlans = defineEntity<SlaPlanData>({
       return insertOwnSlaPlan(trx, handle.dialect, plan);
     };
     return {
-      findSlaPlan: reads.find,
-      listSlaPlans: reads.list,
+      ...reads,
       insertSlaPlan: insert,
       deleteSlaPlan: deleteOwnSlaPlan,
       addSlaPlan: (plan) => insertAndRead(handle, reads, (trx) => insert(trx, plan)),
     };
   },
   osticket(handle) {
-    const reads = catalogueReads(handle.db, OSTICKET_SLA_PLANS);
     return {
-      findSlaPlan: reads.find,
-      listSlaPlans: reads.list,
+      ...catalogueReads(handle.db, OSTICKET_SLA_PLANS),
       async insertSlaPlan(trx, plan) {
         await assertNameFree(trx, OSTICKET_SLA_PLANS, plan.name);
         return insertOsticketSlaPlan(trx, plan);

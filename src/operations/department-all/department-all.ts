@@ -58,7 +58,7 @@ export const departmentAll = defineOperation({
         order: selection.sort === 'name' ? 'name' : 'created',
         parameters: selection.parameters,
       },
-      (query) => data(departments).listDepartments(query),
+      data(departments),
     );
     return {
       total: elements.length,

@@ -31,7 +31,7 @@ export const departmentSpecific = defineOperation({
   uses: [departments],
   nothingFound: true,
   async handle({ parameters }, { data, config }) {
-    const found = await data(departments).findDepartment(parameters.id, config.catalogueVisibility);
+    const found = await data(departments).find(parameters.id, config.catalogueVisibility);
     return found && { total: 1 as const, departments: [toDepartmentView(found)] };
   },
 });

@@ -36,7 +36,7 @@ export const slaAll = defineOperation({
     const { elements, next } = await readCatalogueList(
       config,
       { noun: 'SLA plans', order: 'created', parameters },
-      (query) => data(slaPlans).listSlaPlans(query),
+      data(slaPlans),
     );
     return {
       total: elements.length,

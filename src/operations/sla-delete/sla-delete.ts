@@ -30,7 +30,7 @@ export const slaDelete = defineOperation({
   nothingFound: true,
   async handle({ parameters }, context) {
     const { id } = parameters;
-    if (!(await context.data(slaPlans).findSlaPlan(id, 'all'))) return undefined;
+    if (!(await context.data(slaPlans).find(id, 'all'))) return undefined;
     return writeAdmin(context, {
       run: async (trx) => {
         if (!(await context.data(slaPlans).deleteSlaPlan(trx, id))) {

@@ -23,7 +23,7 @@ export const slaSpecific = defineOperation({
   uses: [slaPlans],
   nothingFound: true,
   async handle({ parameters }, { data, config }) {
-    const plan = await data(slaPlans).findSlaPlan(parameters.id, config.catalogueVisibility);
+    const plan = await data(slaPlans).find(parameters.id, config.catalogueVisibility);
     return plan && { total: 1 as const, sla: [toSlaView(plan)] };
   },
 });
