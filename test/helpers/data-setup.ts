@@ -10,6 +10,7 @@ import { type UserData, users } from '../../src/data/users/users.ts';
 import { writes } from '../../src/data/writes/writes.ts';
 import type { NewUser } from '../../src/domain.ts';
 import type { Database } from '../support/own-schema.ts';
+import type { KindDatabase } from './each-database.ts';
 import type { TestServer } from './test-server.ts';
 
 /*
@@ -26,6 +27,35 @@ export function insertTopics(
   list: readonly NewTopic[],
 ): Promise<Topic[]> {
   return requireCapability(server.store.data(topics).insertTopics, 'help topics')(list);
+}
+
+/**
+ * insertTopics on any kind of database (describeEachDatabaseKind): in osTicket mode the rows go
+ * into `help_topic` as its admin panel writes an active topic.
+ */
+export async function insertTopicsOfKind(
+  database: KindDatabase,
+  server: Pick<TestServer, 'store'>,
+  list: readonly NewTopic[],
+): Promise<void> {
+  const { osticket } = database;
+  if (!osticket) {
+    await insertTopics(server, list);
+    return;
+  }
+  for (const topic of list) {
+    await osticket.insert(
+      `INSERT INTO ${osticket.prefix}help_topic (topic_id, topic_pid, ispublic, flags, sort, topic, notes, created, updated) VALUES (?, ?, ?, 2, ?, ?, ?, NOW(), NOW())`,
+      [
+        topic.id ?? null,
+        topic.parentId,
+        topic.isPublic ? 1 : 0,
+        topic.sort,
+        topic.name,
+        topic.notes,
+      ],
+    );
+  }
 }
 
 /** Imports a FAQ tree as `deskgate faq import` does, on deskgate's own schema. */
