@@ -31,20 +31,18 @@ export function insertTopics(
 
 /**
  * insertTopics on any kind of database (describeEachDatabaseKind): in osTicket mode the rows go
- * into `help_topic` as its admin panel writes an active topic.
+ * into `help_topic` as its admin panel writes an active topic. Answers them as stored.
  */
 export async function insertTopicsOfKind(
   database: KindDatabase,
   server: Pick<TestServer, 'store'>,
   list: readonly NewTopic[],
-): Promise<void> {
+): Promise<Topic[]> {
   const { osticket } = database;
-  if (!osticket) {
-    await insertTopics(server, list);
-    return;
-  }
+  if (!osticket) return insertTopics(server, list);
+  const stored: Topic[] = [];
   for (const topic of list) {
-    await osticket.insert(
+    const id = await osticket.insert(
       `INSERT INTO ${osticket.prefix}help_topic (topic_id, topic_pid, ispublic, flags, sort, topic, notes, created, updated) VALUES (?, ?, ?, 2, ?, ?, ?, NOW(), NOW())`,
       [
         topic.id ?? null,
@@ -55,7 +53,11 @@ export async function insertTopicsOfKind(
         topic.notes,
       ],
     );
+    const found = await findTopicById(server, id);
+    if (!found) throw new Error(`topic ${id} was not stored`);
+    stored.push(found);
   }
+  return stored;
 }
 
 /** Imports a FAQ tree as `deskgate faq import` does, on deskgate's own schema. */
