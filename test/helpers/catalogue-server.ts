@@ -114,23 +114,25 @@ export function useCatalogueServer(database: KindDatabase): CatalogueSuite {
     },
     request: (body, method = 'GET', key = keys.admin) => server.request(body, { method, key }),
     async countRows() {
-      const counts: number[] = [];
       const osticket = database.osticket;
-      for (const table of osticket ? CATALOGUE_TABLES.osticket : CATALOGUE_TABLES.own) {
-        const [row] = osticket
-          ? await osticket.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)
-          : await withDatabase(
-              database.url,
-              async (db) =>
-                (
-                  await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(
-                    db,
-                  )
-                ).rows,
-            );
-        counts.push(Number(row?.n));
+      if (osticket) {
+        const counts: number[] = [];
+        for (const table of CATALOGUE_TABLES.osticket) {
+          const [row] = await osticket.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
+          counts.push(Number(row?.n));
+        }
+        return counts;
       }
-      return counts;
+      return withDatabase(database.url, async (db) => {
+        const counts: number[] = [];
+        for (const table of CATALOGUE_TABLES.own) {
+          const { rows } = await sql<{
+            n: number;
+          }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+          counts.push(Number(rows[0]?.n));
+        }
+        return counts;
+      });
     },
     async importFaqs(tree) {
       const osticket = database.osticket;
