@@ -82,10 +82,17 @@ export function assertTopicsFit(existing: readonly Topic[], batch: readonly NewT
 
 /** Topic `id` and every topic below it, parents before children. */
 export function subtreeOf(existing: readonly Topic[], id: number): Topic[] {
+  const children = new Map<number, Topic[]>();
+  for (const topic of existing) {
+    if (topic.id === topic.parentId) continue;
+    const siblings = children.get(topic.parentId);
+    if (siblings) siblings.push(topic);
+    else children.set(topic.parentId, [topic]);
+  }
   const found = existing.filter((t) => t.id === id);
+  // One push per topic, never push(...all): a topic may have more children than the stack holds.
   for (let i = 0; i < found.length; i++) {
-    const parent = found[i]?.id;
-    found.push(...existing.filter((t) => t.parentId === parent && t.id !== parent));
+    for (const child of children.get(found[i]?.id ?? -1) ?? []) found.push(child);
   }
   return found;
 }
