@@ -21,6 +21,44 @@ describeWithDatabase('parameter messages are deskgate’s own', SQLITE, (databas
     assert.equal(reply.body?.data, 'Invalid parameters: parameters.password must be a string.');
   });
 
+  // Issue 37, item 9: sla/all without `parameters` answered only that they must be an object.
+  test('sla/all without parameters: 400 naming the parameters it needs', async () => {
+    const reply = await server.request({ query: 'sla', condition: 'all' });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.body?.code, 'invalid_parameters');
+    assert.equal(
+      reply.body?.data,
+      'Invalid parameters: parameters is required; parameters.start_date is required; parameters.end_date is required.',
+    );
+    assert.deepEqual(reply.body?.errors, [
+      { field: 'parameters', message: 'is required' },
+      { field: 'parameters.start_date', message: 'is required' },
+      { field: 'parameters.end_date', message: 'is required' },
+    ]);
+  });
+
+  test('every operation that needs parameters, sent without: each required one named', async () => {
+    for (const operation of Object.values(OPERATIONS)) {
+      if (operation.parametersOptional) continue;
+      for (const variant of operation.variants) {
+        const reply = await server.request(
+          {
+            query: operation.query,
+            condition: operation.condition,
+            ...(variant.sort === undefined ? {} : { sort: variant.sort }),
+          },
+          { method: operation.methods[0] },
+        );
+        const label = `${operation.name} ${variant.sort ?? ''}: ${reply.text}`;
+        assert.equal(reply.status, 400, label);
+        const [first, ...more] = reply.body?.errors ?? [];
+        assert.deepEqual(first, { field: 'parameters', message: 'is required' }, label);
+        assert.ok(more.length > 0, label);
+        for (const error of more) assert.match(error.field, /^parameters\.\w+$/, label);
+      }
+    }
+  });
+
   test('every parameter of every operation, sent with a wrong JSON type', async () => {
     let checked = 0;
     for (const operation of Object.values(OPERATIONS)) {
