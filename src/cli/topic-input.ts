@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { NewTopic, Topic } from '../domain.ts';
 import { INT32_MAX, integerField } from '../operations/fields.ts';
-import { CommandError, UsageError } from './command.ts';
+import { CommandError } from './command.ts';
 import { hasControlCharacters, hasControlCharactersInText } from './control-characters.ts';
+import { optionError } from './option-parameters.ts';
 
 /** A topic as `topics import` reads it: the interface's Topic fields, numbers or digit strings. */
 export const topicInput = z.strictObject({
@@ -37,9 +38,7 @@ export function parseTopicOptions(fields: Record<string, unknown>): NewTopic {
   const parsed = topicListInput.safeParse([fields]);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(
-      `--${String(issue?.path[1] ?? 'topic')} ${issue?.message ?? 'is not valid'}`,
-    );
+    throw optionError(String(issue?.path[1] ?? 'topic'), issue?.message);
   }
   return toNewTopic(parsed.data[0] as z.output<typeof topicInput>);
 }
