@@ -20,9 +20,11 @@ function parseScopes(value: string): Scope[] {
 export const keysCreate: Command = {
   name: 'keys create',
   usage:
-    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--notes] [--expires 90d|DATE] [--json]',
+    'deskgate keys create --name NAME [--scope SCOPE,...] [--allow-ip CIDR]... [--notes] [--expires 90d|DATE] [--json]',
   summary:
-    'Create an API key and show it once; --expires takes a duration (30d, 12h) or a UTC date (and time).',
+    `Create an API key and show it once. --scope: a comma list of ${SCOPES.join(', ')} ` +
+    `(default: ${DEFAULT_SCOPES.join(',')}); --expires: a duration (30d, 12h) or a UTC date ` +
+    '(and time).',
   options: {
     ...JSON_OPTION,
     name: { type: 'string' },
