@@ -4,6 +4,7 @@ import { DEFAULT_SCOPES, SCOPES, type Scope } from '../../domain.ts';
 import { type Command, type CommandInput, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
 import { parseExpiry } from '../expiry-input.ts';
+import { textTimestamp } from '../text-timestamp.ts';
 import { usingStore } from '../using-store.ts';
 
 function parseScopes(value: string): Scope[] {
@@ -78,7 +79,7 @@ export function printIssuedKey(input: CommandInput, { apiKey, key }: IssuedApiKe
     `${verb} API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
       `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}` +
       `${apiKey.notes ? '; reads internal notes' : ''}` +
-      `${apiKey.expires === null ? '' : `; expires ${apiKey.expires} UTC`}).\n` +
+      `${apiKey.expires === null ? '' : `; expires ${textTimestamp(apiKey.expires, input.config)}`}).\n` +
       `It is shown only this once:\n\n    ${key}\n\n`,
   );
 }
