@@ -3,7 +3,7 @@ import { departments } from '../../data/departments/departments.ts';
 import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { dateRangeParameters, endBound } from '../user-all/date-bound.ts';
 import {
   DEPARTMENT_EXAMPLE,
   departmentViewSchema,
@@ -13,11 +13,7 @@ import {
 const paging = listParameters(CATALOGUE_CURSOR, 'Departments');
 
 export const departmentAllParameters = {
-  creationDate: z.strictObject({
-    start_date: dateBound('start'),
-    end_date: dateBound('end'),
-    ...paging,
-  }),
+  creationDate: dateRangeParameters(paging),
   name: z.strictObject({ ...paging }),
 };
 

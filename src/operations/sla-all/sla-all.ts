@@ -3,15 +3,11 @@ import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
 import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { dateRangeParameters, endBound } from '../user-all/date-bound.ts';
 import { SLA_EXAMPLE, slaViewSchema, toSlaView } from '../views/catalogue-view.ts';
 
 export const slaAllParameters = {
-  creationDate: z.strictObject({
-    start_date: dateBound('start'),
-    end_date: dateBound('end'),
-    ...listParameters(CATALOGUE_CURSOR, 'SLA plans'),
-  }),
+  creationDate: dateRangeParameters(listParameters(CATALOGUE_CURSOR, 'SLA plans')),
 };
 
 export const slaAll = defineOperation({
