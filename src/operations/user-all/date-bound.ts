@@ -39,7 +39,7 @@ export function dateBound(edge: 'start' | 'end') {
       description:
         edge === 'start'
           ? 'Inclusive; a bare date means its first second.'
-          : 'Inclusive; a bare date means its last second (under DESKGATE_END_DATE=midnight its first, as the PHP service compared).',
+          : 'Inclusive; a bare date means its last second (under DESKGATE_END_DATE=midnight its first, as the PHP service compared). Before `start_date` (a bare date taken to its last second): 400 `invalid_parameters`.',
       examples: [edge === 'start' ? '2026-11-01' : '2026-11-30 23:59:59'],
     });
 }
