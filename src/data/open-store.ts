@@ -62,7 +62,7 @@ export class SchemaOutOfDateError extends StoreError {
 function explain(error: unknown, dialect: Dialect, databaseUrl: string): unknown {
   const refusal = describeRefusal(error);
   if (refusal) return new DatabaseRefusedError(databaseUrl, refusal, { cause: error });
-  if (!dialect.isConnectionError(error)) return describeStartError(error);
+  if (!dialect.isConnectionError(error)) return describeStartError(error, databaseUrl);
   const reason =
     (error as Error).message || (error as { code?: string }).code || 'connection failed';
   return new DatabaseUnreachableError(
