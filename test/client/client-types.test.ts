@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { z } from 'zod';
 import type { DeskgateClient } from '../../src/client/deskgate-client.ts';
@@ -60,6 +61,7 @@ import type {
 import type { TaskView, TicketView } from '../../src/operations/views/ticket-view.ts';
 import type { TopicView } from '../../src/operations/views/topic-view.ts';
 import type { UserView } from '../../src/operations/views/user-view.ts';
+import { ROOT } from '../helpers/paths.ts';
 
 /** True when A and B are the same type (each assignable to the other). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -280,6 +282,17 @@ test("the client's types are the server's schemas, for every operation of the re
     assert.ok(checks.every((check) => check === true));
   }
   assert.deepEqual(recordsMatchViews, []);
+});
+
+// Issue 37, item 13: docs/integrating.md listed the topic and user methods only.
+test('docs/integrating.md names every method of the client', async () => {
+  const { DeskgateClient: Client } = await import('../../src/client/deskgate-client.ts');
+  const page = readFileSync(join(ROOT, 'docs', 'integrating.md'), 'utf8');
+  const methods = Object.getOwnPropertyNames(Client.prototype).filter((m) => m !== 'constructor');
+  assert.deepEqual(
+    methods.filter((method) => !page.includes(`\`${method}(`)),
+    [],
+  );
 });
 
 test('every operation of the registry has client methods, and lookUp types every look-up', async () => {
