@@ -13,8 +13,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ERROR_STATUS } from '../src/errors.ts';
+import { componentsOf } from '../src/http/openapi/service-operations.ts';
 import type { Operation } from '../src/operations/operation.ts';
 import { OPERATIONS } from '../src/operations/registry.ts';
 import {
@@ -58,21 +59,13 @@ function parametersName(operation: Operation, sort: string | undefined): string 
   return `${pascal(operation.name)}${sort ? `By${pascal(sort)}` : ''}Parameters`;
 }
 
-/** JSON Schemas of a zod registry, as $defs referring to each other. */
+/** JSON Schemas of zod schemas as $defs referring to each other, each titled with its name. */
 function definitionsOf(entries: readonly [z.ZodType, string][], io: 'input' | 'output') {
-  const registry = z.registry<{ id: string }>();
-  for (const [schema, id] of entries) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-    uri: (id) => `#/$defs/${id}`,
-  });
   return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
-      const { $schema: _dialect, $id: _id, ...rest } = schema as Record<string, unknown>;
-      return [id, { ...rest, title: id }];
-    }),
+    Object.entries(componentsOf(entries, io, '#/$defs/')).map(([id, schema]) => [
+      id,
+      { ...schema, title: id },
+    ]),
   );
 }
 

@@ -2,42 +2,19 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { OPERATION_NAMES } from '../../src/operations/registry.ts';
+import { CONSUMER_TSCONFIG, NPM_ENV } from '../helpers/package-project.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { createKey, type StartedServer, startServer } from '../helpers/server.ts';
 
 const run = promisify(execFile);
 const PACKAGE = join(ROOT, 'packages', 'client');
 
-/** npm and the tools it starts use this Node (24); the registry is never asked. */
-const ENV = {
-  ...process.env,
-  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-  npm_config_offline: 'true',
-};
-
-/** A strict TypeScript project of the kind that imports the client: nodenext, library checks on. */
-const CONSUMER_TSCONFIG = {
-  compilerOptions: {
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    target: 'es2022',
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    skipLibCheck: false,
-    noEmit: true,
-    types: ['node'],
-    typeRoots: [join(ROOT, 'node_modules', '@types')],
-  },
-  files: ['consumer.mts'],
-};
+/** The registry is never asked: the client has no dependency to fetch. */
+const ENV = { ...NPM_ENV, npm_config_offline: 'true' };
 
 /** Uses the client against a real server: a look-up, a write, a typed lookUp, an error. */
 const CONSUMER_TS = `import {
