@@ -130,8 +130,9 @@ export function makeLogger(
   if (!pretty) return pino(options, bufferedStdout());
   return pino(
     options,
+    // Colours only on a terminal (pino-pretty's default: not in a pipe or a file, not with
+    // NO_COLOR, TERM=dumb; FORCE_COLOR forces them): `serve > deskgate.log` stays plain text.
     PinoPretty({
-      colorize: true,
       sync: true,
       singleLine: true,
       translateTime: 'SYS:HH:MM:ss.l',

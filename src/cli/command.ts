@@ -20,6 +20,12 @@ export interface Command {
   options: ParseArgsOptionsConfig;
   /** How many positional arguments it takes. */
   positionals: number;
+  /**
+   * Options that set a configuration variable for this run, by option name (`serve --port` sets
+   * PORT): applied over the environment before the configuration is read, and named instead of
+   * the variable in its errors. Each must be a string option of `options`.
+   */
+  settings?: Readonly<Record<string, string>>;
   run(input: CommandInput): Promise<void>;
 }
 

@@ -9,7 +9,13 @@ export function formatTable(
   unsafeRows: readonly (readonly string[])[],
 ): string {
   const rows = unsafeRows.map((r) => r.map(escapeControlCharacters));
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  // A loop, not Math.max(...column): spreading 130,000 cells overflows the call stack.
+  const widths = headers.map((h) => h.length);
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
   const line = (cells: readonly string[]) =>
     cells
       .map((c, i) => c.padEnd(widths[i] ?? 0))

@@ -28,7 +28,7 @@ async function helpText(): Promise<string> {
     `Usage: deskgate <command> [options]\n\nCommands:\n${lines.join('\n')}\n\n` +
     'Every command takes --database URL (default: DESKGATE_DATABASE_URL, then sqlite:./data/deskgate.db)\n' +
     'and --help. Only serve and migrate create or change a database schema.\n' +
-    'deskgate --version prints the version.\n'
+    'deskgate --version (or -v) prints the version.\n'
   );
 }
 
@@ -52,6 +52,8 @@ async function findCommand(argv: readonly string[]): Promise<{ command: Command;
 }
 
 const HELP_FLAGS = ['--help', '-h'];
+/** `-v` too: what most commands take (npm, node, git --version's short form varies). */
+const VERSION_FLAGS = ['--version', '-V', '-v'];
 
 /** Where the database URL came from, for messages a person acts on. */
 interface DatabaseSetting {
@@ -59,6 +61,8 @@ interface DatabaseSetting {
   name: string;
   /** Set when the URL is known (the configuration loaded). */
   url?: string;
+  /** Configuration variables set by the command's options, and the option that set each. */
+  byOption: Map<string, string>;
 }
 
 async function run(
@@ -73,7 +77,7 @@ async function run(
     if (argv.length === 0) throw new UsageError('no command given');
     return;
   }
-  if (argv[0] === '--version' || argv[0] === '-V') {
+  if (VERSION_FLAGS.includes(argv[0] ?? '')) {
     process.stdout.write(`${readPackageVersion()}\n`);
     return;
   }
@@ -113,9 +117,16 @@ async function run(
   if (typeof database === 'string' && database === '')
     throw new UsageError('--database needs a URL');
   if (typeof database === 'string') setting.name = '--database';
-  const config = loadConfig(
-    typeof database === 'string' ? { ...env, DESKGATE_DATABASE_URL: database } : env,
-  );
+  const overrides: Record<string, string> = {};
+  if (typeof database === 'string') overrides.DESKGATE_DATABASE_URL = database;
+  for (const [option, variable] of Object.entries(command.settings ?? {})) {
+    const value = parsed.values[option];
+    if (typeof value !== 'string') continue;
+    if (value === '') throw new UsageError(`--${option} needs a value`);
+    overrides[variable] = value;
+    setting.byOption.set(variable, `--${option}`);
+  }
+  const config = loadConfig({ ...env, ...overrides });
   setting.url = config.databaseUrl;
   await command.run({
     values: parsed.values,
@@ -127,14 +138,17 @@ async function run(
 }
 
 /**
- * The database URL is a setting the user gave as `--database` or DESKGATE_DATABASE_URL (or left
- * at its default); a message about it names the one they used.
+ * A configuration error names the variable; when the user gave it as an option (`--database`,
+ * `serve --port`), the message names the option instead: `--port "x" is not valid: …`.
  */
-function nameDatabaseSetting(message: string, setting: DatabaseSetting): string {
-  if (setting.name === '--database')
-    return message
-      .replace(/^DESKGATE_DATABASE_URL=/, '--database ')
-      .replace(/^DESKGATE_DATABASE_URL\b/, '--database');
+function nameSettingsAsGiven(message: string, setting: DatabaseSetting): string {
+  const byOption = new Map(setting.byOption);
+  if (setting.name === '--database') byOption.set('DESKGATE_DATABASE_URL', '--database');
+  for (const [variable, option] of byOption) {
+    if (!message.startsWith(variable) || /\w/.test(message[variable.length] ?? '')) continue;
+    const rest = message.slice(variable.length);
+    return rest.startsWith('=') ? `${option} ${rest.slice(1)}` : `${option}${rest}`;
+  }
   return message;
 }
 
@@ -158,13 +172,13 @@ export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  const setting: DatabaseSetting = { name: 'DESKGATE_DATABASE_URL' };
+  const setting: DatabaseSetting = { name: 'DESKGATE_DATABASE_URL', byOption: new Map() };
   try {
     await run(argv, env, setting);
   } catch (error) {
     const expected = error instanceof UsageError || error instanceof ConfigError;
     if (expected || error instanceof CommandError || error instanceof FirstKeyFileError) {
-      process.stderr.write(`deskgate: ${nameDatabaseSetting(error.message, setting)}\n`);
+      process.stderr.write(`deskgate: ${nameSettingsAsGiven(error.message, setting)}\n`);
       process.exitCode = expected ? 2 : 1;
       return;
     }

@@ -13,6 +13,19 @@ export function parseOptionParameters<Schema extends z.ZodType>(
   const parsed = schema.safeParse(defined);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const option = String(issue?.path[0] ?? 'name').replaceAll('_', '-');
-  throw new UsageError(`--${option} ${issue?.message ?? 'is not valid'}`);
+  throw optionError(String(issue?.path[0] ?? 'name'), issue?.message);
+}
+
+/**
+ * A UsageError naming the option of a parameter (`grace_period` → `--grace-period`) with the
+ * schema's message in a command line's words: a flag is text, so "a JSON number or a string of
+ * digits" (what the HTTP interface takes) reads as a whole number there.
+ */
+export function optionError(parameter: string, message = 'is not valid'): UsageError {
+  const option = parameter.replaceAll('_', '-');
+  const worded = message.replace(
+    /^must be an integer from (\d+) to (\d+) \(a JSON number or a string of digits\)$/,
+    'must be a whole number from $1 to $2',
+  );
+  return new UsageError(`--${option} ${worded}`);
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { NewTopic, Topic } from '../data/topics/topic.ts';
 import { INT32_MAX, integerField } from '../operations/fields.ts';
-import { CommandError, UsageError } from './command.ts';
+import { CommandError } from './command.ts';
 import { hasControlCharacters, hasControlCharactersInText } from './control-characters.ts';
+import { optionError } from './option-parameters.ts';
 
 /** A topic as `topics import` reads it: the interface's Topic fields, numbers or digit strings. */
 export const topicInput = z.strictObject({
@@ -37,9 +38,7 @@ export function parseTopicOptions(fields: Record<string, unknown>): NewTopic {
   const parsed = topicListInput.safeParse([fields]);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(
-      `--${String(issue?.path[1] ?? 'topic')} ${issue?.message ?? 'is not valid'}`,
-    );
+    throw optionError(String(issue?.path[1] ?? 'topic'), issue?.message);
   }
   return toNewTopic(parsed.data[0] as z.output<typeof topicInput>);
 }
@@ -82,10 +81,17 @@ export function assertTopicsFit(existing: readonly Topic[], batch: readonly NewT
 
 /** Topic `id` and every topic below it, parents before children. */
 export function subtreeOf(existing: readonly Topic[], id: number): Topic[] {
+  const children = new Map<number, Topic[]>();
+  for (const topic of existing) {
+    if (topic.id === topic.parentId) continue;
+    const siblings = children.get(topic.parentId);
+    if (siblings) siblings.push(topic);
+    else children.set(topic.parentId, [topic]);
+  }
   const found = existing.filter((t) => t.id === id);
+  // One push per topic, never push(...all): a topic may have more children than the stack holds.
   for (let i = 0; i < found.length; i++) {
-    const parent = found[i]?.id;
-    found.push(...existing.filter((t) => t.parentId === parent && t.id !== parent));
+    for (const child of children.get(found[i]?.id ?? -1) ?? []) found.push(child);
   }
   return found;
 }

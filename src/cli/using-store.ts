@@ -29,7 +29,7 @@ export async function usingStore<T>(
   try {
     return await fn(store);
   } catch (error) {
-    throw describeStartError(error);
+    throw describeStartError(error, config.databaseUrl);
   } finally {
     await store.close();
   }

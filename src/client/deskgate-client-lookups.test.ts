@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeWithDatabase, SQLITE } from '../../test/helpers/each-database.ts';
-import { userFields } from '../../test/helpers/http.ts';
+import { validUserFields } from '../../test/helpers/http.ts';
 import { useTestServer } from '../../test/helpers/test-server.ts';
-import type { NewUserFields } from './deskgate-client.ts';
 // Imported the way users import it: through the package's "exports".
 import { DeskgateClient, DeskgateClientError, type UserRecord } from './index.ts';
 
@@ -24,8 +23,8 @@ describeWithDatabase('DeskgateClient look-ups against the real server', SQLITE, 
     client = new DeskgateClient({ baseUrl: server.origin, apiKey: key, retryDelayMs: 10 });
     topicsOnly = new DeskgateClient({ baseUrl: server.origin, apiKey: readKey, retries: 0 });
     for (let i = 0; i < 5; i++) {
-      const fields = userFields({ email: `client.${i}@example.com`, phone: 100 + i });
-      ids.push(await client.addUser(fields as NewUserFields));
+      const fields = validUserFields({ email: `client.${i}@example.com`, phone: 100 + i });
+      ids.push(await client.addUser(fields));
     }
   });
 

@@ -4,14 +4,14 @@ import { createServer, request, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { describeWithDatabase, SQLITE } from '../../test/helpers/each-database.ts';
-import { userFields } from '../../test/helpers/http.ts';
+import { validUserFields } from '../../test/helpers/http.ts';
 import { useTestServer } from '../../test/helpers/test-server.ts';
 import type { NewUserFields } from './deskgate-client.ts';
 // Imported the way users import it: through the package's "exports".
 import { DeskgateClient, DeskgateClientError, DeskgateError } from './index.ts';
 
 function newUser(overrides: Partial<NewUserFields> = {}): NewUserFields {
-  return userFields(overrides) as NewUserFields;
+  return validUserFields(overrides);
 }
 
 /**

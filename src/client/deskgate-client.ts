@@ -34,6 +34,11 @@ export type { NewTicketFields, NewUserFields, TicketCloseFields, TicketReplyFiel
 /** What ticket/add answers: the new ticket's id, and its number (the X-Ticket-Number header). */
 export interface AddedTicket {
   id: string;
+  /**
+   * The number customers quote. Undefined only when the answer came without X-Ticket-Number: a
+   * proxy that drops the header, or a retry (same Idempotency-Key) whose ticket is gone by now
+   * (osTicket mode: deleted in osTicket). `ticketById(id)` finds it when it exists (tickets:read).
+   */
   number: string | undefined;
 }
 

@@ -1,4 +1,4 @@
-/** The typed deskgate client: `import { DeskgateClient } from 'deskgate/client'`. */
+/** The typed deskgate client: `import { DeskgateClient } from '@deskgate/client'` (packages/client), or `'deskgate/client'` from the server's package. */
 
 export {
   type AddUserOptions,

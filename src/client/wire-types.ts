@@ -1,39 +1,20 @@
 /*
- * The shapes on the wire, written out so the client's published types stand alone: a project
- * that installs deskgate for its client type-checks these files and nothing of the server's.
- * wire-types.test.ts fails to type-check when one of them drifts from the server's own.
+ * The write operations' fields under the client's names, and the envelope's parts: the fields are
+ * the types generated from the registry's schemas (operation-types.ts), so a project that
+ * installs the client type-checks these files and nothing of the server's.
  */
 
-import type { TopicRecord } from './look-up-types.ts';
+import type {
+  DepartmentAddParameters,
+  SlaAddParameters,
+  TicketAddParameters,
+  TicketCloseParameters,
+  TicketReplyParameters,
+  TopicRecord,
+  UserAddParameters,
+} from './operation-types.ts';
 
-/** Every error code the server answers with (the `code` of the error envelope). */
-export type ErrorCode =
-  | 'invalid_json'
-  | 'invalid_request'
-  | 'unknown_operation'
-  | 'invalid_parameters'
-  | 'too_many_results'
-  | 'missing_api_key'
-  | 'invalid_api_key'
-  | 'insufficient_scope'
-  | 'ip_not_allowed'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'duplicate_email'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'too_many_results'
-  | 'idempotency_mismatch'
-  | 'requires_osticket_bridge'
-  | 'write_in_progress'
-  | 'not_closeable'
-  | 'osticket_refused'
-  | 'osticket_unavailable'
-  | 'osticket_timeout'
-  | 'too_many_requests'
-  | 'internal_error'
-  | 'database_unavailable'
-  | 'overloaded';
+export type { ErrorCode } from './operation-types.ts';
 
 /** One problem with one parameter, e.g. `{ field: 'parameters.email', message: '…' }`. */
 export interface FieldError {
@@ -45,63 +26,19 @@ export interface FieldError {
 export type Topic = TopicRecord;
 
 /** ticket/add's fields: `title` is the subject line, `subject` the message; 0 or absent ids: the help desk chooses. */
-export type NewTicketFields = {
-  title: string;
-  subject: string;
-  user_id: number | string;
-  priority_id?: number | string;
-  status_id?: number | string;
-  dept_id?: number | string;
-  sla_id?: number | string;
-  topic_id?: number | string;
-};
+export type NewTicketFields = TicketAddParameters;
 
 /** ticket/reply's fields. */
-export type TicketReplyFields = {
-  ticket_id: number | string;
-  body: string;
-  staff_id: number | string;
-};
+export type TicketReplyFields = TicketReplyParameters;
 
 /** ticket/close's fields; team, department, topic and username are checked against the ticket. */
-export type TicketCloseFields = {
-  ticket_id: number | string;
-  staff_id: number | string;
-  status_id: number | string;
-  body?: string;
-  team_id?: number | string;
-  dept_id?: number | string;
-  topic_id?: number | string;
-  username?: string;
-};
+export type TicketCloseFields = TicketCloseParameters;
 
 /** The eight fields of user/add; integers may be JSON numbers or digit strings. */
-export type NewUserFields = {
-  name: string;
-  email: string;
-  /** A bcrypt or argon2 hash is stored as sent; anything else is hashed by the server. */
-  password: string;
-  /** An IANA time zone name, e.g. Europe/Lisbon or UTC. */
-  timezone: string;
-  phone: number | string;
-  org_id: number | string;
-  default_email_id: number | string;
-  status: number | string;
-};
+export type NewUserFields = UserAddParameters;
 
 /** department/add's fields (needs admin): plain-text name (no < or >) and signature. */
-export type DepartmentAddFields = {
-  name: string;
-  signature?: string | undefined;
-  flags?: number | string | undefined;
-  ispublic?: number | string | undefined;
-};
+export type DepartmentAddFields = DepartmentAddParameters;
 
 /** sla/add's fields (needs admin): grace period 1–8760 hours. */
-export type SlaAddFields = {
-  name: string;
-  flags?: number | string | undefined;
-  grace_period: number | string;
-  schedule_id?: number | string | undefined;
-  notes?: string | undefined;
-};
+export type SlaAddFields = SlaAddParameters;

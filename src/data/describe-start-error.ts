@@ -26,9 +26,9 @@ export function isDatabaseError(
  * trace: which statement the database refused and, for a missing privilege, what to do. Other
  * errors pass through unchanged.
  */
-export function describeStartError(error: unknown): unknown {
+export function describeStartError(error: unknown, databaseUrl: string): unknown {
   if (error instanceof StoreError) return error;
-  const postgres = describePostgresPrivilegeError(error);
+  const postgres = describePostgresPrivilegeError(error, databaseUrl);
   if (postgres) return postgres;
   if (!isDatabaseError(error)) return error;
   const reason = error.sqlMessage.split('\n')[0];
@@ -46,16 +46,34 @@ export function describeStartError(error: unknown): unknown {
  * dedicated role meets on PostgreSQL 15 and newer, which no longer lets every role create in
  * `public`: the line names the two fixes.
  */
-function describePostgresPrivilegeError(error: unknown): StoreError | undefined {
+function describePostgresPrivilegeError(
+  error: unknown,
+  databaseUrl: string,
+): StoreError | undefined {
   const { code, message, severity } = (error ?? {}) as Record<string, unknown>;
   if (code !== '42501' || typeof message !== 'string' || typeof severity !== 'string') return;
   const reason = message.split('\n')[0];
   const schema = /^permission denied for schema (\S+)/.exec(message)?.[1];
+  const role = roleOf(databaseUrl);
   const fix = schema
-    ? `as its owner or a superuser run GRANT CREATE ON SCHEMA ${schema} TO <this role>, or give the role a schema of its own, named after it (CREATE SCHEMA AUTHORIZATION <this role>)`
+    ? `as its owner or a superuser run GRANT CREATE ON SCHEMA ${schema} TO ${role}, or give the role a schema of its own, named after it (CREATE SCHEMA AUTHORIZATION ${role})`
     : 'grant it';
   return new StoreError(
     `the database refused a privilege deskgate needs: ${reason}; ${fix} (see docs/running-on-postgresql.md) and start again`,
     { cause: error },
   );
+}
+
+/**
+ * The role the URL logs in as, quoted as SQL needs it (a name with capitals or other characters
+ * in double quotes), for a statement to paste; a placeholder when the URL names none (libpq's
+ * defaults then chose it).
+ */
+function roleOf(databaseUrl: string): string {
+  let role = '';
+  try {
+    role = decodeURIComponent(new URL(databaseUrl).username);
+  } catch {}
+  if (role === '') return '<the role deskgate connects as>';
+  return /^[a-z_][a-z0-9_$]*$/.test(role) ? role : `"${role.replaceAll('"', '""')}"`;
 }

@@ -50,6 +50,8 @@ export interface OpenedStore {
   applied: string[];
   /** The connection pool's state, for metrics (PostgreSQL, MySQL). */
   poolStats: (() => PoolStats) | undefined;
+  /** The writes waiting for the write lock, for metrics (SQLite). */
+  writesWaiting: (() => number) | undefined;
 }
 
 export class SchemaOutOfDateError extends StoreError {
@@ -60,7 +62,7 @@ export class SchemaOutOfDateError extends StoreError {
 function explain(error: unknown, dialect: Dialect, databaseUrl: string): unknown {
   const refusal = describeRefusal(error);
   if (refusal) return new DatabaseRefusedError(databaseUrl, refusal, { cause: error });
-  if (!dialect.isConnectionError(error)) return describeStartError(error);
+  if (!dialect.isConnectionError(error)) return describeStartError(error, databaseUrl);
   const reason =
     (error as Error).message || (error as { code?: string }).code || 'connection failed';
   return new DatabaseUnreachableError(
@@ -127,7 +129,7 @@ async function openLayout(
   layout: Layout,
   build: (db: Kysely<object>, dialect: Dialect, runRead: RunRead | undefined) => Promise<Store>,
 ): Promise<OpenedStore> {
-  const { db, dialect, poolStats, runRead } = openDatabase<object>(
+  const { db, dialect, poolStats, writesWaiting, runRead } = openDatabase<object>(
     location.databaseUrl,
     location.pool ?? DEFAULT_POOL,
     // osTicket writes and reads its DATETIMEs in the server's time zone: so must deskgate.
@@ -135,7 +137,8 @@ async function openLayout(
   );
   try {
     const applied = await prepare(db, dialect, layout, options.migrate, location.databaseUrl);
-    return { store: await build(db, dialect, runRead), dialect, applied, poolStats };
+    const store = await build(db, dialect, runRead);
+    return { store, dialect, applied, poolStats, writesWaiting };
   } catch (error) {
     await db.destroy();
     throw explain(error, dialect, location.databaseUrl);

@@ -13,6 +13,14 @@ export function elapsedSeconds(startedAt: number): number {
 }
 
 /**
+ * The envelope's `time`: seconds to the microsecond (0.142519), not the float's noise
+ * (0.14251865100000033). A whole number of microseconds over 1e6 prints as its six decimals.
+ */
+function envelopeTime(startedAt: number): number {
+  return Math.round((performance.now() - startedAt) * 1000) / 1e6;
+}
+
+/**
  * JSON answers longer than this many bytes are sent gzipped to a client that accepts gzip; a
  * look-up of one topic or user is far below it and never compressed (docs/decisions/232).
  */
@@ -65,7 +73,7 @@ export function sendSuccess(
   startedAt: number,
   data: unknown,
 ): Promise<void> {
-  return sendJson(res, 200, { status: 'Success', time: elapsedSeconds(startedAt), data }, head);
+  return sendJson(res, 200, { status: 'Success', time: envelopeTime(startedAt), data }, head);
 }
 
 /** The error envelope. Anything but a DeskgateError is a 500 whose details stay in the log. */
@@ -80,7 +88,7 @@ export function sendError(
     error.status,
     {
       status: 'Error',
-      time: elapsedSeconds(startedAt),
+      time: envelopeTime(startedAt),
       data: error.message,
       code: error.code,
       ...(error.errors ? { errors: error.errors } : {}),

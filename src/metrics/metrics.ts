@@ -41,6 +41,8 @@ export interface Metrics {
 
 export interface MetricsOptions {
   poolStats: (() => PoolStats) | undefined;
+  /** SQLite: the writes waiting for the database's write lock. */
+  writesWaiting?: (() => number) | undefined;
   /** `sqlite`, `postgres` or `mysql`, for deskgate_build_info. */
   database: string;
   /** The rate limits' Redis state, when they use Redis. */
@@ -121,6 +123,18 @@ export function makeMetrics(options: MetricsOptions): Metrics {
       aggregator: 'sum',
       collect() {
         this.set(poolStats().waiting);
+      },
+    });
+  }
+  const { writesWaiting } = options;
+  if (writesWaiting) {
+    new Gauge({
+      name: 'deskgate_sqlite_writes_waiting',
+      help: "SQLite: writes waiting for the database's write lock (queued for the next shared transaction).",
+      registers: [registry],
+      aggregator: 'sum',
+      collect() {
+        this.set(writesWaiting());
       },
     });
   }

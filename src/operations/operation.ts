@@ -4,6 +4,7 @@ import type { AnyEntity, DataAccess, Entity } from '../data/entity.ts';
 import type { ApiKey, Scope } from '../domain.ts';
 import { DeskgateError, type ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { invalidParametersMessage } from '../messages.ts';
 import { validateParameters } from './validate-parameters.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -169,6 +170,33 @@ function readSort(
 }
 
 /**
+ * The error for a body without `parameters`: that they are required, and what an empty object
+ * lacks (sla/all: `start_date`, `end_date`), so the caller learns what to send in one answer.
+ */
+function missingParameters(schema: z.ZodType, name: string): DeskgateError {
+  const missing = { field: 'parameters', message: 'is required' };
+  try {
+    validateParameters(schema, {}, name);
+  } catch (error) {
+    if (error instanceof DeskgateError && error.errors) {
+      const errors = [missing, ...error.errors];
+      const problems = errors.map((e) => `${e.field} ${e.message}`);
+      return new DeskgateError('invalid_parameters', invalidParametersMessage(problems), {
+        errors,
+      });
+    }
+    throw error;
+  }
+  return new DeskgateError(
+    'invalid_parameters',
+    invalidParametersMessage(['parameters is required']),
+    {
+      errors: [missing],
+    },
+  );
+}
+
+/**
  * Turns an operation's definition into what the registry holds. The type checker demands every
  * part of the definition, and ties the handler's result to the response schema.
  */
@@ -216,14 +244,17 @@ export function defineOperation<
     errors: definition.errors ?? [],
     async run(body, context) {
       const sort = readSort(body, sorts, fallback);
+      const schema = definition.parameters[sort] as z.ZodType;
       let { parameters } = body;
-      if (parameters === undefined && definition.parametersOptional) parameters = {};
+      if (parameters === undefined) {
+        if (!definition.parametersOptional) throw missingParameters(schema, name);
+        parameters = {};
+      }
       if (!isObject(parameters)) {
         throw new DeskgateError('invalid_parameters', '"parameters" must be a JSON object.', {
           errors: [{ field: 'parameters', message: 'must be a JSON object' }],
         });
       }
-      const schema = definition.parameters[sort] as z.ZodType;
       const selection = {
         sort,
         parameters: validateParameters(schema, parameters, name),

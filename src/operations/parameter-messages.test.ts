@@ -21,6 +21,97 @@ describeWithDatabase('parameter messages are deskgate’s own', SQLITE, (databas
     assert.equal(reply.body?.data, 'Invalid parameters: parameters.password must be a string.');
   });
 
+  // Issue 37, item 9: sla/all without `parameters` answered only that they must be an object.
+  test('sla/all without parameters: 400 naming the parameters it needs', async () => {
+    const reply = await server.request({ query: 'sla', condition: 'all' });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.body?.code, 'invalid_parameters');
+    assert.equal(
+      reply.body?.data,
+      'Invalid parameters: parameters is required; parameters.start_date is required; parameters.end_date is required.',
+    );
+    assert.deepEqual(reply.body?.errors, [
+      { field: 'parameters', message: 'is required' },
+      { field: 'parameters.start_date', message: 'is required' },
+      { field: 'parameters.end_date', message: 'is required' },
+    ]);
+  });
+
+  test('every operation that needs parameters, sent without: each required one named', async () => {
+    for (const operation of Object.values(OPERATIONS)) {
+      if (operation.parametersOptional) continue;
+      for (const variant of operation.variants) {
+        const reply = await server.request(
+          {
+            query: operation.query,
+            condition: operation.condition,
+            ...(variant.sort === undefined ? {} : { sort: variant.sort }),
+          },
+          { method: operation.methods[0] },
+        );
+        const label = `${operation.name} ${variant.sort ?? ''}: ${reply.text}`;
+        assert.equal(reply.status, 400, label);
+        const [first, ...more] = reply.body?.errors ?? [];
+        assert.deepEqual(first, { field: 'parameters', message: 'is required' }, label);
+        assert.ok(more.length > 0, label);
+        for (const error of more) assert.match(error.field, /^parameters\.\w+$/, label);
+      }
+    }
+  });
+
+  // Issue 37, item 13: a range whose start is after its end answered an empty list.
+  test('every operation with a date range: a reversed one is a 400 naming it', async () => {
+    const ranged = Object.values(OPERATIONS).flatMap((operation) =>
+      operation.variants
+        .filter((variant) => {
+          const shape = (variant.parameters as z.ZodObject).shape;
+          return 'start_date' in shape && 'end_date' in shape;
+        })
+        .map((variant) => ({ operation, variant })),
+    );
+    assert.deepEqual(
+      ranged.map(({ operation, variant }) => `${operation.name} ${variant.sort}`),
+      [
+        'user/all creationDate',
+        'ticket/all creationDate',
+        'ticket/all lastUpdateDate',
+        'ticket/all statusByDate',
+        'tasks/all creationDate',
+        'department/all creationDate',
+        'sla/all creationDate',
+      ],
+    );
+    for (const { operation, variant } of ranged) {
+      const send = (start_date: string, end_date: string) =>
+        server.request({
+          query: operation.query,
+          condition: operation.condition,
+          sort: variant.sort,
+          parameters: {
+            start_date,
+            end_date,
+            ...(variant.sort === 'statusByDate' ? { status: 0 } : {}),
+          },
+        });
+      const reversed = await send('2026-12-01', '2026-11-01 23:59:59');
+      const label = `${operation.name} ${variant.sort}: ${reversed.text}`;
+      assert.equal(reversed.status, 400, label);
+      assert.deepEqual(
+        reversed.body?.errors,
+        [
+          {
+            field: 'parameters.end_date',
+            message:
+              'must not be before parameters.start_date (2026-11-01 23:59:59 is before 2026-12-01 00:00:00)',
+          },
+        ],
+        label,
+      );
+      // One day, given as a bare date at both ends, is a range, not a reversed one.
+      assert.equal((await send('2026-11-01 12:00:00', '2026-11-01')).status, 200, label);
+    }
+  });
+
   test('every parameter of every operation, sent with a wrong JSON type', async () => {
     let checked = 0;
     for (const operation of Object.values(OPERATIONS)) {

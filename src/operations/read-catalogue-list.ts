@@ -1,18 +1,13 @@
-import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { CatalogueReads } from '../data/common/catalogue-page.ts';
 import type { CatalogueListQuery, CataloguePosition } from '../domain.ts';
 import { CATALOGUE_CURSOR } from './catalogue-cursor.ts';
 import { type ListAnswer, listParameters, readList } from './list-page.ts';
-import { dateBound, endBound } from './user-all/date-bound.ts';
+import { dateRangeParameters, endBound } from './user-all/date-bound.ts';
 
 /** The parameters of a catalogue list by creation date: the inclusive range, and the page. */
 export function creationRangeParameters(noun: string) {
-  return z.strictObject({
-    start_date: dateBound('start'),
-    end_date: dateBound('end'),
-    ...listParameters(CATALOGUE_CURSOR, noun),
-  });
+  return dateRangeParameters(listParameters(CATALOGUE_CURSOR, noun));
 }
 
 /** What a catalogue list's parameters may hold (by name: no range). */

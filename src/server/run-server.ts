@@ -28,7 +28,7 @@ export async function runServer(
   logger: Logger,
   options: { announceFirstKey: boolean },
 ): Promise<RunningServer> {
-  const { store, dialect, applied, poolStats } = await openStore(config, {
+  const { store, dialect, applied, poolStats, writesWaiting } = await openStore(config, {
     migrate: config.migrate,
     entities: SERVICE_ENTITIES,
   });
@@ -43,7 +43,12 @@ export async function runServer(
       isConnectionError: dialect.isUnavailableError,
       limits,
       metrics: config.metrics
-        ? makeMetrics({ poolStats, database: dialect.name, limiterStats: limits.stats })
+        ? makeMetrics({
+            poolStats,
+            writesWaiting,
+            database: dialect.name,
+            limiterStats: limits.stats,
+          })
         : undefined,
     });
     server.listen(config.port, config.host);

@@ -160,7 +160,7 @@ describeWithDatabase(
       assertCleanFailure(
         await runCli(['sla', 'add', '--name', 'Long', '--grace-period', '8761', ...db()]),
         2,
-        /--grace-period must be an integer from 1 to 8760/,
+        /^deskgate: --grace-period must be a whole number from 1 to 8760$/,
       );
     });
 

@@ -13,7 +13,7 @@ const version = (
 
 describe('deskgate --help and --version', () => {
   test('--version prints the package version and exits 0', async () => {
-    const results = await Promise.all(['--version', '-V'].map((flag) => runCli([flag])));
+    const results = await Promise.all(['--version', '-V', '-v'].map((flag) => runCli([flag])));
     for (const result of results) {
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.stdout, `${version}\n`);

@@ -54,8 +54,10 @@ describe('PostgreSQL: a role without CREATE on the public schema', {
     await runAsAdmin('postgres', `DROP ROLE IF EXISTS ${role}`);
   });
 
-  const fix =
-    /permission denied for schema public; .*GRANT CREATE ON SCHEMA public TO .*CREATE SCHEMA AUTHORIZATION .*docs\/running-on-postgresql\.md/;
+  // Issue 37, item 13: the statements name the role the URL logs in as, ready to paste.
+  const fix = new RegExp(
+    `permission denied for schema public; .*GRANT CREATE ON SCHEMA public TO ${role}, .*\\(CREATE SCHEMA AUTHORIZATION ${role}\\) .*docs/running-on-postgresql\\.md`,
+  );
 
   test('migrate and serve fail with one line naming the GRANT or the schema to create', async () => {
     const url = urlOf(databases[0] ?? '');

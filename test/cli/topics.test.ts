@@ -233,8 +233,13 @@ describeWithDatabase('deskgate topics: argument checks and text output', SQLITE,
       runCli(['topics', 'add', '--topic', 'X', '--parent', 'ten', ...db(), '--json']),
     ]);
     assertCleanFailure(noTopic, 2, /--topic/);
-    assertCleanFailure(badSort, 2, /--sort/);
-    assertCleanFailure(badParent, 2, /--parent/);
+    // A flag is text: "a whole number", not the HTTP interface's "a JSON number" (issue 37).
+    assertCleanFailure(
+      badSort,
+      2,
+      /^deskgate: --sort must be a whole number from 0 to 2147483647$/,
+    );
+    assertCleanFailure(badParent, 2, /^deskgate: --parent must be a whole number from 0 to \d+$/);
     assert.deepEqual(await listTopics(), before);
   });
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { DEFAULT_SCOPES, SCOPES } from '../../src/domain.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
@@ -96,6 +97,10 @@ describe('deskgate usage errors and help', () => {
     assert.match(text, /keys create/);
     assert.match(text, /--scope/);
     assert.match(text, /--allow-ip/);
+    // Issue 37, item 13: it listed three of the six scopes.
+    const listed = /a comma list of ([^(]+) \(default: ([^)]+)\)/.exec(text);
+    assert.deepEqual(listed?.[1]?.split(', '), [...SCOPES]);
+    assert.deepEqual(listed?.[2]?.split(','), [...DEFAULT_SCOPES]);
   });
 
   test('an unknown command exits 2 with one line naming it', async () => {
@@ -122,7 +127,7 @@ describe('deskgate usage errors and help', () => {
   test('an unknown option, a missing option value or an extra argument exits 2 with one line', async () => {
     const [bogus, port, name, extra, empty] = await Promise.all([
       runCli(['keys', 'list', '--bogus', ...database()]),
-      runCli(['serve', '--port', '9999', ...database()]),
+      runCli(['keys', 'list', '--port', '9999', ...database()]),
       runCli(['keys', 'create', ...database(), '--json', '--name']),
       runCli(['topics', 'list', 'extra', ...database()]),
       runCli(['topics', 'list', '--database', '']),

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { z } from 'zod';
 import type { DeskgateClient } from '../../src/client/deskgate-client.ts';
@@ -59,9 +61,18 @@ import type {
 import type { TaskView, TicketView } from '../../src/operations/views/ticket-view.ts';
 import type { TopicView } from '../../src/operations/views/topic-view.ts';
 import type { UserView } from '../../src/operations/views/user-view.ts';
+import { ROOT } from '../helpers/paths.ts';
 
 /** True when A and B are the same type (each assignable to the other). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * Compiles only when every check of `Checks` is true: a false one fails `npm run typecheck`, and
+ * there is no value to cast into place.
+ */
+function checks<_Checks extends readonly true[]>(): readonly true[] {
+  return [];
+}
 
 type Inputs<Sets extends Record<string, z.ZodType>> = { [Sort in keyof Sets]: z.input<Sets[Sort]> };
 
@@ -78,95 +89,130 @@ type LookUpChecks<Name extends LookUpName, Sets extends Record<string, z.ZodType
  * no entry (`satisfies Record<OperationName, …>`).
  */
 const clientMatchesServer = {
-  'topics/specific': [true, true] as LookUpChecks<
-    'topics/specific',
-    typeof topicsSpecificParameters,
-    z.output<typeof topicsSpecificResponse>
-  >,
-  'topics/all': [true, true] as LookUpChecks<
-    'topics/all',
-    typeof topicsAllParameters,
-    z.output<typeof topicsAllResponse>
-  >,
-  'user/add': [true, true] as [
-    Same<NewUserFields, z.input<typeof userAddParameters>>,
-    Same<Awaited<ReturnType<DeskgateClient['addUser']>>, string>,
-  ],
-  'user/specific': [true, true] as LookUpChecks<
-    'user/specific',
-    typeof userSpecificParameters,
-    z.output<typeof userSpecificResponse>
-  >,
-  'user/all': [true, true] as LookUpChecks<
-    'user/all',
-    typeof userAllParameters,
-    z.output<typeof userAllResponse>
-  >,
-  'ticket/all': [true, true] as LookUpChecks<
-    'ticket/all',
-    typeof ticketAllParameters,
-    z.output<typeof ticketAllResponse>
-  >,
-  'ticket/specific': [true, true] as [
-    Same<LookUps['ticket/specific']['data'], { total: 1; tickets: TicketView[] }>,
-    Same<LookUps['ticket/specific']['sorts'], { '*': z.input<typeof ticketSpecificParameters> }>,
-  ],
-  'ticket/add': [true, true] as [
-    Same<NewTicketFields, z.input<typeof ticketAddParameters>>,
-    Same<Awaited<ReturnType<DeskgateClient['addTicket']>>['id'], string>,
-  ],
-  'ticket/reply': [true] as [Same<TicketReplyFields, z.input<typeof ticketReplyParameters>>],
-  'ticket/close': [true] as [Same<TicketCloseFields, z.input<typeof ticketCloseParameters>>],
-  'tasks/all': [true, true] as [
-    Same<LookUps['tasks/all']['data'], { total: number; tasks: TaskView[]; next?: string }>,
-    Same<LookUps['tasks/all']['sorts'], Inputs<typeof tasksAllParameters>>,
-  ],
-  'tasks/specific': [true, true] as [
-    Same<LookUps['tasks/specific']['data'], { total: 1; tasks: TaskView[] }>,
-    Same<LookUps['tasks/specific']['sorts'], { '*': z.input<typeof tasksSpecificParameters> }>,
-  ],
-  'department/all': [true, true] as [
-    Same<
-      LookUps['department/all']['data'],
-      { total: number; departments: DepartmentView[]; next?: string }
-    >,
-    Same<LookUps['department/all']['sorts'], Inputs<typeof departmentAllParameters>>,
-  ],
-  'department/specific': [true, true] as [
-    Same<LookUps['department/specific']['data'], { total: 1; departments: DepartmentView[] }>,
-    Same<
-      LookUps['department/specific']['sorts'],
-      { '*': z.input<typeof departmentSpecificParameters> }
-    >,
-  ],
-  'department/add': [true] as [Same<DepartmentAddFields, z.input<typeof departmentAddParameters>>],
-  'faq/all': [true] as [
-    Same<LookUps['faq/all']['data'], { total: number; categories: FaqCategoryView[] }>,
-  ],
-  'faq/specific': [true, true] as [
-    Same<LookUps['faq/specific']['data'], { total: number; faq: FaqView[]; next?: string }>,
-    Same<LookUps['faq/specific']['sorts'], { '*': z.input<typeof faqSpecificParameters> }>,
-  ],
-  'sla/all': [true, true] as [
-    Same<LookUps['sla/all']['data'], { total: number; sla: SlaView[]; next?: string }>,
-    Same<LookUps['sla/all']['sorts'], Inputs<typeof slaAllParameters>>,
-  ],
-  'sla/specific': [true, true] as [
-    Same<LookUps['sla/specific']['data'], { total: 1; sla: SlaView[] }>,
-    Same<LookUps['sla/specific']['sorts'], { '*': z.input<typeof slaSpecificParameters> }>,
-  ],
-  'sla/add': [true] as [Same<SlaAddFields, z.input<typeof slaAddParameters>>],
-  'sla/delete': [true] as [
-    Same<Awaited<ReturnType<DeskgateClient['deleteSlaPlan']>>, string | null>,
-  ],
+  'topics/specific':
+    checks<
+      LookUpChecks<
+        'topics/specific',
+        typeof topicsSpecificParameters,
+        z.output<typeof topicsSpecificResponse>
+      >
+    >(),
+  'topics/all':
+    checks<
+      LookUpChecks<'topics/all', typeof topicsAllParameters, z.output<typeof topicsAllResponse>>
+    >(),
+  'user/add':
+    checks<
+      [
+        Same<NewUserFields, z.input<typeof userAddParameters>>,
+        Same<Awaited<ReturnType<DeskgateClient['addUser']>>, string>,
+      ]
+    >(),
+  'user/specific':
+    checks<
+      LookUpChecks<
+        'user/specific',
+        typeof userSpecificParameters,
+        z.output<typeof userSpecificResponse>
+      >
+    >(),
+  'user/all':
+    checks<LookUpChecks<'user/all', typeof userAllParameters, z.output<typeof userAllResponse>>>(),
+  'ticket/all':
+    checks<
+      LookUpChecks<'ticket/all', typeof ticketAllParameters, z.output<typeof ticketAllResponse>>
+    >(),
+  'ticket/specific':
+    checks<
+      [
+        Same<LookUps['ticket/specific']['data'], { total: 1; tickets: TicketView[] }>,
+        Same<
+          LookUps['ticket/specific']['sorts'],
+          { '*': z.input<typeof ticketSpecificParameters> }
+        >,
+      ]
+    >(),
+  'ticket/add':
+    checks<
+      [
+        Same<NewTicketFields, z.input<typeof ticketAddParameters>>,
+        Same<Awaited<ReturnType<DeskgateClient['addTicket']>>['id'], string>,
+      ]
+    >(),
+  'ticket/reply': checks<[Same<TicketReplyFields, z.input<typeof ticketReplyParameters>>]>(),
+  'ticket/close': checks<[Same<TicketCloseFields, z.input<typeof ticketCloseParameters>>]>(),
+  'tasks/all':
+    checks<
+      [
+        Same<LookUps['tasks/all']['data'], { total: number; tasks: TaskView[]; next?: string }>,
+        Same<LookUps['tasks/all']['sorts'], Inputs<typeof tasksAllParameters>>,
+      ]
+    >(),
+  'tasks/specific':
+    checks<
+      [
+        Same<LookUps['tasks/specific']['data'], { total: 1; tasks: TaskView[] }>,
+        Same<LookUps['tasks/specific']['sorts'], { '*': z.input<typeof tasksSpecificParameters> }>,
+      ]
+    >(),
+  'department/all':
+    checks<
+      [
+        Same<
+          LookUps['department/all']['data'],
+          { total: number; departments: DepartmentView[]; next?: string }
+        >,
+        Same<LookUps['department/all']['sorts'], Inputs<typeof departmentAllParameters>>,
+      ]
+    >(),
+  'department/specific':
+    checks<
+      [
+        Same<LookUps['department/specific']['data'], { total: 1; departments: DepartmentView[] }>,
+        Same<
+          LookUps['department/specific']['sorts'],
+          { '*': z.input<typeof departmentSpecificParameters> }
+        >,
+      ]
+    >(),
+  'department/add': checks<[Same<DepartmentAddFields, z.input<typeof departmentAddParameters>>]>(),
+  'faq/all':
+    checks<[Same<LookUps['faq/all']['data'], { total: number; categories: FaqCategoryView[] }>]>(),
+  'faq/specific':
+    checks<
+      [
+        Same<LookUps['faq/specific']['data'], { total: number; faq: FaqView[]; next?: string }>,
+        Same<LookUps['faq/specific']['sorts'], { '*': z.input<typeof faqSpecificParameters> }>,
+      ]
+    >(),
+  'sla/all':
+    checks<
+      [
+        Same<LookUps['sla/all']['data'], { total: number; sla: SlaView[]; next?: string }>,
+        Same<LookUps['sla/all']['sorts'], Inputs<typeof slaAllParameters>>,
+      ]
+    >(),
+  'sla/specific':
+    checks<
+      [
+        Same<LookUps['sla/specific']['data'], { total: 1; sla: SlaView[] }>,
+        Same<LookUps['sla/specific']['sorts'], { '*': z.input<typeof slaSpecificParameters> }>,
+      ]
+    >(),
+  'sla/add': checks<[Same<SlaAddFields, z.input<typeof slaAddParameters>>]>(),
+  'sla/delete':
+    checks<[Same<Awaited<ReturnType<DeskgateClient['deleteSlaPlan']>>, string | null>]>(),
 } satisfies Record<OperationName, readonly true[]>;
 
-const recordsMatchViews: [
-  Same<TopicRecord, TopicView>,
-  Same<UserRecord, UserView>,
-  Same<TicketRecord, TicketView>,
-  Same<TaskRecord, TaskView>,
-] = [true, true, true, true];
+const recordsMatchViews =
+  checks<
+    [
+      Same<TopicRecord, TopicView>,
+      Same<UserRecord, UserView>,
+      Same<TicketRecord, TicketView>,
+      Same<TaskRecord, TaskView>,
+    ]
+  >();
 
 /**
  * The client's methods of each operation of the registry. An operation without a client method
@@ -217,12 +263,36 @@ const LOOK_UPS = {
   'sla/specific': true,
 } as const satisfies Record<LookUpName, true>;
 
+// Issue 33, item 6: the client's types are generated from the registry's schemas; a schema changed
+// without regenerating them fails here (and, where the types differ, the checks above).
+test('src/client/operation-types.ts is what scripts/generate-client-types.ts makes of the registry now', async () => {
+  const { CLIENT_TYPES_FILE, clientTypesSource } = await import(
+    '../../scripts/generate-client-types.ts'
+  );
+  assert.equal(
+    readFileSync(CLIENT_TYPES_FILE, 'utf8'),
+    await clientTypesSource(),
+    'the generated client types are stale: run npm run generate:client',
+  );
+});
+
 test("the client's types are the server's schemas, for every operation of the registry", () => {
   assert.deepEqual(Object.keys(clientMatchesServer).sort(), Object.keys(OPERATIONS).sort());
   for (const checks of Object.values(clientMatchesServer)) {
     assert.ok(checks.every((check) => check === true));
   }
-  assert.deepEqual(recordsMatchViews, [true, true, true, true]);
+  assert.deepEqual(recordsMatchViews, []);
+});
+
+// Issue 37, item 13: docs/integrating.md listed the topic and user methods only.
+test('docs/integrating.md names every method of the client', async () => {
+  const { DeskgateClient: Client } = await import('../../src/client/deskgate-client.ts');
+  const page = readFileSync(join(ROOT, 'docs', 'integrating.md'), 'utf8');
+  const methods = Object.getOwnPropertyNames(Client.prototype).filter((m) => m !== 'constructor');
+  assert.deepEqual(
+    methods.filter((method) => !page.includes(`\`${method}(`)),
+    [],
+  );
 });
 
 test('every operation of the registry has client methods, and lookUp types every look-up', async () => {

@@ -87,6 +87,23 @@ export function topicBody(id: unknown): Record<string, unknown> {
   return { query: 'topics', condition: 'specific', parameters: { id } };
 }
 
+/** user/add's fields with valid values, typed as the client takes them. */
+export interface ValidUserFields {
+  name: string;
+  email: string;
+  password: string;
+  timezone: string;
+  phone: number | string;
+  org_id: number | string;
+  default_email_id: number | string;
+  status: number | string;
+}
+
+/** user/add's fields, valid ones, with `overrides` of the same types. */
+export function validUserFields(overrides: Partial<ValidUserFields> = {}): ValidUserFields {
+  return { ...(userFields() as unknown as ValidUserFields), ...overrides };
+}
+
 export function userFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name: 'Ann Example',

@@ -33,16 +33,22 @@ export interface StartedServer {
 export interface StartOptions {
   databaseUrl: string;
   env?: Record<string, string>;
+  /** Options after `serve`, e.g. `['--port', '0']`. */
+  args?: readonly string[];
 }
 
 /**
  * Starts `deskgate serve` (the command as the package ships it) as a child process on a free
  * port and waits until it listens.
  */
-export async function startServer({ databaseUrl, env = {} }: StartOptions): Promise<StartedServer> {
+export async function startServer({
+  databaseUrl,
+  env = {},
+  args = [],
+}: StartOptions): Promise<StartedServer> {
   const keyDir = mkdtempSync(join(tmpdir(), 'deskgate-first-key-'));
   const firstKeyFile = env.DESKGATE_FIRST_KEY_FILE ?? join(keyDir, 'first-api-key.txt');
-  const child = spawn(process.execPath, [await builtCli(), 'serve'], {
+  const child = spawn(process.execPath, [await builtCli(), 'serve', ...args], {
     cwd: ROOT,
     env: childEnv({
       HOST: '127.0.0.1',

@@ -201,6 +201,10 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     // deskgate reads the user back from the same rows: the phone from the form answer.
     const shown = await runCli(['users', 'get', String(id), '--json'], osticketEnv(database));
     assert.equal(shown.code, 0, shown.stderr);
+    // osTicket's clock is the database server's: the text shows it without a zone (no Z).
+    const text = await runCli(['users', 'get', String(id)], osticketEnv(database));
+    const created = String(user?.created).replace(' ', 'T');
+    assert.match(text.stdout, new RegExp(`^created {10}${created}$`, 'm'));
     assert.deepEqual(JSON.parse(shown.stdout), {
       id,
       name: 'Staff Made',

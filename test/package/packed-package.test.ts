@@ -11,42 +11,19 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { CONSUMER_TSCONFIG, NPM_ENV } from '../helpers/package-project.ts';
 import { ROOT } from '../helpers/paths.ts';
 
 const run = promisify(execFile);
 
-/** npm and the tools it starts use this Node (24), not an older one first on the PATH. */
-const ENV = {
-  ...process.env,
-  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-};
+const ENV = NPM_ENV;
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
-};
-
-/** A strict TypeScript project of the kind that imports the client: nodenext, library checks on. */
-const CONSUMER_TSCONFIG = {
-  compilerOptions: {
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    target: 'es2022',
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    skipLibCheck: false,
-    noEmit: true,
-    types: ['node'],
-    typeRoots: [join(ROOT, 'node_modules', '@types')],
-  },
-  files: ['consumer.mts'],
 };
 
 const CONSUMER_TS = `import { DeskgateClient, DeskgateError, type NewUserFields, type Topic } from 'deskgate/client';

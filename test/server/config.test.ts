@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertCleanFailure } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
+import { startServer } from '../helpers/server.ts';
 
 describe('serve refuses a bad configuration', { concurrency: true }, () => {
   let dir: string;
@@ -54,5 +55,48 @@ describe('serve refuses a bad configuration', { concurrency: true }, () => {
       DESKGATE_REQUEST_TIMEOUT: '5000',
     });
     assertCleanFailure(result, 2, /DESKGATE_REQUEST_TIMEOUT/);
+  });
+});
+
+// Issue 37, item 13: `serve --port` and `--host`, over PORT and HOST.
+describe('serve --port and --host', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'deskgate-serve-options-'));
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('win over PORT and HOST: the server listens where the options say', async () => {
+    // Variables serve would refuse: it starts only if the options replace them.
+    const server = await startServer({
+      databaseUrl: `sqlite:${join(dir, 'options.db')}`,
+      env: { PORT: 'not-a-port', HOST: '' },
+      args: ['--port', '0', '--host', '127.0.0.1'],
+    });
+    try {
+      const listening = server.output.find((line) => line.includes('"deskgate listening"'));
+      assert.equal((JSON.parse(listening ?? '{}') as { host?: string }).host, '127.0.0.1');
+      assert.notEqual(server.port, 0);
+      assert.equal((await fetch(`${server.origin}/healthz`)).status, 200);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  test('a bad --port or an empty --host: one line naming the option, exit 2', async () => {
+    const database = `sqlite:${join(dir, 'never.db')}`;
+    const [port, host] = await Promise.all([
+      runCli(['serve', '--port', '70000', '--database', database]),
+      runCli(['serve', '--host', '', '--database', database]),
+    ]);
+    assertCleanFailure(
+      port,
+      2,
+      /^deskgate: --port "70000" is not valid: must be a whole number from 0 to 65535$/,
+    );
+    assertCleanFailure(host, 2, /^deskgate: --host needs a value$/);
+    assert.equal(existsSync(join(dir, 'never.db')), false);
   });
 });

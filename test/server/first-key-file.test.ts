@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { DEFAULT_SCOPES } from '../../src/domain.ts';
 import { firstKeyFilePath } from '../../src/server/announce-first-key.ts';
 import { assertNoStackTrace, runCliJson } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -52,6 +53,17 @@ describe('the first key when stdout is not a terminal', () => {
 
       const reply = await call(server.url, { headers: { apikey: key }, body: topicBody(1) });
       assert.equal(reply.status, 200, 'the key in the file works');
+      // Issue 37, item 13: docs/deploying.md said three scopes; the key has every one but admin.
+      const scopes = /\(scopes: ([^)]+)\)/.exec(shown.join('\n'))?.[1];
+      assert.equal(scopes, DEFAULT_SCOPES.join(', '));
+      const deploying = readFileSync(join(ROOT, 'docs', 'deploying.md'), 'utf8').replace(
+        /\s+/g,
+        ' ',
+      );
+      assert.match(
+        deploying,
+        new RegExp(`first start creates one \\(scopes ${DEFAULT_SCOPES.join(', ')}:`),
+      );
     } finally {
       assert.equal(await server.stop(), 0);
     }

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
+import { setInterval } from 'node:timers/promises';
 import { stripVTControlCharacters } from 'node:util';
 import { builtCli } from '../helpers/built-cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
@@ -217,6 +219,47 @@ describe('request log lines', () => {
       await server.stop();
     }
     assert.ok(!server.lines.join('\n').includes(key), 'the key is in the log');
+    // Issue 37, item 13: a pipe or a file got ANSI colour codes.
+    assert.deepEqual(
+      server.lines.filter((line) => line.includes('\u001b[')),
+      [],
+      'colour codes written to a pipe',
+    );
+  });
+
+  test('pretty on a terminal: coloured', {
+    skip: spawnSync('script', ['--version']).status === 0 ? false : 'no script(1) here',
+  }, async () => {
+    // script(1) gives the server a pseudo-terminal as stdout, as a person's shell does.
+    const child = spawn('script', ['-qefc', `exec node ${await builtCli()} serve`, '/dev/null'], {
+      cwd: ROOT,
+      detached: true,
+      env: {
+        PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+        TERM: 'xterm',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DESKGATE_DATABASE_URL: database.url,
+        DESKGATE_LOG_FORMAT: 'pretty',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = once(child, 'exit');
+    try {
+      for await (const _ of setInterval(20)) {
+        if (/deskgate listening/.test(output) || child.exitCode !== null) break;
+      }
+      const listening = output.split('\n').find((line) => line.includes('deskgate listening'));
+      assert.ok(listening, output);
+      assert.notEqual(stripVTControlCharacters(listening), listening, 'no colour on a terminal');
+    } finally {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    }
   });
 
   test('ECS: Elastic Common Schema fields, with the level and the request in ECS names', async () => {

@@ -4,6 +4,7 @@ import { DEFAULT_SCOPES, SCOPES, type Scope } from '../../domain.ts';
 import { type Command, type CommandInput, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
 import { parseExpiry } from '../expiry-input.ts';
+import { textTimestamp } from '../text-timestamp.ts';
 import { usingStore } from '../using-store.ts';
 
 function parseScopes(value: string): Scope[] {
@@ -20,9 +21,11 @@ function parseScopes(value: string): Scope[] {
 export const keysCreate: Command = {
   name: 'keys create',
   usage:
-    'deskgate keys create --name NAME [--scope read,write,users:read] [--allow-ip CIDR]... [--notes] [--expires 90d|DATE] [--json]',
+    'deskgate keys create --name NAME [--scope SCOPE,...] [--allow-ip CIDR]... [--notes] [--expires 90d|DATE] [--json]',
   summary:
-    'Create an API key and show it once; --expires takes a duration (30d, 12h) or a UTC date (and time).',
+    `Create an API key and show it once. --scope: a comma list of ${SCOPES.join(', ')} ` +
+    `(default: ${DEFAULT_SCOPES.join(',')}); --expires: a duration (30d, 12h) or a UTC date ` +
+    '(and time).',
   options: {
     ...JSON_OPTION,
     name: { type: 'string' },
@@ -76,7 +79,7 @@ export function printIssuedKey(input: CommandInput, { apiKey, key }: IssuedApiKe
     `${verb} API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
       `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}` +
       `${apiKey.notes ? '; reads internal notes' : ''}` +
-      `${apiKey.expires === null ? '' : `; expires ${apiKey.expires} UTC`}).\n` +
+      `${apiKey.expires === null ? '' : `; expires ${textTimestamp(apiKey.expires, input.config)}`}).\n` +
       `It is shown only this once:\n\n    ${key}\n\n`,
   );
 }

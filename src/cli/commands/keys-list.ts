@@ -3,17 +3,18 @@ import { timestampToMs } from '../../data/time.ts';
 import type { ApiKey } from '../../domain.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
+import { textTimestamp } from '../text-timestamp.ts';
 import { usingStore } from '../using-store.ts';
 
 /** Whether a key works now, and if not, why: what an operator looks for first. */
-function statusOf(key: ApiKey, nowMs: number): string {
+function statusOf(key: ApiKey, nowMs: number, time: (value: string) => string): string {
   if (key.revoked !== null)
     return key.replacedBy === null ? 'revoked' : `revoked (rotated to ${key.replacedBy})`;
   if (key.expires !== null && timestampToMs(key.expires) <= nowMs)
     return key.replacedBy === null ? 'expired' : `expired (rotated to ${key.replacedBy})`;
   return key.replacedBy === null
     ? 'active'
-    : `active until ${key.expires ?? '-'} (rotated to ${key.replacedBy})`;
+    : `active until ${key.expires === null ? '-' : time(key.expires)} (rotated to ${key.replacedBy})`;
 }
 
 export const keysList: Command = {
@@ -33,6 +34,7 @@ export const keysList: Command = {
       return;
     }
     const nowMs = Date.now();
+    const time = (value: string) => textTimestamp(value, input.config);
     input.out(
       formatTable(
         ['ID', 'NAME', 'SCOPES', 'ALLOW IPS', 'CREATED', 'LAST USED', 'EXPIRES', 'STATUS'],
@@ -41,10 +43,10 @@ export const keysList: Command = {
           k.name,
           k.scopes.join(','),
           k.allowIps.join(',') || 'any',
-          k.created,
-          k.lastUsed ?? '-',
-          k.expires ?? 'never',
-          statusOf(k, nowMs),
+          time(k.created),
+          k.lastUsed === null ? '-' : time(k.lastUsed),
+          k.expires === null ? 'never' : time(k.expires),
+          statusOf(k, nowMs, time),
         ]),
       ),
     );

@@ -3,9 +3,12 @@ import type { Command } from '../command.ts';
 
 export const serve: Command = {
   name: 'serve',
-  usage: 'deskgate serve [--database URL]',
-  summary: 'Run the HTTP service (what npm start runs) until SIGTERM or SIGINT.',
-  options: {},
+  usage: 'deskgate serve [--port N] [--host ADDRESS] [--database URL]',
+  summary:
+    'Run the HTTP service (what npm start runs) until SIGTERM or SIGINT; --port and --host ' +
+    'override PORT and HOST.',
+  options: { port: { type: 'string' }, host: { type: 'string' } },
+  settings: { port: 'PORT', host: 'HOST' },
   positionals: 0,
   run: async ({ config }) => {
     // Loaded when used: the other commands start without the server's modules (Redis, metrics).

@@ -1,5 +1,6 @@
 import { users } from '../../data/users/users.ts';
 import { type Command, CommandError, JSON_OPTION, parseId, printJson } from '../command.ts';
+import { textTimestamp } from '../text-timestamp.ts';
 import { usingStore } from '../using-store.ts';
 
 export const usersGet: Command = {
@@ -26,12 +27,19 @@ export const usersGet: Command = {
       created: user.created,
       updated: user.updated,
     };
-    if (input.values.json) printJson(input, view);
-    else
-      input.out(
-        `${Object.entries(view)
-          .map(([k, v]) => `${k.padEnd(17)}${v}`)
-          .join('\n')}\n`,
-      );
+    if (input.values.json) {
+      printJson(input, view);
+      return;
+    }
+    const text = {
+      ...view,
+      created: textTimestamp(view.created, input.config),
+      updated: textTimestamp(view.updated, input.config),
+    };
+    input.out(
+      `${Object.entries(text)
+        .map(([k, v]) => `${k.padEnd(17)}${v}`)
+        .join('\n')}\n`,
+    );
   },
 };

@@ -76,6 +76,8 @@ export interface OpenDatabase<DB> {
   dialect: Dialect;
   /** The connection pool's state, for metrics; absent where there is no pool (SQLite). */
   poolStats?: () => PoolStats;
+  /** SQLite: the writes waiting for the database's write lock, for metrics. */
+  writesWaiting?: () => number;
   /**
    * Where prepared reads run when the database has a faster way than Kysely's executor: SQLite's
    * read connection. Undefined: they run through `db`.

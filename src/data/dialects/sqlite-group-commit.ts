@@ -45,9 +45,20 @@ export class SqliteGroupCommit {
   readonly #queue: QueuedWrite[] = [];
   /** A batch is scheduled or running; the next one is scheduled when it ends. */
   #busy = false;
+  /** Writes taken into the next batch, whose BEGIN has not yet been granted the write lock. */
+  #beginning = 0;
 
   constructor(database: SQLite.Database) {
     this.#database = database;
+  }
+
+  /**
+   * Writes not yet running: queued, or taken into a batch still waiting for the write lock
+   * (another process's transaction, e.g. a topics import). For the deskgate_sqlite_writes_waiting
+   * gauge.
+   */
+  get waiting(): number {
+    return this.#queue.length + this.#beginning;
   }
 
   /** Runs `work` in the next shared transaction; resolves or rejects once that has committed. */
@@ -97,14 +108,17 @@ export class SqliteGroupCommit {
     const batch = this.#take(db, GROUP_COMMIT_MAX_WRITES);
     const outcomes: Outcome[] = [];
     let begun = false;
+    this.#beginning = batch.length;
     try {
       await db.transaction().execute(async (trx) => {
         begun = true;
+        this.#beginning = 0;
         // Writes queued while BEGIN waited for another process's write lock join at once.
         batch.push(...this.#take(db, GROUP_COMMIT_MAX_WRITES - batch.length));
         for (const write of batch) outcomes.push(await this.#runInSavepoint(trx, write.work));
       });
     } catch (error) {
+      this.#beginning = 0;
       // BEGIN failed (e.g. another process held the write lock past the query timeout): every
       // write waiting behind it fails now, so none waits longer than that, however long the queue.
       if (!begun) batch.push(...this.#take(db, Number.POSITIVE_INFINITY));

@@ -48,9 +48,15 @@ const sqliteDialect: Omit<Dialect, 'writeTransaction'> = {
 };
 
 /** The dialect of one open database: its writes are group-committed on its connection. */
-function sqliteDialectFor(database: SQLite.Database): Dialect {
+function sqliteDialectFor(database: SQLite.Database): {
+  dialect: Dialect;
+  writesWaiting: () => number;
+} {
   const groupCommit = new SqliteGroupCommit(database);
-  return { ...sqliteDialect, writeTransaction: (db, fn) => groupCommit.run(db, fn) };
+  return {
+    dialect: { ...sqliteDialect, writeTransaction: (db, fn) => groupCommit.run(db, fn) },
+    writesWaiting: () => groupCommit.waiting,
+  };
 }
 
 /**
@@ -93,5 +99,5 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
   if (path !== ':memory:') {
     reads = openReadConnection(path, readThrough(db));
   }
-  return { db, dialect: sqliteDialectFor(database), runRead: reads?.run };
+  return { db, ...sqliteDialectFor(database), runRead: reads?.run };
 }

@@ -46,10 +46,14 @@ function withoutDialect(schema: unknown): Json {
   return rest;
 }
 
-/** JSON Schemas of a zod registry, as components referring to each other by #/components/schemas. */
-function componentsOf(
+/**
+ * JSON Schemas of zod schemas by name, referring to each other under `base` (the document's
+ * #/components/schemas/; scripts/generate-client-types.ts's #/$defs/).
+ */
+export function componentsOf(
   entries: readonly [z.ZodType, string][],
   io: 'input' | 'output',
+  base = '#/components/schemas/',
 ): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
   for (const [schema, id] of entries) registry.add(schema, { id });
@@ -57,7 +61,7 @@ function componentsOf(
     target: 'draft-2020-12',
     io,
     unrepresentable: 'any',
-    uri: (id) => `#/components/schemas/${id}`,
+    uri: (id) => `${base}${id}`,
   });
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema)]),

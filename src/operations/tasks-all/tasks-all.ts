@@ -4,7 +4,7 @@ import type { TaskListQuery } from '../../domain.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { dateRangeParameters, endBound } from '../user-all/date-bound.ts';
 import { USER_CURSOR } from '../user-all/user-cursor.ts';
 import { TASK_EXAMPLE, taskViewSchema, toTaskView } from '../views/ticket-view.ts';
 
@@ -14,12 +14,7 @@ const ticketId = integerField(1, INT32_MAX).meta({
 });
 
 export const tasksAllParameters = {
-  creationDate: z.strictObject({
-    start_date: dateBound('start'),
-    end_date: dateBound('end'),
-    ticket_id: ticketId.optional(),
-    ...paging,
-  }),
+  creationDate: dateRangeParameters({ ticket_id: ticketId.optional(), ...paging }),
   byTicket: z.strictObject({ ticket_id: ticketId, ...paging }),
 };
 

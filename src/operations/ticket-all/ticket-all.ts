@@ -4,7 +4,7 @@ import type { TicketListQuery } from '../../domain.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { dateBound, endBound } from '../user-all/date-bound.ts';
+import { dateRangeParameters, endBound } from '../user-all/date-bound.ts';
 import { USER_CURSOR } from '../user-all/user-cursor.ts';
 import { TICKET_EXAMPLE, ticketViewSchema, toTicketView } from '../views/ticket-view.ts';
 
@@ -14,14 +14,13 @@ const status = () =>
   });
 /** Pages resume after a (time, id) position: user/all's cursor, over creation or last-update time. */
 const paging = listParameters(USER_CURSOR, 'Tickets');
-const range = { start_date: dateBound('start'), end_date: dateBound('end') };
 
 /** Its parameters, by the `sort` that selects them (the original's four). */
 export const ticketAllParameters = {
-  creationDate: z.strictObject({ ...range, ...paging }),
-  lastUpdateDate: z.strictObject({ ...range, ...paging }),
+  creationDate: dateRangeParameters(paging),
+  lastUpdateDate: dateRangeParameters(paging),
   status: z.strictObject({ status: status(), ...paging }),
-  statusByDate: z.strictObject({ status: status(), ...range, ...paging }),
+  statusByDate: dateRangeParameters({ status: status(), ...paging }),
 };
 
 export const ticketAllResponse = z

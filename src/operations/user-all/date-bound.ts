@@ -33,13 +33,13 @@ export function dateBound(edge: 'start' | 'end') {
   return z
     .string()
     .regex(SHAPE, { error: MESSAGE, abort: true })
-    .refine(isRealDate, { error: 'is not a calendar date' })
+    .refine(isRealDate, { error: 'is not a calendar date', abort: true })
     .transform((text) => (text.length > 10 || edge === 'end' ? text : `${text} 00:00:00`))
     .meta({
       description:
         edge === 'start'
           ? 'Inclusive; a bare date means its first second.'
-          : 'Inclusive; a bare date means its last second (under DESKGATE_END_DATE=midnight its first, as the PHP service compared).',
+          : 'Inclusive; a bare date means its last second (under DESKGATE_END_DATE=midnight its first, as the PHP service compared). Before `start_date` (a bare date taken to its last second): 400 `invalid_parameters`.',
       examples: [edge === 'start' ? '2026-11-01' : '2026-11-30 23:59:59'],
     });
 }
@@ -52,4 +52,28 @@ export function dateBound(edge: 'start' | 'end') {
 export function endBound(text: string, mode: 'whole-day' | 'midnight'): string {
   if (text.length > 10) return text;
   return `${text} ${mode === 'whole-day' ? '23:59:59' : '00:00:00'}`;
+}
+
+/**
+ * The parameters of a list by date range: `start_date`, `end_date` and `shape`'s. A range whose
+ * start is after its end (a bare end date counting to its last second, so no range is refused
+ * that DESKGATE_END_DATE=whole-day reads as valid) is a 400 naming it: an empty list would hide
+ * the mistake (issue 37). The check runs once both dates are valid.
+ */
+export function dateRangeParameters<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z
+    .strictObject({ start_date: dateBound('start'), end_date: dateBound('end'), ...shape })
+    .superRefine((parameters, context) => {
+      const { start_date: start, end_date: end } = parameters as {
+        start_date: string;
+        end_date: string;
+      };
+      if (start > endBound(end, 'whole-day')) {
+        context.addIssue({
+          code: 'custom',
+          path: ['end_date'],
+          message: `must not be before parameters.start_date (${end} is before ${start})`,
+        });
+      }
+    });
 }

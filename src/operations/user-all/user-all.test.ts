@@ -152,13 +152,8 @@ describeEachDatabase('user/all', (database) => {
   });
 
   test('an empty range → 200 with an empty list and no next', async () => {
-    for (const [start, end] of [
-      ['2020-01-01', '2020-12-31'],
-      ['2026-01-16', '2026-01-14'],
-    ]) {
-      const page = pageOf(await list({ start_date: start, end_date: end }));
-      assert.deepEqual(page, { total: 0, users: [] });
-    }
+    const page = pageOf(await list({ start_date: '2020-01-01', end_date: '2020-12-31' }));
+    assert.deepEqual(page, { total: 0, users: [] });
   });
 
   test('a user created while paging is listed once, in its place', async () => {

@@ -3,16 +3,12 @@ import { users } from '../../data/users/users.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { toUserView, USER_EXAMPLE, userViewSchema } from '../views/user-view.ts';
-import { dateBound, endBound } from './date-bound.ts';
+import { dateRangeParameters, endBound } from './date-bound.ts';
 import { USER_CURSOR } from './user-cursor.ts';
 
 /** Its parameters, by the `sort` that selects them. */
 export const userAllParameters = {
-  creationDate: z.strictObject({
-    start_date: dateBound('start'),
-    end_date: dateBound('end'),
-    ...listParameters(USER_CURSOR, 'Users'),
-  }),
+  creationDate: dateRangeParameters(listParameters(USER_CURSOR, 'Users')),
 };
 
 export const userAllResponse = z
