@@ -16,7 +16,7 @@ import { endWithTurn } from './end-with-turn.ts';
 import type { HeaderList } from './header-list.ts';
 import { logRequest } from './log-request.ts';
 import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-routes.ts';
-import { hasUndrainableBody } from './read-body.ts';
+import { discardUnreadBody } from './read-body.ts';
 import { pickRequestId } from './request-id.ts';
 import {
   elapsedSeconds,
@@ -200,7 +200,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
       if (res.headersSent) {
         res.destroy();
       } else {
-        if (hasUndrainableBody(req, config.bodyLimit)) res.setHeader('Connection', 'close');
+        discardUnreadBody(req, res);
         written = sendError(res, head, startedAt, error);
       }
     }

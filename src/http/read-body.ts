@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DeskgateError } from '../errors.ts';
 import { MESSAGES, payloadTooLargeMessage } from '../messages.ts';
 
@@ -8,11 +8,33 @@ function tooLarge(limit: number): DeskgateError {
   return new DeskgateError('payload_too_large', payloadTooLargeMessage(limit));
 }
 
-/** True when a reply sent now would leave body bytes on the connection that are not worth draining. */
-export function hasUndrainableBody(req: IncomingMessage, limit: number): boolean {
-  if (req.complete) return false;
-  const length = Number(req.headers['content-length'] ?? 0);
-  return req.headers['transfer-encoding'] !== undefined || length > limit;
+/**
+ * How much of a body deskgate still reads, and throws away, after answering before the body
+ * ended (a 413, a 401): a client still sending then reads the answer instead of a reset, as a
+ * server that closed at once would give it (EPIPE in Node's own client). More than this, and the
+ * connection closes after the answer.
+ */
+export const DISCARD_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Called before an answer that leaves the body unread: a rest of at most DISCARD_LIMIT bytes is
+ * read and dropped, and the connection stays usable; a larger or endless one (counted as it
+ * comes, for a chunked body) closes the connection.
+ */
+export function discardUnreadBody(req: IncomingMessage, res: ServerResponse): void {
+  if (req.complete) return;
+  if (Number(req.headers['content-length'] ?? 0) > DISCARD_LIMIT) {
+    res.setHeader('Connection', 'close');
+    return;
+  }
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_LIMIT) req.socket.destroy();
+  });
+  // The answer is already on its way: a client that hangs up now is no error of the request's.
+  req.on('error', () => {});
+  req.resume();
 }
 
 /**

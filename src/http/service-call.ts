@@ -125,15 +125,7 @@ export async function runServiceCall(
   if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
     throw new DeskgateError('unsupported_media_type', MESSAGES.multipart);
   }
-  let text: string;
-  try {
-    text = await readBody(req, deps.config.bodyLimit);
-  } catch (error) {
-    if (error instanceof DeskgateError && error.code === 'payload_too_large')
-      head.push('Connection', 'close');
-    throw error;
-  }
-  const body = parseJsonObject(text);
+  const body = parseJsonObject(await readBody(req, deps.config.bodyLimit));
   const operation = resolveOperation(body, methodOf(req));
   record.operation = operation.name;
   if (!apiKey.scopes.includes(operation.scope)) {

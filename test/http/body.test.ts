@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,7 +7,7 @@ import { assertError } from '../helpers/assertions.ts';
 import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
-import { chunk, LAST_CHUNK, rawExchange, requestHead } from './raw-exchange.ts';
+import { chunk, exchangeTwo, LAST_CHUNK, rawExchange, requestHead } from './raw-exchange.ts';
 
 const DEFAULT_LIMIT = 16 * 1024;
 
@@ -173,6 +174,67 @@ describeWithDatabase('request bodies', SQLITE, (database) => {
       parts: [requestHead('GET', '/upload/svc_wbs/', { apikey: key, 'Content-Length': 1_000_000 })],
     });
     assertError(reply, 413, 'payload_too_large');
+  });
+
+  test("an 8 MiB body from Node's own HTTP client gets the 413, not a reset", async () => {
+    // Written in parts, as a client on a slow link does: the answer comes while it still sends.
+    const part = Buffer.alloc(256 * 1024, 0x20);
+    const parts = 32;
+    for (const agent of [false, new Agent({ keepAlive: true })]) {
+      const reply = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request(
+          server.url,
+          {
+            method: 'POST',
+            agent,
+            headers: { apikey: key, 'Content-Length': part.length * parts },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (piece: string) => {
+              text += piece;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
+        req.on('error', reject);
+        (async () => {
+          for (let i = 1; i < parts; i++) {
+            req.write(part);
+            await sleep(5);
+          }
+          req.end(part);
+        })().catch(reject);
+      });
+      assert.equal(reply.status, 413, reply.text);
+      assert.match(reply.text, /payload_too_large/);
+    }
+  });
+
+  test('after a 413 the connection serves the next request; a body over the discard bound closes it', async () => {
+    const over = topicBodyOfSize(DEFAULT_LIMIT + 1);
+    const [first, second] = await exchangeTwo(
+      server.port,
+      requestHead('GET', '/upload/svc_wbs/', { apikey: key, 'Content-Length': over.length }) +
+        over +
+        requestHead('GET', '/upload/svc_wbs/', {
+          apikey: key,
+          'Content-Length': JSON.stringify(topicBody(1)).length,
+        }) +
+        JSON.stringify(topicBody(1)),
+    );
+    assert.equal(first.status, 413);
+    assert.notEqual(first.headers.connection, 'close');
+    assert.equal(second.status, 200, second.text);
+    const huge = await rawExchange({
+      port: server.port,
+      parts: [
+        requestHead('GET', '/upload/svc_wbs/', { apikey: key, 'Content-Length': 17 * 1024 * 1024 }),
+      ],
+    });
+    assertError(huge, 413, 'payload_too_large');
+    assert.equal(huge.headers.connection, 'close');
   });
 
   test('a chunked body growing over the limit → 413 before it ends', async () => {

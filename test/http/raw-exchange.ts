@@ -18,7 +18,8 @@ export interface RawExchangeOptions {
   timeoutMs?: number;
 }
 
-function parseResponse(received: Buffer): RawReply | undefined {
+/** The first response in `received` and the bytes it took, or undefined while it is incomplete. */
+function parseResponse(received: Buffer): { reply: RawReply; size: number } | undefined {
   const headEnd = received.indexOf('\r\n\r\n');
   if (headEnd === -1) return undefined;
   const [statusLine = '', ...lines] = received
@@ -34,9 +35,12 @@ function parseResponse(received: Buffer): RawReply | undefined {
   const body = received.subarray(headEnd + 4);
   if (body.length < length) return undefined;
   return {
-    status: Number(statusLine.split(' ')[1]),
-    headers,
-    text: body.subarray(0, length).toString('utf8'),
+    reply: {
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      text: body.subarray(0, length).toString('utf8'),
+    },
+    size: headEnd + 4 + length,
   };
 }
 
@@ -45,13 +49,22 @@ function parseResponse(received: Buffer): RawReply | undefined {
  * well-behaved client cannot send: a request whose declared body never comes, a chunked body
  * left unfinished, pauses inside a body.
  */
-export function rawExchange({
-  port,
-  host = '127.0.0.1',
-  parts,
-  pauseMs = 0,
-  timeoutMs = 5_000,
-}: RawExchangeOptions): Promise<RawReply> {
+export async function rawExchange(options: RawExchangeOptions): Promise<RawReply> {
+  const [reply] = await rawExchanges(options, 1);
+  return reply as RawReply;
+}
+
+/** As rawExchange, for two requests on one connection: both responses, in order. */
+export async function exchangeTwo(port: number, bytes: string): Promise<[RawReply, RawReply]> {
+  const [first, second] = await rawExchanges({ port, parts: [bytes] }, 2);
+  return [first as RawReply, second as RawReply];
+}
+
+function rawExchanges(
+  { port, host = '127.0.0.1', parts, pauseMs = 0, timeoutMs = 5_000 }: RawExchangeOptions,
+  count: number,
+): Promise<RawReply[]> {
+  const replies: RawReply[] = [];
   return new Promise((resolve, reject) => {
     const socket = connect(port, host);
     let received = Buffer.alloc(0);
@@ -76,8 +89,11 @@ export function rawExchange({
     );
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
-      const reply = parseResponse(received);
-      if (reply) finish(() => resolve(reply));
+      for (let parsed = parseResponse(received); parsed; parsed = parseResponse(received)) {
+        replies.push(parsed.reply);
+        received = received.subarray(parsed.size);
+      }
+      if (replies.length >= count) finish(() => resolve(replies));
     });
     socket.on('error', (error) => finish(() => reject(error)));
     socket.on('close', () =>
