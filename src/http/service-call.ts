@@ -95,9 +95,12 @@ function resolveOperation(body: Record<string, unknown>, method: string): Operat
 
 function readIdempotencyKey(req: IncomingMessage): string | undefined {
   const value = req.headers['idempotency-key'];
-  if (typeof value !== 'string' || value === '') return undefined;
-  if (value.length > 255)
-    throw new DeskgateError('invalid_request', 'Idempotency-Key must be at most 255 characters.');
+  if (typeof value !== 'string') return undefined;
+  if (value === '' || value.length > 255)
+    throw new DeskgateError(
+      'invalid_request',
+      'Idempotency-Key must be at least one character and at most 255; leave the header out for no key.',
+    );
   return value;
 }
 

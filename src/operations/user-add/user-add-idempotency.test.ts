@@ -222,6 +222,14 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
 
   test('an Idempotency-Key longer than 255 characters → 400', async () => {
     const reply = await add(userFields(), 'k'.repeat(256));
-    assert.equal(reply.status, 400);
+    assertError(reply, 400, 'invalid_request');
+  });
+
+  test('an empty Idempotency-Key → 400, nothing written', async () => {
+    const fields = userFields();
+    const reply = await add(fields, '');
+    assertError(reply, 400, 'invalid_request');
+    assert.match(reply.body?.data as string, /Idempotency-Key.*at least one character/);
+    assert.equal((await add(fields, undefined)).status, 200);
   });
 });
