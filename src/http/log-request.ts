@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../logger.ts';
+import { requestPath } from './request-path.ts';
 
 export interface RequestLine {
   requestId: string;
@@ -24,9 +25,7 @@ const MAX_LOGGED_PATH = 200;
 export function logRequest(logger: Logger, line: RequestLine): void {
   const level = line.statusCode >= 500 ? 'error' : line.statusCode >= 400 ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
-  const url = line.req.url ?? '/';
-  const queryAt = url.indexOf('?');
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const path = requestPath(line.req);
   logger[level](
     {
       req: {

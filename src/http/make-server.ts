@@ -18,6 +18,7 @@ import { logRequest } from './log-request.ts';
 import { makeReferenceRoutes, type ReferenceRoutes } from './openapi/reference-routes.ts';
 import { discardUnreadBody } from './read-body.ts';
 import { pickRequestId } from './request-id.ts';
+import { requestPath } from './request-path.ts';
 import {
   elapsedSeconds,
   sendError,
@@ -49,7 +50,7 @@ function makeRouter(
   basePath: string,
   servicePaths: readonly string[],
   reference: ReferenceRoutes,
-): (url: string) => Route {
+): (req: IncomingMessage) => Route {
   const routes = new Map<string, Route>([
     ...servicePaths.flatMap((path): [string, Route][] => [
       [`${basePath}${path.slice(0, -1)}`, 'service'],
@@ -60,10 +61,7 @@ function makeRouter(
     [`${basePath}/metrics`, 'metrics'],
     ...reference.paths.map((path): [string, Route] => [path, 'reference']),
   ]);
-  return (url) => {
-    const queryAt = url.indexOf('?');
-    return routes.get(queryAt === -1 ? url : url.slice(0, queryAt)) ?? 'none';
-  };
+  return (req) => routes.get(requestPath(req)) ?? 'none';
 }
 
 /** The HTTP server, with what a graceful shutdown needs beyond `close()`. */
@@ -111,7 +109,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
     cors.addAnswerHeaders(req, head);
     const clientIp = clientAddress(req);
     const record: CallRecord = {};
-    const target = route(req.url ?? '/');
+    const target = route(req);
     /** What a 5xx was thrown with; logged with its stack on the request line. */
     let failure: unknown;
     /** Settles once an answer sent with the loop's turn is written (end-with-turn.ts). */

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call } from '../helpers/http.ts';
 import { type TestServer, useTestServer } from '../helpers/test-server.ts';
+import { rawExchange, requestHead } from './raw-exchange.ts';
 
 const TOPIC = { query: 'topics', condition: 'specific', parameters: { id: 1 } };
 
@@ -53,5 +54,29 @@ describeWithDatabase('the service paths', SQLITE, (database) => {
     const paths = Object.keys((document.body as unknown as { paths: object }).paths);
     assert.ok(paths.includes('/ost_wbs/'), paths.join(' '));
     assert.ok(!paths.includes('/upload/svc_wbs/'));
+  });
+
+  test('a request line in absolute form reaches the same address (HTTP/1.1 servers must accept it)', async () => {
+    const body = JSON.stringify(TOPIC);
+    const service = await rawExchange({
+      port: plain.port,
+      parts: [
+        requestHead('GET', `http://127.0.0.1:${plain.port}/upload/svc_wbs/?x=1`, {
+          apikey: plain.key,
+          'Content-Length': body.length,
+        }) + body,
+      ],
+    });
+    assert.equal(service.status, 200, service.text);
+    const health = await rawExchange({
+      port: both.port,
+      parts: [requestHead('GET', 'HTTP://example.test/helpdesk/healthz', {})],
+    });
+    assert.equal(health.status, 200, health.text);
+    const elsewhere = await rawExchange({
+      port: plain.port,
+      parts: [requestHead('GET', 'http://127.0.0.1/elsewhere/upload/svc_wbs/', {})],
+    });
+    assert.equal(elsewhere.status, 404);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { packageFile } from '../../package-files.ts';
+import { requestPath } from '../request-path.ts';
 import { buildOpenApiDocument } from './build-openapi-document.ts';
 
 interface Asset {
@@ -107,9 +108,7 @@ export function makeReferenceRoutes(
   return {
     paths: [...assets.keys()],
     send(req, res) {
-      const url = req.url ?? '/';
-      const queryAt = url.indexOf('?');
-      const path = queryAt === -1 ? url : url.slice(0, queryAt);
+      const path = requestPath(req);
       const asset = assets.get(path);
       if (!asset) throw new Error(`no reference asset at ${path}`);
       let body = loaded.get(path);
