@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import type { z } from 'zod';
 import { ERROR_STATUS } from '../src/errors.ts';
-import { componentsOf } from '../src/http/openapi/service-operations.ts';
+import { componentsOf, pascal, sortSuffix } from '../src/http/openapi/service-operations.ts';
 import type { Operation } from '../src/operations/operation.ts';
 import { OPERATIONS } from '../src/operations/registry.ts';
 import {
@@ -48,15 +48,8 @@ const RECORDS: readonly [z.ZodType, string][] = [
   [faqCategoryViewSchema, 'FaqCategoryRecord'],
 ];
 
-/** `topics/specific` → `TopicsSpecific`. */
-function pascal(text: string): string {
-  return text.replace(/(^|[/_-])(\w)/g, (_match, _separator, letter: string) =>
-    letter.toUpperCase(),
-  );
-}
-
 function parametersName(operation: Operation, sort: string | undefined): string {
-  return `${pascal(operation.name)}${sort ? `By${pascal(sort)}` : ''}Parameters`;
+  return `${pascal(operation.name)}${sort ? sortSuffix(sort) : ''}Parameters`;
 }
 
 /** JSON Schemas of zod schemas as $defs referring to each other, each titled with its name. */

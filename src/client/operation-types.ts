@@ -189,6 +189,9 @@ export interface TicketAllByStatusByDateParameters {
    */
   after?: string;
 }
+/**
+ * Exactly one of `id` and `number`.
+ */
 export interface TicketSpecificParameters {
   /**
    * The ticket's id.
@@ -303,7 +306,7 @@ export interface TasksAllByCreationDateParameters {
    */
   after?: string;
 }
-export interface TasksAllByByTicketParameters {
+export interface TasksAllByTicketParameters {
   /**
    * The ticket the tasks belong to.
    */
@@ -970,10 +973,7 @@ export interface Operations {
   'ticket/reply': { sorts: { '*': TicketReplyParameters }; data: TicketReplyData };
   'ticket/close': { sorts: { '*': TicketCloseParameters }; data: TicketCloseData };
   'tasks/all': {
-    sorts: {
-      creationDate: TasksAllByCreationDateParameters;
-      byTicket: TasksAllByByTicketParameters;
-    };
+    sorts: { creationDate: TasksAllByCreationDateParameters; byTicket: TasksAllByTicketParameters };
     data: TasksAllData;
   };
   'tasks/specific': { sorts: { '*': TasksSpecificParameters }; data: TasksSpecificData };

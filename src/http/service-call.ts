@@ -16,7 +16,7 @@ import {
 } from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { HttpMethod, Operation } from '../operations/operation.ts';
-import { findOperation, OPERATION_NAMES } from '../operations/registry.ts';
+import { findOperation, OPERATION_NAMES, OPERATIONS } from '../operations/registry.ts';
 import { addHeaders, type HeaderList } from './header-list.ts';
 import { parseJsonObject, readBody } from './read-body.ts';
 
@@ -60,6 +60,11 @@ async function authenticate(
  * names, for browsers, which cannot send a body on GET (docs/decisions/231). Only GET may be
  * named, and only on a POST.
  */
+/** Every method some operation of the service address takes, for the Allow header of a HEAD. */
+const SERVICE_METHODS = [...new Set(Object.values(OPERATIONS).flatMap((op) => op.methods))].join(
+  ', ',
+);
+
 function methodOf(req: IncomingMessage): string {
   const override = req.headers['x-http-method-override'];
   if (override === undefined) return req.method ?? '';
@@ -125,6 +130,13 @@ export async function runServiceCall(
   record.keyId = apiKey.id;
   // Every request with a valid key counts, whatever becomes of it, so the limit bounds load.
   addHeaders(head, await deps.perKey.consume(apiKey.id));
+  if (req.method === 'HEAD') {
+    throw new DeskgateError(
+      'method_not_allowed',
+      `HEAD is not a method of the service address: send ${SERVICE_METHODS} with query, condition and parameters in the body.`,
+      { headers: { Allow: SERVICE_METHODS } },
+    );
+  }
   if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
     throw new DeskgateError('unsupported_media_type', MESSAGES.multipart);
   }

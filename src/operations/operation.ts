@@ -103,10 +103,18 @@ export interface OperationDefinition<
   idempotencyKey?: boolean;
   /** Error codes particular to this operation (beyond the ones every call can get). */
   errors?: readonly ErrorCode[];
+  /** Headers its success answer adds (ticket/add: `X-Ticket-Number`), for the document. */
+  responseHeaders?: Readonly<Record<string, ResponseHeader>>;
   handle(
     selection: Selection<Sets>,
     context: OperationContext<Used>,
   ): Promise<Outcome<Response, NothingFound>>;
+}
+
+/** A header an operation's success answer carries, as the document declares it. */
+export interface ResponseHeader {
+  description: string;
+  example: string;
 }
 
 /** One parameters schema of an operation, as the edge and the document see it. */
@@ -140,6 +148,7 @@ export interface Operation {
   readonly nothingFound: boolean;
   readonly idempotencyKey: boolean;
   readonly errors: readonly ErrorCode[];
+  readonly responseHeaders: Readonly<Record<string, ResponseHeader>>;
   /**
    * Picks the variant by `sort`, validates `parameters` (every problem at once) and runs the
    * handler. Resolves to the envelope's `data`, or undefined when nothing was found.
@@ -241,6 +250,7 @@ export function defineOperation<
     })),
     nothingFound: definition.nothingFound,
     idempotencyKey: definition.idempotencyKey ?? false,
+    responseHeaders: definition.responseHeaders ?? {},
     errors: definition.errors ?? [],
     async run(body, context) {
       const sort = readSort(body, sorts, fallback);

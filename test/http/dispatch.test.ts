@@ -70,6 +70,13 @@ describeWithDatabase('dispatch', SQLITE, (database) => {
     }
   });
 
+  test('HEAD on the service address → 405 naming the methods, no body', async () => {
+    const reply = await call(server.url, { method: 'HEAD', headers: { apikey: key } });
+    assert.equal(reply.status, 405);
+    assert.equal(reply.headers.allow, 'GET, POST, PUT, DELETE');
+    assert.equal(reply.text, '');
+  });
+
   test('user/add with another method → 405 method_not_allowed, Allow: POST, PUT', async () => {
     for (const method of ['GET', 'DELETE', 'PATCH']) {
       const email = `nobody.${method.toLowerCase()}@example.com`;

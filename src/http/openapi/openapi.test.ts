@@ -111,6 +111,41 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  test('dates, the one-of rule of ticket/specific and the header of ticket/add are in the document', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const schemas = at(document, 'components', 'schemas');
+    const startDate = ajv.compile(
+      at(schemas, 'TicketAllByCreationDateParameters', 'properties', 'start_date'),
+    );
+    for (const ok of ['2026-11-01', '2026-12-31 23:59:59', '2024-02-29'])
+      assert.ok(startDate(ok), ok);
+    for (const bad of [
+      '2026-13-01',
+      '2026-00-10',
+      '2026-11-32',
+      '2026-11-01 24:00:00',
+      '2026-11-01 10:60:00',
+    ])
+      assert.ok(!startDate(bad), bad);
+    const ticketSpecific = ajv.compile(at(schemas, 'TicketSpecificParameters'));
+    assert.ok(ticketSpecific({ id: 7 }) && ticketSpecific({ number: '000007' }));
+    assert.ok(!ticketSpecific({}) && !ticketSpecific({ id: 7, number: '000007' }));
+    assert.ok('TasksAllByTicketParameters' in schemas);
+    assert.ok(!Object.keys(schemas).some((name) => name.includes('ByBy')));
+    const email = ajv.compile(at(schemas, 'UserAddParameters', 'properties', 'email'));
+    for (const ok of ['ana@example.com', ' o.brien+x@mail.example.org ']) assert.ok(email(ok), ok);
+    // What `format: email` alone lets through and the server refuses.
+    for (const bad of [
+      '"quoted"@example.com',
+      'ana@localhost',
+      'ana@[192.0.2.1]',
+      'a..b@example.com',
+    ])
+      assert.ok(!email(bad), bad);
+    const post = at(document, 'paths', SERVICE_PATH, 'post', 'responses', '200', 'headers');
+    assert.ok('X-Ticket-Number' in post, Object.keys(post).join(' '));
+  });
+
   test('error examples carry the messages the code sends', () => {
     const item = at(document, 'paths', SERVICE_PATH);
     const example = (status: string, code: string) =>

@@ -24,7 +24,7 @@ import {
 const ALL: readonly Operation[] = Object.values(OPERATIONS);
 
 /** `topics/specific` → `TopicsSpecific`. */
-function pascal(text: string): string {
+export function pascal(text: string): string {
   return text.replace(/(^|[/_-])(\w)/g, (_match, _separator, letter: string) =>
     letter.toUpperCase(),
   );
@@ -37,7 +37,13 @@ function camel(text: string): string {
 /** `TopicsSpecificByName`: the operation, and the `sort` when it has several. */
 function variantName(operation: Operation, variant: OperationVariant): string {
   const several = operation.variants.length > 1;
-  return `${pascal(operation.name)}${several && variant.sort ? `By${pascal(variant.sort)}` : ''}`;
+  return `${pascal(operation.name)}${several && variant.sort ? sortSuffix(variant.sort) : ''}`;
+}
+
+/** `creationDate` → `ByCreationDate`; `byTicket`, a sort named as a way already, → `ByTicket`. */
+export function sortSuffix(sort: string): string {
+  const name = pascal(sort);
+  return name.startsWith('By') ? name : `By${name}`;
 }
 
 function withoutDialect(schema: unknown): Json {
@@ -235,7 +241,22 @@ function methodObject(method: HttpMethod, serviceUrl: string): Json | undefined 
       description: several
         ? 'Success: the envelope of the operation that was called (see each one’s data).'
         : 'Success.',
-      headers: { 'X-Request-Id': HEADER_REFS.requestId, ...RATE_LIMIT_HEADERS },
+      headers: {
+        'X-Request-Id': HEADER_REFS.requestId,
+        ...RATE_LIMIT_HEADERS,
+        ...Object.fromEntries(
+          operations.flatMap((operation) =>
+            Object.entries(operation.responseHeaders).map(([name, header]) => [
+              name,
+              {
+                description: header.description,
+                schema: { type: 'string' },
+                example: header.example,
+              },
+            ]),
+          ),
+        ),
+      },
       content: json(
         several ? { anyOf: envelopes } : (envelopes[0] as Json),
         Object.fromEntries(

@@ -48,6 +48,12 @@ export const ticketAdd = defineOperation({
     "safe. In osTicket mode: 501 `requires_osticket_bridge` until deskgate's osTicket bridge " +
     'is set up.',
   parameters: { '*': ticketAddParameters },
+  responseHeaders: {
+    'X-Ticket-Number': {
+      description: "ticket/add: the new ticket's number, as the help desk shows it.",
+      example: '000007',
+    },
+  },
   response: z
     .string()
     .regex(/^[0-9]+$/)

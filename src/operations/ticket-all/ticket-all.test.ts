@@ -165,6 +165,10 @@ describeEachDatabase('ticket/all and ticket/specific', (database) => {
     for (const parameters of [{}, { id, number: ticket.number }]) {
       const reply = await server.request({ query: 'ticket', condition: 'specific', parameters });
       assert.equal(reply.status, 400, reply.text);
+      assert.equal(
+        reply.body?.data,
+        'Invalid parameters: parameters must hold exactly one of id and number.',
+      );
     }
   });
 

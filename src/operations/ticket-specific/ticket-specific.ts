@@ -22,10 +22,16 @@ export const ticketSpecificParameters = z
     if ((value.id === undefined) === (value.number === undefined)) {
       context.addIssue({
         code: 'custom',
-        path: ['id'],
-        message: 'give exactly one of parameters.id and parameters.number',
+        path: [],
+        message: 'must hold exactly one of id and number',
       });
     }
+  })
+  // The rule above, in the document: of the two properties, exactly one.
+  .meta({
+    description: 'Exactly one of `id` and `number`.',
+    minProperties: 1,
+    maxProperties: 1,
   });
 
 export const ticketSpecific = defineOperation({

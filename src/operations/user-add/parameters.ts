@@ -47,7 +47,12 @@ export const userAddParameters = z.strictObject({
     .trim()
     .max(255, { error: 'must be at most 255 characters' })
     .pipe(z.email({ error: 'must be a valid email address' }))
-    .meta({ format: 'email', description: 'Unique case-insensitively.' }),
+    .meta({
+      format: 'email',
+      // The rule the server applies (narrower than `format: email`), after trimming the ends.
+      pattern: `^\\s*(?:${z.regexes.email.source.slice(1, -1)})\\s*$`,
+      description: 'Unique case-insensitively.',
+    }),
   password: z
     .string()
     .min(1, { error: 'must not be empty' })

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const SHAPE = /^(\d{4})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d))?$/;
+// Months 01–12, days 01–31, hours 00–23, minutes and seconds 00–59: the document's pattern refuses
+// what no calendar has; isRealDate then refuses the rest (2026-02-30).
+const SHAPE =
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?: ([01]\d|2[0-3]):([0-5]\d):([0-5]\d))?$/;
 const MESSAGE = 'must be a date, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS';
 
 function isRealDate(text: string): boolean {
