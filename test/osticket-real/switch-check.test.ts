@@ -169,6 +169,10 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
       `ticket/specific number ${ticket.number}`,
     ])
       assert.deepEqual(by(probe).anchors, ['change-ticket-rows'], probe);
+    // What a client of the original sends for a number a customer quotes.
+    assert.deepEqual(by(`ticket/specific id ${ticket.number} (a number)`).anchors, [
+      'change-ticket-number-in-id',
+    ]);
     for (const probe of ['department/all by name', 'department/all every day (creationDate)'])
       assert.deepEqual(by(probe).anchors, ['change-catalogue-fields'], probe);
     assert.deepEqual(by('sla/all every day (creationDate)').anchors, ['change-catalogue-fields']);

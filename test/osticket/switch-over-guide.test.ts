@@ -468,6 +468,19 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       assert.equal(reply.body?.errors?.[0]?.field, 'parameters.ticket_id');
       assert.deepEqual(await ticketStatuses(), before);
     },
+    async 'ticket-number-in-id'() {
+      const [id] = await tickets();
+      const specific = (parameters: object) => ({
+        query: 'ticket',
+        condition: 'specific',
+        parameters,
+      });
+      // Ticket `id` has number 304366: as `id` the number names no ticket; as `number` it does.
+      assert.equal((await send(standard, specific({ id: '304366' }))).status, 204);
+      const [ticket] = dataOf(await send(standard, specific({ number: '304366' })))
+        .tickets as Record<string, string>[];
+      assert.equal(ticket?.ticket_id, String(id));
+    },
     async 'ticket-writes'() {
       const count = await ticketCount();
       const reply = await send(

@@ -24,6 +24,8 @@ export interface Probe {
   phone?: string | number;
   /** The day a bare `end_date` names. */
   endDay?: string;
+  /** A ticket/specific whose `id` is a ticket's number, as the original matched it. */
+  numberInId?: boolean;
 }
 
 /** Where the throwaway users' addresses are: `.invalid` never delivers mail (RFC 2606). */
@@ -300,6 +302,15 @@ export function lookupProbes(targets: ReadTargets): Probe[] {
   });
   return [
     specific('ticket', ticket.id),
+    // What a client of the original sends for a number a customer quotes (change-ticket-number-in-id).
+    {
+      ...read(
+        `ticket/specific id ${ticket.number} (a number)`,
+        'ticket',
+        byNumber({ id: ticket.number }),
+      ),
+      numberInId: true,
+    },
     {
       // The original read `id` as an id or a number; deskgate takes the number as `number`.
       ...read(`ticket/specific number ${ticket.number}`, 'ticket', byNumber({ id: ticket.number })),

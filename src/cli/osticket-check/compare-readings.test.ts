@@ -85,3 +85,14 @@ test("the original's SQL error is change-tasks-by-date only for tasks/all by cre
   assert.deepEqual(byTicket.anchors, []);
   assert.equal(byTicket.undocumented.length, 1);
 });
+
+test("a number sent as id: the original's ticket, deskgate's none or another is change-ticket-number-in-id", () => {
+  const numberInId = probe('ticket/specific id 376005 (a number)');
+  const original = success({ total: 1, tickets: [{ ...ticketRow, body: 'Hello' }] });
+  const none: Reading = { outcome: 'not-found', status: 204, data: undefined };
+  const other = deskgateTicket(['Hello'], { ticket_id: '376005', number: '999999' });
+  for (const deskgate of [none, other]) {
+    const found = compareReadings(numberInId, original, deskgate);
+    assert.deepEqual([found.anchors, found.undocumented], [['change-ticket-number-in-id'], []]);
+  }
+});

@@ -322,6 +322,13 @@ function isTasksDateDefect(probe: Probe, original: Reading): boolean {
   );
 }
 
+/** The `ticket_id` of the first ticket a ticket/specific answered, if it found one. */
+function firstTicketId(reading: Reading): unknown {
+  if (reading.outcome !== 'success') return undefined;
+  return ((reading.data as { tickets?: Row[] } | undefined)?.tickets?.[0] as Row | undefined)
+    ?.ticket_id;
+}
+
 /**
  * Compares what the original and deskgate answered to one probe, naming each difference by the
  * switch-over guide's anchor for it, or listing it as undocumented. `time` is never compared.
@@ -335,7 +342,9 @@ export function compareReadings(
   const found = new Differences();
   const o = original.outcome;
   const n = deskgate.outcome;
-  if (o === 'not-found' && n === 'not-found') {
+  if (probe.numberInId && o === 'success' && firstTicketId(deskgate) !== firstTicketId(original)) {
+    found.add('change-ticket-number-in-id');
+  } else if (o === 'not-found' && n === 'not-found') {
     if (original.status !== deskgate.status) found.add('change-204');
   } else if (o === 'error' && n === 'error') {
     if (original.status !== deskgate.status || original.message !== deskgate.message)
