@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { verify } from '@node-rs/bcrypt';
+import { grantAccounts } from '../helpers/account-grants-stand-in.ts';
 import { runCli } from '../helpers/cli.ts';
 import { call, type Reply, userBody } from '../helpers/http.ts';
 import { type StartedServer, startServer } from '../helpers/server.ts';
@@ -30,6 +31,9 @@ function readmeSearchContent(): string {
 describe('users created in osTicket mode are the rows osTicket writes', { skip }, () => {
   let database: OsticketDatabase;
   let server: StartedServer;
+  /** The write key with the organizations grant only, and with the confirmed-accounts grant only. */
+  let organizations: StartedServer;
+  let confirmed: StartedServer;
   let p: string;
 
   async function rowsOf(table: string, where: string, values: unknown[]): Promise<Row[]> {
@@ -59,11 +63,12 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     return Number(row?.id);
   }
 
-  function add(parameters: Record<string, unknown>): Promise<Reply> {
-    return call(server.url, {
+  function add(parameters: Record<string, unknown>, on: StartedServer = server): Promise<Reply> {
+    return call(on.url, {
       method: 'POST',
       headers: { apikey: database.writeKey.key },
-      body: userBody(parameters),
+      // Organisation 0 and status 0 unless a test says otherwise: any other needs a grant.
+      body: userBody({ org_id: 0, status: 0, ...parameters }),
     });
   }
 
@@ -84,9 +89,18 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     database = await createOsticketDatabase();
     p = database.prefix;
     server = await startServer({ databaseUrl: database.url, env: osticketEnv(database) });
+    const grantedServer = async (flags: { organizations?: boolean; confirmed?: boolean }) => {
+      const env = osticketEnv(database);
+      const grant = await grantAccounts(env, { [database.writeKey.id]: flags });
+      return startServer({ databaseUrl: database.url, env: { ...env, ...grant } });
+    };
+    organizations = await grantedServer({ organizations: true });
+    confirmed = await grantedServer({ confirmed: true });
   });
   after(async () => {
     await server?.stop();
+    await organizations?.stop();
+    await confirmed?.stop();
     await database?.drop();
   });
 
@@ -106,6 +120,9 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     });
     assert.equal(reply.status, 200, reply.text);
     const id = Number(reply.body?.data);
+    // Pending until the person follows osTicket's confirmation link; no plugin here to mail it.
+    assert.equal(reply.headers['x-account-status'], 'pending');
+    assert.equal(reply.headers['x-confirmation-mail'], 'not-sent');
 
     const afterCounts = await rowCounts();
     const changed = Object.fromEntries(
@@ -149,7 +166,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
       {
         id: account?.id,
         user_id: id,
-        status: 1,
+        status: 0,
         timezone: 'Europe/Lisbon',
         lang: null,
         username: null,
@@ -248,15 +265,68 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
   });
 
   test('org_id must be 0 or an existing organisation', async () => {
-    await assertRefused({ email: 'org@example.com', org_id: 77 }, 'org_id');
+    const refused = await (async () => {
+      const before = await rowCounts();
+      const reply = await add({ email: 'org@example.com', org_id: 77 }, organizations);
+      assert.equal(reply.status, 400, reply.text);
+      assert.deepEqual(await rowCounts(), before);
+      return reply;
+    })();
+    assert.equal(refused.body?.code, 'invalid_parameters');
     const inserted = (await database.query(
       `INSERT INTO \`${p}organization\` (name, created, updated) VALUES ('Acme', NOW(), NOW())`,
     )) as unknown as { insertId: number };
     const orgId = inserted.insertId;
-    const reply = await add({ email: 'org@example.com', org_id: orgId });
+    const reply = await add({ email: 'org@example.com', org_id: orgId }, organizations);
     assert.equal(reply.status, 200, reply.text);
     const [user] = await rowsOf('user', 'id = ?', [Number(reply.body?.data)]);
     assert.equal(user?.org_id, orgId);
+  });
+
+  test("an organization or the primary-contact bit needs the key's organizations grant (403, nothing written)", async () => {
+    const orgId = await database.insert(
+      `INSERT INTO \`${p}organization\` (name, status, created, updated) VALUES ('Shares', 8, NOW(), NOW())`,
+    );
+    for (const [label, on, parameters] of [
+      ['any org_id', server, { org_id: orgId }],
+      ['an org_id that does not exist', server, { org_id: 77 }],
+      ['the primary-contact bit without an org', server, { status: 1 }],
+      ['the primary-contact bit among others', server, { org_id: orgId, status: 3 }],
+      ['confirmed accounts are not organizations', confirmed, { org_id: orgId }],
+    ] as const) {
+      const before = await rowCounts();
+      const reply = await add({ email: 'joiner@example.com', ...parameters }, on);
+      assert.equal(reply.status, 403, `${label}: ${reply.text}`);
+      assert.equal(reply.body?.code, 'account_grant_required', label);
+      assert.match(
+        String(reply.body?.data),
+        new RegExp(`deskgate osticket keys grant ${database.writeKey.id} --organizations`),
+      );
+      assert.deepEqual(await rowCounts(), before, `${label}: nothing written`);
+    }
+    // Other status bits are no organization's business.
+    const other = await add({ email: 'status2@example.com', status: 2 });
+    assert.equal(other.status, 200, other.text);
+    const granted = await add(
+      { email: 'primary@example.com', org_id: orgId, status: 1 },
+      organizations,
+    );
+    assert.equal(granted.status, 200, granted.text);
+    const [user] = await rowsOf('user', 'id = ?', [Number(granted.body?.data)]);
+    assert.deepEqual([user?.org_id, user?.status], [orgId, 1]);
+    // The organizations grant does not confirm the account.
+    const [account] = await rowsOf('user_account', 'user_id = ?', [user?.id]);
+    assert.equal(account?.status, 0);
+    assert.equal(granted.headers['x-account-status'], 'pending');
+  });
+
+  test('a key with the confirmed-accounts grant makes confirmed accounts and says so', async () => {
+    const reply = await add({ email: 'backoffice@example.com' }, confirmed);
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.headers['x-account-status'], 'confirmed');
+    assert.equal(reply.headers['x-confirmation-mail'], undefined);
+    const [account] = await rowsOf('user_account', 'user_id = ?', [Number(reply.body?.data)]);
+    assert.equal(account?.status, 1, "osTicket's UserAccountStatus::CONFIRMED");
   });
 
   test('a name with < or > is refused, so osTicket never prints HTML from it', async () => {

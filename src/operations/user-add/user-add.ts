@@ -6,6 +6,12 @@ import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
 import { type Claim, fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
+import {
+  ACCOUNT_STATUS_HEADER,
+  assertAccountGrant,
+  CONFIRMATION_MAIL_HEADER,
+  mailAccountConfirmation,
+} from './osticket-account.ts';
 import type { UserAddParameters } from './parameters.ts';
 import { userAddParameters } from './parameters.ts';
 import { type HashingOptions, passwordKind, passwordMatches, toPasswordHash } from './password.ts';
@@ -63,6 +69,7 @@ async function addUser(
     orgId: parameters.org_id,
     defaultEmailId: parameters.default_email_id,
     status: parameters.status,
+    accountConfirmed: config.schema !== 'osticket' || apiKey.accounts.confirmed,
   };
   try {
     return await data(writes).recordWrite({
@@ -79,6 +86,25 @@ async function addUser(
     if (error instanceof RejectedValueError) throw invalidParameter(error.field, error.message);
     throw error;
   }
+}
+
+/**
+ * osTicket mode: tells the caller what became of the new client-portal account (decision 361) and,
+ * when it is pending, has osTicket mail the person its confirmation link.
+ */
+async function announceAccount(
+  context: OperationContext<typeof USES>,
+  userId: number,
+): Promise<void> {
+  if (context.apiKey.accounts.confirmed) {
+    context.addResponseHeader(ACCOUNT_STATUS_HEADER, 'confirmed');
+    return;
+  }
+  context.addResponseHeader(ACCOUNT_STATUS_HEADER, 'pending');
+  context.addResponseHeader(
+    CONFIRMATION_MAIL_HEADER,
+    await mailAccountConfirmation(context, userId),
+  );
 }
 
 export const userAdd = defineOperation({
@@ -118,7 +144,7 @@ export const userAdd = defineOperation({
   uses: USES,
   nothingFound: false,
   idempotencyKey: true,
-  errors: ['duplicate_email', 'idempotency_mismatch'],
+  errors: ['duplicate_email', 'idempotency_mismatch', 'account_grant_required'],
   async handle({ parameters }, context) {
     if (context.config.schema === 'osticket' && passwordKind(parameters.password) === 'argon2') {
       // osTicket cannot verify argon2: the user could never log in.
@@ -127,6 +153,8 @@ export const userAdd = defineOperation({
         'must not be an argon2 hash in osTicket mode (osTicket verifies bcrypt and MD5 only)',
       );
     }
+    const osticket = context.config.schema === 'osticket';
+    if (osticket) assertAccountGrant(parameters, context.apiKey);
     return writeOnce(context.data(writes), context, {
       // The password is left out: no fast hash of it is stored; a retry's is checked instead.
       fingerprint: fingerprintOf({ ...parameters, phone: phoneAsFingerprinted(parameters.phone) }, [
@@ -136,7 +164,11 @@ export const userAdd = defineOperation({
         const hash = await context.data(users).findPasswordHash(Number(answer));
         return hash !== undefined && passwordMatches(parameters.password, hash);
       },
-      write: (claim) => addUser(parameters, context, claim),
+      async write(claim) {
+        const id = await addUser(parameters, context, claim);
+        if (osticket) await announceAccount(context, Number(id));
+        return id;
+      },
     });
   },
 });
