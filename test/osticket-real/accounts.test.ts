@@ -20,15 +20,25 @@ const skip = REAL_OSTICKET_SKIP;
 const SHARE_PRIMARY_CONTACT = 0x8;
 const PASSWORD = 'Portal-Pass-1';
 
-/** A mail's text with quoted-printable and base64 parts decoded, enough to find a link in it. */
+/** A mail's text: each MIME part decoded by its Content-Transfer-Encoding. */
 function mailText(mail: SunkMail): string {
-  const quoted = mail.data
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  const base64 = [...mail.data.matchAll(/\r?\n\r?\n([A-Za-z0-9+/=\r\n]{40,})/g)].map((m) =>
-    Buffer.from((m[1] ?? '').replace(/\s/g, ''), 'base64').toString('utf8'),
-  );
-  return [quoted, ...base64].join('\n');
+  return mail.data
+    .split(/\r?\n--[^\r\n]+\r?\n/)
+    .map((part) => {
+      const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
+      const body = rest.join('\n\n');
+      if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
+        return body
+          .replace(/=\r?\n/g, '')
+          .replace(/=([0-9A-F]{2})/g, (_, hex: string) =>
+            String.fromCharCode(Number.parseInt(hex, 16)),
+          );
+      }
+      if (/content-transfer-encoding:\s*base64/i.test(head))
+        return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
+      return body;
+    })
+    .join('\n');
 }
 
 /** osTicket's confirmation link (pwreset.php?token=…) in the mail to `address`. */
@@ -37,9 +47,10 @@ async function confirmationLink(sink: SmtpSink, address: string): Promise<string
     const mails = await sink.waitFor(count);
     const mail = mails.find((m) => m.to.includes(address));
     if (!mail) continue;
-    const link = /https?:\/\/[^\s"<>]*pwreset\.php\?token=[A-Za-z0-9_-]+/.exec(mailText(mail));
-    assert.ok(link, `a confirmation link in the mail to ${address}`);
-    return link[0];
+    // The HTML part's href: the text part wraps a long link across lines.
+    const link = /href="(https?:\/\/[^"]*\/pwreset\.php\?token=[^"]+)"/.exec(mailText(mail));
+    assert.ok(link?.[1], `a confirmation link in the mail to ${address}`);
+    return link[1];
   }
 }
 
