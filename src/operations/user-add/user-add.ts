@@ -118,7 +118,12 @@ export const userAdd = defineOperation({
     'Every field is required; every problem is reported at once. A password that is already ' +
     'a password hash is stored as sent; anything else is hashed with bcrypt. Send an `Idempotency-Key` ' +
     '(a value of your own, new for each user you create) to make retries safe. PUT is accepted ' +
-    'as well as POST.',
+    'as well as POST. In osTicket mode the client-portal account is pending until the person ' +
+    "follows the link in osTicket's confirmation mail (`X-Account-Status: pending`, " +
+    '`X-Confirmation-Mail: sent` or `not-sent`), unless the key was granted confirmed accounts ' +
+    '(`X-Account-Status: confirmed`); a replayed answer carries neither header. An `org_id` ' +
+    "other than 0, or a `status` with bit value 1 (its primary contact), needs the key's " +
+    'organizations grant (403 `account_grant_required`).',
   parameters: { '*': userAddParameters },
   response: z
     .string()
