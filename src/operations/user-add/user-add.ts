@@ -151,14 +151,14 @@ export const userAdd = defineOperation({
   idempotencyKey: true,
   errors: ['duplicate_email', 'idempotency_mismatch', 'account_grant_required'],
   async handle({ parameters }, context) {
-    if (context.config.schema === 'osticket' && passwordKind(parameters.password) === 'argon2') {
+    const osticket = context.config.schema === 'osticket';
+    if (osticket && passwordKind(parameters.password) === 'argon2') {
       // osTicket cannot verify argon2: the user could never log in.
       throw invalidParameter(
         'password',
         'must not be an argon2 hash in osTicket mode (osTicket verifies bcrypt and MD5 only)',
       );
     }
-    const osticket = context.config.schema === 'osticket';
     if (osticket) assertAccountGrant(parameters, context.apiKey);
     return writeOnce(context.data(writes), context, {
       // The password is left out: no fast hash of it is stored; a retry's is checked instead.
