@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { verify } from '@node-rs/bcrypt';
 import { grantAccounts } from '../helpers/account-grants-stand-in.ts';
@@ -327,6 +328,37 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     assert.equal(reply.headers['x-confirmation-mail'], undefined);
     const [account] = await rowsOf('user_account', 'user_id = ?', [Number(reply.body?.data)]);
     assert.equal(account?.status, 1, "osTicket's UserAccountStatus::CONFIRMED");
+  });
+
+  test('an osTicket that cannot send the confirmation mail leaves the user created and pending, the reason in the log', async () => {
+    // A port nothing listens on: the plugin's route is never reached.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const unreachable = await startServer({
+      databaseUrl: database.url,
+      env: {
+        ...osticketEnv(database),
+        DESKGATE_OSTICKET_URL: `http://127.0.0.1:${port}/`,
+        DESKGATE_OSTICKET_API_KEY: 'D'.repeat(32),
+        DESKGATE_OSTICKET_BRIDGE: 'true',
+      },
+    });
+    try {
+      const reply = await add({ email: 'unmailed@example.com' }, unreachable);
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.headers['x-account-status'], 'pending');
+      assert.equal(reply.headers['x-confirmation-mail'], 'not-sent');
+      const [account] = await rowsOf('user_account', 'user_id = ?', [Number(reply.body?.data)]);
+      assert.equal(account?.status, 0);
+    } finally {
+      await unreachable.stop();
+    }
+    // Log lines are buffered (decision 093): all are out once the server stopped.
+    const logged = unreachable.output.join('\n');
+    assert.match(logged, /confirmation mail for the new pending account was not sent/);
+    assert.doesNotMatch(logged, /DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD/, 'never the key');
   });
 
   test('a name with < or > is refused, so osTicket never prints HTML from it', async () => {
