@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -12,6 +12,7 @@ import {
   createOsticketDatabase,
   OSTICKET_SKIP,
   type OsticketDatabase,
+  type OsticketKey,
   osticketEnv,
   README_FILE,
 } from './osticket-database.ts';
@@ -32,9 +33,9 @@ function readmeSearchContent(): string {
 describe('users created in osTicket mode are the rows osTicket writes', { skip }, () => {
   let database: OsticketDatabase;
   let server: StartedServer;
-  /** The write key with the organizations grant only, and with the confirmed-accounts grant only. */
-  let organizations: StartedServer;
-  let confirmed: StartedServer;
+  /** Keys like the write key, one granted organizations only, one confirmed accounts only. */
+  let organizations: OsticketKey;
+  let confirmed: OsticketKey;
   let p: string;
 
   async function rowsOf(table: string, where: string, values: unknown[]): Promise<Row[]> {
@@ -64,10 +65,13 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     return Number(row?.id);
   }
 
-  function add(parameters: Record<string, unknown>, on: StartedServer = server): Promise<Reply> {
+  function add(
+    parameters: Record<string, unknown>,
+    { key = database.writeKey, on = server }: { key?: OsticketKey; on?: StartedServer } = {},
+  ): Promise<Reply> {
     return call(on.url, {
       method: 'POST',
-      headers: { apikey: database.writeKey.key },
+      headers: { apikey: key.key },
       // Organisation 0 and status 0 unless a test says otherwise: any other needs a grant.
       body: userBody({ org_id: 0, status: 0, ...parameters }),
     });
@@ -89,19 +93,26 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
   before(async () => {
     database = await createOsticketDatabase();
     p = database.prefix;
-    server = await startServer({ databaseUrl: database.url, env: osticketEnv(database) });
-    const grantedServer = async (flags: { organizations?: boolean; confirmed?: boolean }) => {
-      const env = osticketEnv(database);
-      const grant = await grantAccounts(env, { [database.writeKey.id]: flags });
-      return startServer({ databaseUrl: database.url, env: { ...env, ...grant } });
+    const ticketKey = async (label: string): Promise<OsticketKey> => {
+      const key = randomBytes(16).toString('hex').toUpperCase();
+      const id = await database.insert(
+        `INSERT INTO \`${p}api_key\` (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
+         VALUES (1, '127.0.0.1', ?, 1, 0, ?, NOW(), NOW())`,
+        [key, label],
+      );
+      return { id, key };
     };
-    organizations = await grantedServer({ organizations: true });
-    confirmed = await grantedServer({ confirmed: true });
+    organizations = await ticketKey('organizations key');
+    confirmed = await ticketKey('confirmed accounts key');
+    const env = osticketEnv(database);
+    const grants = await grantAccounts(env, {
+      [organizations.id]: { organizations: true },
+      [confirmed.id]: { confirmed: true },
+    });
+    server = await startServer({ databaseUrl: database.url, env: { ...env, ...grants } });
   });
   after(async () => {
     await server?.stop();
-    await organizations?.stop();
-    await confirmed?.stop();
     await database?.drop();
   });
 
@@ -268,7 +279,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
   test('org_id must be 0 or an existing organisation', async () => {
     const refused = await (async () => {
       const before = await rowCounts();
-      const reply = await add({ email: 'org@example.com', org_id: 77 }, organizations);
+      const reply = await add({ email: 'org@example.com', org_id: 77 }, { key: organizations });
       assert.equal(reply.status, 400, reply.text);
       assert.deepEqual(await rowCounts(), before);
       return reply;
@@ -278,7 +289,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
       `INSERT INTO \`${p}organization\` (name, created, updated) VALUES ('Acme', NOW(), NOW())`,
     )) as unknown as { insertId: number };
     const orgId = inserted.insertId;
-    const reply = await add({ email: 'org@example.com', org_id: orgId }, organizations);
+    const reply = await add({ email: 'org@example.com', org_id: orgId }, { key: organizations });
     assert.equal(reply.status, 200, reply.text);
     const [user] = await rowsOf('user', 'id = ?', [Number(reply.body?.data)]);
     assert.equal(user?.org_id, orgId);
@@ -288,20 +299,20 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     const orgId = await database.insert(
       `INSERT INTO \`${p}organization\` (name, status, created, updated) VALUES ('Shares', 8, NOW(), NOW())`,
     );
-    for (const [label, on, parameters] of [
-      ['any org_id', server, { org_id: orgId }],
-      ['an org_id that does not exist', server, { org_id: 77 }],
-      ['the primary-contact bit without an org', server, { status: 1 }],
-      ['the primary-contact bit among others', server, { org_id: orgId, status: 3 }],
+    for (const [label, key, parameters] of [
+      ['any org_id', database.writeKey, { org_id: orgId }],
+      ['an org_id that does not exist', database.writeKey, { org_id: 77 }],
+      ['the primary-contact bit without an org', database.writeKey, { status: 1 }],
+      ['the primary-contact bit among others', database.writeKey, { org_id: orgId, status: 3 }],
       ['confirmed accounts are not organizations', confirmed, { org_id: orgId }],
     ] as const) {
       const before = await rowCounts();
-      const reply = await add({ email: 'joiner@example.com', ...parameters }, on);
+      const reply = await add({ email: 'joiner@example.com', ...parameters }, { key });
       assert.equal(reply.status, 403, `${label}: ${reply.text}`);
       assert.equal(reply.body?.code, 'account_grant_required', label);
       assert.match(
         String(reply.body?.data),
-        new RegExp(`deskgate osticket keys grant ${database.writeKey.id} --organizations`),
+        new RegExp(`deskgate osticket keys grant ${key.id} --organizations`),
       );
       assert.deepEqual(await rowCounts(), before, `${label}: nothing written`);
     }
@@ -310,7 +321,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     assert.equal(other.status, 200, other.text);
     const granted = await add(
       { email: 'primary@example.com', org_id: orgId, status: 1 },
-      organizations,
+      { key: organizations },
     );
     assert.equal(granted.status, 200, granted.text);
     const [user] = await rowsOf('user', 'id = ?', [Number(granted.body?.data)]);
@@ -322,7 +333,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
   });
 
   test('a key with the confirmed-accounts grant makes confirmed accounts and says so', async () => {
-    const reply = await add({ email: 'backoffice@example.com' }, confirmed);
+    const reply = await add({ email: 'backoffice@example.com' }, { key: confirmed });
     assert.equal(reply.status, 200, reply.text);
     assert.equal(reply.headers['x-account-status'], 'confirmed');
     assert.equal(reply.headers['x-confirmation-mail'], undefined);
@@ -346,7 +357,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
       },
     });
     try {
-      const reply = await add({ email: 'unmailed@example.com' }, unreachable);
+      const reply = await add({ email: 'unmailed@example.com' }, { on: unreachable });
       assert.equal(reply.status, 200, reply.text);
       assert.equal(reply.headers['x-account-status'], 'pending');
       assert.equal(reply.headers['x-confirmation-mail'], 'not-sent');
