@@ -3,8 +3,9 @@
  * way `deskgate osticket keys grant <id> --organizations --confirmed-accounts` will (another
  * branch builds that command and its table). Until then it answers the environment variable
  * DESKGATE_OSTICKET_ACCOUNT_GRANTS_STAND_IN for the server to start with. The integrator
- * replaces the body with that command (run with `env`, before the server starts), returns `{}`
- * and removes the variable from src/config.ts and src/auth/osticket-key-policy.ts.
+ * replaces the body with that command per key (before the server starts; `--scope write` too,
+ * as user/add needs it), returns `{}` and removes the variable from src/config.ts and
+ * src/auth/osticket-key-policy.ts.
  */
 export interface AccountGrantFlags {
   /** `--organizations`: org_id and the primary-contact bit. */
@@ -15,7 +16,7 @@ export interface AccountGrantFlags {
 
 /** The environment (to merge into the server's) that grants `flags` to each osTicket key id. */
 export async function grantAccounts(
-  _env: Record<string, string>,
+  _database: { url: string; prefix?: string },
   grants: Record<number, AccountGrantFlags>,
 ): Promise<Record<string, string>> {
   const entries = Object.entries(grants).map(([id, flags]) => {

@@ -101,9 +101,12 @@ describe("user/add's portal accounts and organizations, in a real osTicket 1.18.
       ),
       key: backOfficeKey,
     };
-    grantEnv = await grantAccounts(osticketMode, {
-      [backOffice.id]: { organizations: true, confirmed: true },
-    });
+    grantEnv = await grantAccounts(
+      { url: osticket.databaseUrl, prefix: 'ost_' },
+      {
+        [backOffice.id]: { organizations: true, confirmed: true },
+      },
+    );
   });
   after(async () => {
     await osticket?.stop();

@@ -105,7 +105,7 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     organizations = await ticketKey('organizations key');
     confirmed = await ticketKey('confirmed accounts key');
     const env = osticketEnv(database);
-    const grants = await grantAccounts(env, {
+    const grants = await grantAccounts(database, {
       [organizations.id]: { organizations: true },
       [confirmed.id]: { confirmed: true },
     });
