@@ -162,6 +162,18 @@ describe("user/add's portal accounts and organizations, in a real osTicket 1.18.
     assert.equal(account?.status, 1);
     // From now on the password given to user/add works.
     await osticket.browser().signInClient(email, PASSWORD);
+
+    // The plugin mails only a pending account: asked again, it refuses and sends nothing.
+    const mails = sink.messages.length;
+    const again = await fetch(`${osticket.baseUrl}api/deskgate/account-confirmation.json`, {
+      method: 'POST',
+      headers: { 'x-api-key': deskgateKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_id: Number(reply.body?.data) }),
+    });
+    assert.equal(again.status, 409);
+    assert.equal(((await again.json()) as { error?: string }).error, 'already_confirmed');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(sink.messages.length, mails, 'no second mail');
   });
 
   test('an organization that shares its tickets with its primary contact cannot be joined without the grant; with it, it can', async () => {
