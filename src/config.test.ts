@@ -85,6 +85,7 @@ describe('loadConfig', () => {
       DESKGATE_OSTICKET_ADMIN_WRITES: 'true',
       DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore',
       DESKGATE_OSTICKET_USERS_READ: 'all-keys',
+      DESKGATE_OSTICKET_ACCOUNT_GRANTS_STAND_IN: '3:organizations,confirmed;4:confirmed',
       DESKGATE_OSTICKET_URL: 'https://help.example.com/support',
       DESKGATE_OSTICKET_API_KEY: '0123456789ABCDEF0123456789abcdef',
       DESKGATE_OSTICKET_TIMEOUT: '2000',
@@ -130,6 +131,10 @@ describe('loadConfig', () => {
         osticketAdminWrites: true,
         osticketKeyAddress: 'ignore',
         osticketUsersRead: 'all-keys',
+        osticketAccountGrantsStandIn: new Map([
+          [3, { organizations: true, confirmed: true }],
+          [4, { organizations: false, confirmed: true }],
+        ]),
         osticketApi: {
           url: 'https://help.example.com/support/',
           key: '0123456789ABCDEF0123456789abcdef',

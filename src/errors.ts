@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   not_closeable: 409,
   /** osTicket mode: osTicket's ban list, a ticket filter or the agent's permissions refused it. */
   osticket_refused: 403,
+  /** osTicket mode: user/add into an organization (or as its primary contact) needs the key's account grant. */
+  account_grant_required: 403,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_mismatch: 422,

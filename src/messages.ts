@@ -35,6 +35,15 @@ export const MESSAGES = {
     'osTicket cannot close this ticket now (already closed, open tasks or required fields).',
 } as const;
 
+/**
+ * account_grant_required: an osTicket-mode user/add with an organization or its primary-contact
+ * bit, by a key without the organizations grant (an organization can share its tickets with its
+ * members, SPEC §4a).
+ */
+export function accountGrantRequiredMessage(keyId: number): string {
+  return `Putting a user in an organization or making them its primary contact needs this key's organizations grant (members can read the organization's shared tickets): deskgate osticket keys grant ${keyId} --organizations. Nothing was written.`;
+}
+
 /** unknown_operation: names the pair and every supported operation. */
 /** How much of a caller's own text a message echoes: a 16 KiB name must not make a 16 KiB answer. */
 const MAX_ECHOED_LENGTH = 64;

@@ -1,9 +1,10 @@
 <?php
 require_once INCLUDE_DIR . 'class.api.php';
 require_once INCLUDE_DIR . 'class.ticket.php';
+require_once INCLUDE_DIR . 'class.client.php';
 
 /**
- * POST api/deskgate/{tickets,reply,close}.json. Every answer is JSON: {ticket_id, number,
+ * POST api/deskgate/{tickets,reply,close,account-confirmation}.json. Every answer is JSON: {ticket_id, number,
  * entry_id} on success, {error, message[, field]} otherwise. osTicket's own objects do the
  * work (Ticket::create, Ticket::postReply, Ticket::setStatus) as the agent `staff_id` names.
  */
@@ -144,6 +145,26 @@ class DeskgateBridgeApi extends ApiController {
         if (!$ticket->isClosed())
             $this->fail(409, 'not_closeable', 'osTicket did not close the ticket.');
         $this->answer(200, $ticket, $entry);
+    }
+
+    /**
+     * osTicket's own confirmation mail for a pending client-portal account deskgate's user/add
+     * made (UserAccount::sendConfirmEmail, the mail the portal's registration sends): its link
+     * (pwreset.php?token=…) confirms the account and signs the person in. Only for an account
+     * still pending: a confirmed one is never mailed again from here.
+     */
+    function sendAccountConfirmation() {
+        $this->authenticate();
+        $body = $this->body();
+        $userId = $this->id($body, 'user_id', true);
+        $account = ClientAccount::lookup(array('user_id' => $userId));
+        if (!$account)
+            $this->fail(404, 'not_found', 'No client-portal account has this user id.');
+        if ($account->isConfirmed())
+            $this->fail(409, 'already_confirmed', 'The account is confirmed already; no mail was sent.');
+        if (!$account->sendConfirmEmail())
+            $this->fail(502, 'not_sent', "osTicket could not send the confirmation mail (no default e-mail or no 'registration-client' page).");
+        $this->emit(200, array('user_id' => (int) $userId, 'mail' => 'sent'));
     }
 
     private function authenticate() {

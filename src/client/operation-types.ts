@@ -1031,6 +1031,7 @@ export type ErrorCode =
   | 'write_in_progress'
   | 'not_closeable'
   | 'osticket_refused'
+  | 'account_grant_required'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_mismatch'

@@ -6,7 +6,7 @@ export const CORS_ALLOW_HEADERS =
   'apikey, content-type, idempotency-key, x-request-id, x-http-method-override';
 /** Answer headers the page's script may read. */
 export const CORS_EXPOSE_HEADERS =
-  'X-Request-Id, X-Error-Code, Retry-After, X-Ticket-Number, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
+  'X-Request-Id, X-Error-Code, Retry-After, X-Ticket-Number, X-Account-Status, X-Confirmation-Mail, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
 export const CORS_ALLOW_METHODS = 'GET, POST, PUT';
 /** Seconds a browser may keep a preflight's answer. */
 export const CORS_MAX_AGE = '600';

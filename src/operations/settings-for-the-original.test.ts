@@ -48,6 +48,7 @@ describeEachDatabase('settings for the original behaviour', (database) => {
             orgId: 0,
             defaultEmailId: 0,
             status: 0,
+            accountConfirmed: true,
           },
         ],
         created,

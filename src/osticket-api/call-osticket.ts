@@ -165,3 +165,19 @@ export async function callBridge(
     cause: new Error(`osTicket answered ${status} ${error} at ${path}: ${message}`),
   });
 }
+
+/**
+ * Has the plugin send osTicket's own confirmation mail for the pending client-portal account of
+ * `userId` (`api/deskgate/account-confirmation.json`, UserAccount::sendConfirmEmail). Resolves
+ * once osTicket sent it; otherwise rejects with an error naming why, for the log.
+ */
+export async function sendAccountConfirmation(
+  api: OsticketApiConfig,
+  userId: number,
+): Promise<void> {
+  const path = 'api/deskgate/account-confirmation.json';
+  const { status, text } = await post(api, path, { user_id: userId });
+  if (status === 200) return;
+  if (status === 401 || status === 403) throw keyRefused(api, path, text);
+  throw new Error(`osTicket answered ${status} at ${path}: ${cleaned(api, text)}`);
+}

@@ -113,7 +113,9 @@ export function userFields(overrides: Record<string, unknown> = {}): Record<stri
     phone: 351210000000,
     org_id: 0,
     default_email_id: 0,
-    status: 1,
+    // Not 1: in osTicket mode bit 1 makes the user its organisation's primary contact, which needs
+    // the key's organizations grant (SPEC §4a).
+    status: 0,
     ...overrides,
   };
 }

@@ -19,6 +19,7 @@ export function addUser(store: Store, name = 'Tess Ticket'): Promise<number> {
     orgId: 0,
     defaultEmailId: 0,
     status: 0,
+    accountConfirmed: true,
   };
   return storeUser(store, user);
 }

@@ -343,6 +343,35 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       assert.equal(Number(row?.default_email_id), Number(row?.email_id));
       assert.notEqual(Number(row?.email_id), 1);
     },
+    async 'user-organizations'() {
+      const sample = await db.insert(
+        `INSERT INTO \`${p()}organization\` (name, status, created, updated) VALUES ('osTicket', 0, NOW(), NOW())`,
+      );
+      // What clients of the original send (it refused 0), on a key without --organizations.
+      for (const parameters of [{ org_id: sample, status: 1 }, { org_id: sample }, { status: 1 }]) {
+        const refused = await send(standard, userBody(parameters), { method: 'POST' });
+        assert.equal(refused.status, 403, JSON.stringify(parameters));
+        assert.equal(refused.body?.code, 'account_grant_required');
+        assert.match(
+          String(refused.body?.data),
+          /deskgate osticket keys grant \d+ --organizations/,
+        );
+      }
+      // The fix: 0 in both.
+      await addUser({ org_id: 0, status: 0 });
+    },
+    async 'pending-accounts'() {
+      const reply = await send(standard, userBody(), { method: 'POST' });
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.headers['x-account-status'], 'pending');
+      // No plugin set up here: the person confirms through "Forgot my password".
+      assert.equal(reply.headers['x-confirmation-mail'], 'not-sent');
+      const [account] = await db.query<{ status: number }>(
+        `SELECT status FROM \`${p()}user_account\` WHERE user_id = ?`,
+        [Number(reply.body?.data)],
+      );
+      assert.equal(account?.status, 0);
+    },
     async phones() {
       const phoneOf = async (id: number) =>
         (dataOf(await send(standard, userById(id))).users as Record<string, string>[])[0]?.phone;

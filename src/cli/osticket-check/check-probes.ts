@@ -106,7 +106,18 @@ export function refusalProbes(): Probe[] {
   ];
 }
 
-function newUser(email: string, phone: string | number) {
+/**
+ * A user/add body. The original refuses 0 in `org_id` and `status` ("Empty or Incorrect
+ * fields"): organisation 1 and status 1 are what its README's example sends. deskgate gets 0 in
+ * both, as the guide tells a client to send (change-user-organizations): 1 would need the key's
+ * `--organizations` grant and hide every other difference behind 403 account_grant_required.
+ */
+function newUser(
+  email: string,
+  phone: string | number,
+  side: 'original' | 'deskgate' = 'original',
+) {
+  const placed = side === 'original' ? 1 : 0;
   return {
     query: 'user',
     condition: 'add',
@@ -117,11 +128,9 @@ function newUser(email: string, phone: string | number) {
       password: '5f4dcc3b5aa765d61d8327deb882cf99',
       timezone: 'UTC',
       phone,
-      // The original refuses 0 here ("Empty or Incorrect fields"): organisation 1 and status 1
-      // are what its README's example sends.
-      org_id: 1,
+      org_id: placed,
       default_email_id: 1,
-      status: 1,
+      status: placed,
     },
   };
 }
@@ -139,7 +148,10 @@ export function userAddProbes(tag: string): { probes: Probe[]; emails: string[] 
       kind: 'user-add',
       method: 'POST',
       body: newUser(original, phone),
-      bodies: { original: newUser(original, phone), deskgate: newUser(deskgate, phone) },
+      bodies: {
+        original: newUser(original, phone),
+        deskgate: newUser(deskgate, phone, 'deskgate'),
+      },
       writes: true,
       phone,
     };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lookupProbes } from './check-probes.ts';
+import { lookupProbes, userAddProbes } from './check-probes.ts';
 import { compareReadings } from './compare-readings.ts';
 import type { Reading } from './read-answer.ts';
 
@@ -95,4 +95,26 @@ test("a number sent as id: the original's ticket, deskgate's none or another is 
     const found = compareReadings(numberInId, original, deskgate);
     assert.deepEqual([found.anchors, found.undocumented], [['change-ticket-number-in-id'], []]);
   }
+});
+
+test('user/add: the bodies differ only where the original refuses 0; a refusal for lack of the organizations grant is change-user-organizations', () => {
+  const add = userAddProbes('t').probes[0];
+  assert.ok(add?.bodies);
+  type Body = { parameters: Record<string, unknown> };
+  const { original, deskgate } = add.bodies as { original: Body; deskgate: Body };
+  assert.deepEqual(
+    [original?.parameters.org_id, original?.parameters.status],
+    [1, 1],
+    "the original's README values",
+  );
+  assert.deepEqual([deskgate?.parameters.org_id, deskgate?.parameters.status], [0, 0]);
+  const refused: Reading = {
+    outcome: 'error',
+    status: 403,
+    data: 'needs the grant',
+    code: 'account_grant_required',
+    message: 'needs the grant',
+  };
+  const found = compareReadings(add, success('41'), refused);
+  assert.deepEqual([found.anchors, found.undocumented], [['change-user-organizations'], []]);
 });

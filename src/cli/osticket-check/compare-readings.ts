@@ -364,6 +364,7 @@ export function compareReadings(
     if (code === 'ip_not_allowed') found.add('change-key-address');
     else if (code === 'insufficient_scope' && probe.kind.startsWith('user-'))
       found.add('change-users-read');
+    else if (code === 'account_grant_required') found.add('change-user-organizations');
     else if (code === 'too_many_requests') found.add('change-rate-limit');
     else if (code === 'too_many_results') found.add('change-lists');
     else if (probe.phone !== undefined && deskgate.fields?.includes('parameters.phone'))

@@ -59,6 +59,8 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     revoked: Number(row.isactive) === 1 ? null : formatTimestamp(row.updated),
     expires: null,
     replacedBy: null,
+    agents: [],
+    accounts: { organizations: false, confirmed: false },
   };
 }
 

@@ -46,6 +46,8 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     expires: row.expires_at === null ? null : formatTimestamp(row.expires_at),
     replacedBy: row.replaced_by === null ? null : Number(row.replaced_by),
     notes: Number(row.notes) === 1,
+    agents: [],
+    accounts: { organizations: false, confirmed: false },
   };
 }
 

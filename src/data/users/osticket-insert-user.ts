@@ -9,8 +9,9 @@ import { DuplicateEmailError } from './users.ts';
 
 /** osTicket's `UNIQUE KEY address (address)`, case-insensitive through the column's collation. */
 const EMAIL_UNIQUE: UniqueIndex = { table: 'user_email', index: 'address' };
-/** osTicket's user_account.status bit 1: the account is confirmed (registered). */
+/** osTicket's user_account.status bit 1 (UserAccountStatus::CONFIRMED); 0: pending confirmation. */
 const ACCOUNT_CONFIRMED = 1;
+const ACCOUNT_PENDING = 0;
 /** MySQL's "Incorrect string value … for column": a character the column's charset cannot hold. */
 const ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366;
 const NOW = sql<string>`now()`;
@@ -161,7 +162,8 @@ function rejectedByCharset(error: unknown): RejectedValueError | undefined {
 
 /**
  * Writes a user exactly as osTicket 1.18.1 does when an agent adds and registers one
- * (../shared/osticket/README.md): `user`, `user_email`, a confirmed `user_account`, the contact
+ * (../shared/osticket/README.md): `user`, `user_email`, a `user_account` (confirmed, or pending as
+ * osTicket's portal registration leaves it until the confirmation link is followed), the contact
  * form's entry and its answers (phone, and NULL for the other fields), the `user__cdata` cache
  * when that table exists, and the `_search` row staff search uses. Timestamps are the database's
  * NOW() in the server's time zone, as osTicket writes them. Runs in the write's transaction
@@ -205,7 +207,7 @@ export async function insertUser(
       .insertInto('user_account')
       .values({
         user_id: userId,
-        status: ACCOUNT_CONFIRMED,
+        status: user.accountConfirmed ? ACCOUNT_CONFIRMED : ACCOUNT_PENDING,
         timezone: user.timezone,
         lang: null,
         username: null,

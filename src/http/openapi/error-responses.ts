@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../errors.ts';
 import {
+  accountGrantRequiredMessage,
   insufficientScopeMessage,
   invalidParametersMessage,
   keyRateLimitMessage,
@@ -41,6 +42,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   write_in_progress: MESSAGES.writeInProgress,
   not_closeable: MESSAGES.notCloseable,
   osticket_refused: MESSAGES.osticketRefused,
+  account_grant_required: accountGrantRequiredMessage(3),
   payload_too_large: payloadTooLargeMessage(16384),
   unsupported_media_type: MESSAGES.multipart,
   idempotency_mismatch: MESSAGES.idempotencyMismatch,

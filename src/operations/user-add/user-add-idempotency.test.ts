@@ -96,7 +96,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
       { phone: 1 },
       { org_id: 3 },
       { default_email_id: 9 },
-      { status: 0 },
+      { status: 2 },
     ]) {
       assertMismatch(await add({ ...parameters, ...change }, idempotencyKey));
     }

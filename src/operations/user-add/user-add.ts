@@ -6,6 +6,12 @@ import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
 import { type Claim, fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
+import {
+  ACCOUNT_STATUS_HEADER,
+  assertAccountGrant,
+  CONFIRMATION_MAIL_HEADER,
+  mailAccountConfirmation,
+} from './osticket-account.ts';
 import type { UserAddParameters } from './parameters.ts';
 import { userAddParameters } from './parameters.ts';
 import { type HashingOptions, passwordKind, passwordMatches, toPasswordHash } from './password.ts';
@@ -63,6 +69,7 @@ async function addUser(
     orgId: parameters.org_id,
     defaultEmailId: parameters.default_email_id,
     status: parameters.status,
+    accountConfirmed: config.schema !== 'osticket' || apiKey.accounts.confirmed,
   };
   try {
     return await data(writes).recordWrite({
@@ -81,6 +88,25 @@ async function addUser(
   }
 }
 
+/**
+ * osTicket mode: tells the caller what became of the new client-portal account (decision 361) and,
+ * when it is pending, has osTicket mail the person its confirmation link.
+ */
+async function announceAccount(
+  context: OperationContext<typeof USES>,
+  userId: number,
+): Promise<void> {
+  if (context.apiKey.accounts.confirmed) {
+    context.addResponseHeader(ACCOUNT_STATUS_HEADER, 'confirmed');
+    return;
+  }
+  context.addResponseHeader(ACCOUNT_STATUS_HEADER, 'pending');
+  context.addResponseHeader(
+    CONFIRMATION_MAIL_HEADER,
+    await mailAccountConfirmation(context, userId),
+  );
+}
+
 export const userAdd = defineOperation({
   query: 'user',
   condition: 'add',
@@ -92,7 +118,12 @@ export const userAdd = defineOperation({
     'Every field is required; every problem is reported at once. A password that is already ' +
     'a password hash is stored as sent; anything else is hashed with bcrypt. Send an `Idempotency-Key` ' +
     '(a value of your own, new for each user you create) to make retries safe. PUT is accepted ' +
-    'as well as POST.',
+    'as well as POST. In osTicket mode the client-portal account is pending until the person ' +
+    "follows the link in osTicket's confirmation mail (`X-Account-Status: pending`, " +
+    '`X-Confirmation-Mail: sent` or `not-sent`), unless the key was granted confirmed accounts ' +
+    '(`X-Account-Status: confirmed`); a replayed answer carries neither header. An `org_id` ' +
+    "other than 0, or a `status` with bit value 1 (its primary contact), needs the key's " +
+    'organizations grant (403 `account_grant_required`).',
   parameters: { '*': userAddParameters },
   response: z
     .string()
@@ -118,15 +149,17 @@ export const userAdd = defineOperation({
   uses: USES,
   nothingFound: false,
   idempotencyKey: true,
-  errors: ['duplicate_email', 'idempotency_mismatch'],
+  errors: ['duplicate_email', 'idempotency_mismatch', 'account_grant_required'],
   async handle({ parameters }, context) {
-    if (context.config.schema === 'osticket' && passwordKind(parameters.password) === 'argon2') {
+    const osticket = context.config.schema === 'osticket';
+    if (osticket && passwordKind(parameters.password) === 'argon2') {
       // osTicket cannot verify argon2: the user could never log in.
       throw invalidParameter(
         'password',
         'must not be an argon2 hash in osTicket mode (osTicket verifies bcrypt and MD5 only)',
       );
     }
+    if (osticket) assertAccountGrant(parameters, context.apiKey);
     return writeOnce(context.data(writes), context, {
       // The password is left out: no fast hash of it is stored; a retry's is checked instead.
       fingerprint: fingerprintOf({ ...parameters, phone: phoneAsFingerprinted(parameters.phone) }, [
@@ -136,7 +169,11 @@ export const userAdd = defineOperation({
         const hash = await context.data(users).findPasswordHash(Number(answer));
         return hash !== undefined && passwordMatches(parameters.password, hash);
       },
-      write: (claim) => addUser(parameters, context, claim),
+      async write(claim) {
+        const id = await addUser(parameters, context, claim);
+        if (osticket) await announceAccount(context, Number(id));
+        return id;
+      },
     });
   },
 });

@@ -57,6 +57,7 @@ describeEachDatabase('user/all', (database) => {
       orgId: 0,
       defaultEmailId: 0,
       status: 0,
+      accountConfirmed: true,
     }));
     const ids = await createUsersCreatedAt(server, database.url, users, created);
     into.push(...ids);
