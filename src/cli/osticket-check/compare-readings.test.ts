@@ -85,3 +85,18 @@ test("the original's SQL error is change-tasks-by-date only for tasks/all by cre
   assert.deepEqual(byTicket.anchors, []);
   assert.equal(byTicket.undocumented.length, 1);
 });
+
+test('a task read refused for want of the notes grant is change-tasks-notes, whatever the original said', () => {
+  const refused: Reading = {
+    outcome: 'error',
+    status: 403,
+    data: undefined,
+    message: 'tasks/specific answers agent-internal text: …',
+    code: 'insufficient_scope',
+  };
+  const found = success({ total: 1, tasks: [{ task_id: '1' }] });
+  for (const original of [found, { ...refused, status: 200, code: undefined }]) {
+    const comparison = compareReadings(probe('tasks/specific'), original, refused);
+    assert.deepEqual([comparison.anchors, comparison.undocumented], [['change-tasks-notes'], []]);
+  }
+});

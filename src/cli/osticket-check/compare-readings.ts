@@ -335,7 +335,14 @@ export function compareReadings(
   const found = new Differences();
   const o = original.outcome;
   const n = deskgate.outcome;
-  if (o === 'not-found' && n === 'not-found') {
+  if (
+    n === 'error' &&
+    deskgate.code === 'insufficient_scope' &&
+    (probe.body as Row).query === 'tasks'
+  ) {
+    // Tasks need the notes grant (decision 322), whatever the original answered.
+    found.add('change-tasks-notes');
+  } else if (o === 'not-found' && n === 'not-found') {
     if (original.status !== deskgate.status) found.add('change-204');
   } else if (o === 'error' && n === 'error') {
     if (original.status !== deskgate.status || original.message !== deskgate.message)
