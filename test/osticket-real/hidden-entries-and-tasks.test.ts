@@ -229,4 +229,45 @@ describe('hidden entries and tasks, against a real osTicket 1.18.1', { skip }, (
     );
     assert.equal(listed[1]?.description, '');
   });
+
+  const writer = useTestServer(() => ({
+    database: osticket.databaseUrl,
+    env: {
+      DESKGATE_SCHEMA: 'osticket',
+      DESKGATE_TABLE_PREFIX: 'ost_',
+      DESKGATE_OSTICKET_URL: osticket.baseUrl,
+      DESKGATE_OSTICKET_API_KEY: osticket.apiKey.key,
+    },
+    ownKey: false,
+  }));
+
+  test('ticket/add sends osTicket plain text whatever its prefix: `data:text/html,` stays text', async () => {
+    const [carla] = await osticket.query<{ user_id: number }>(
+      'SELECT user_id FROM ost_ticket WHERE ticket_id = ?',
+      [ticketId],
+    );
+    const message = 'data:text/html,<b>bold</b><img src=x onerror=alert(1)>';
+    const reply = await writer.request(
+      {
+        query: 'ticket',
+        condition: 'add',
+        parameters: { title: 'Markup <i>test</i>', subject: message, user_id: carla?.user_id },
+      },
+      { method: 'POST', key: osticket.apiKey.key },
+    );
+    assert.equal(reply.status, 200, reply.text);
+    const [entry] = await osticket.query<{ format: string; body: string }>(
+      `SELECT e.format, e.body FROM ost_thread_entry e JOIN ost_thread t ON t.id = e.thread_id
+       WHERE t.object_type = 'T' AND t.object_id = ? AND e.type = 'M'`,
+      [Number(reply.body?.data)],
+    );
+    assert.equal(entry?.format, 'text');
+    assert.ok(entry?.body.startsWith('data:text/html,'), entry?.body);
+    const read = await writer.request(
+      { query: 'ticket', condition: 'specific', parameters: { id: Number(reply.body?.data) } },
+      { key: osticket.apiKey.key },
+    );
+    const ticket = (read.body?.data as { tickets: { subject: string }[] } | undefined)?.tickets[0];
+    assert.equal(ticket?.subject, 'Markup test');
+  });
 });
