@@ -15,6 +15,8 @@ export const MESSAGES = {
   idempotencyMismatch: 'This Idempotency-Key was already used with a different request body.',
   internalError: 'Internal server error.',
   databaseUnavailable: 'The database is unavailable; try again shortly.',
+  /** /readyz without an admin key: the reason is in the log. */
+  notReady: 'Not ready: the database cannot serve requests; the reason is in the log.',
   overloaded: 'The service is busy; try again shortly.',
   failedAuthLimit: 'Too many failed authentication attempts; try again later.',
   malformedHttp: 'The request is not valid HTTP/1.1.',
