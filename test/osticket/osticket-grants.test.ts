@@ -270,4 +270,39 @@ describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP
       await asRoot(statements('GRANT'));
     }
   });
+
+  test('/readyz names the refused grant to an admin key (DESKGATE_OSTICKET_ADMIN_WRITES=true), as documented', async () => {
+    const adminEnv = { ...env, DESKGATE_OSTICKET_ADMIN_WRITES: 'true' };
+    // The server creates deskgate's admin-key table at its start; the key is made after.
+    const started = await startServer({
+      databaseUrl: env.DESKGATE_DATABASE_URL as string,
+      env: adminEnv,
+    });
+    const table = 'ost_form_entry';
+    try {
+      const created = await runCli(
+        ['keys', 'create', '--name', 'probe', '--scope', 'admin', '--json'],
+        adminEnv,
+      );
+      assert.equal(created.code, 0, created.stderr);
+      const adminKey = (JSON.parse(created.stdout) as { key: string }).key;
+      await asRoot([`REVOKE INSERT ON ${database.name}.${table} FROM ${account}`]);
+      const readyz = (headers: Record<string, string> = {}) =>
+        call(`${started.origin}/readyz`, { method: 'GET', headers });
+      const admin = await readyz({ apikey: adminKey });
+      assert.equal(admin.status, 503, admin.text);
+      assert.equal(
+        admin.body?.data,
+        `The database refused a grant deskgate needs: INSERT on ${table}.`,
+      );
+      const anyone = await readyz();
+      assert.equal(anyone.status, 503);
+      assert.doesNotMatch(anyone.text, /INSERT|ost_form_entry/);
+      // A wrong key is a failed authentication, as at the service address.
+      assert.equal((await readyz({ apikey: '0'.repeat(32) })).status, 401);
+    } finally {
+      await asRoot([`GRANT INSERT ON ${database.name}.${table} TO ${account}`]);
+      await started.stop();
+    }
+  });
 });
