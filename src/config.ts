@@ -109,6 +109,7 @@ const envSchema = z.object({
   DESKGATE_PATHS: servicePaths.default(['/upload/svc_wbs/']),
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
   DESKGATE_MAX_LIST: integer(1, 1_000_000).default(10_000),
+  DESKGATE_MAX_ANSWER_BYTES: integer(65_536, 1_073_741_824).default(4 * 1024 * 1024),
   DESKGATE_TRUST_PROXY: proxyList.default([]),
   DESKGATE_CORS_ORIGINS: originList.default([]),
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
@@ -205,6 +206,11 @@ export interface Config {
    * 10000.
    */
   maxList: number;
+  /**
+   * The most bytes (as JSON) a list answer's elements hold: more without `parameters.limit` →
+   * 400 `too_many_results`; a page ends early at it, with `next` (decision 323). Default 4 MiB.
+   */
+  maxAnswerBytes: number;
   /** Proxies whose X-Forwarded-For is believed (comma list for proxy-addr). Empty: none. */
   trustProxy: string[];
   /** Browser origins allowed to call the service address (CORS). Empty: CORS off. */
@@ -381,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     servicePaths: e.DESKGATE_PATHS as [string, ...string[]],
     bodyLimit: e.DESKGATE_BODY_LIMIT,
     maxList: e.DESKGATE_MAX_LIST,
+    maxAnswerBytes: e.DESKGATE_MAX_ANSWER_BYTES,
     trustProxy: e.DESKGATE_TRUST_PROXY,
     corsOrigins: e.DESKGATE_CORS_ORIGINS,
     publicTopicsOnly: e.DESKGATE_PUBLIC_TOPICS_ONLY,

@@ -15,6 +15,8 @@ export const MESSAGES = {
   idempotencyMismatch: 'This Idempotency-Key was already used with a different request body.',
   internalError: 'Internal server error.',
   databaseUnavailable: 'The database is unavailable; try again shortly.',
+  /** /readyz without an admin key: the reason is in the log. */
+  notReady: 'Not ready: the database cannot serve requests; the reason is in the log.',
   overloaded: 'The service is busy; try again shortly.',
   failedAuthLimit: 'Too many failed authentication attempts; try again later.',
   malformedHttp: 'The request is not valid HTTP/1.1.',
@@ -74,6 +76,14 @@ export function insufficientScopeMessage(scope: string, operation: string): stri
   return `This API key lacks the "${scope}" scope needed by ${operation}.`;
 }
 
+/** insufficient_scope: a read of agent-internal text by a key without the notes grant. */
+export function notesGrantMessage(operation: string): string {
+  return (
+    `${operation} answers agent-internal text: this API key needs the notes grant ` +
+    '(deskgate keys create --notes; osTicket mode: deskgate osticket keys grant <id> --notes).'
+  );
+}
+
 /** payload_too_large. */
 export function payloadTooLargeMessage(limit: number): string {
   return `The request body is larger than ${limit} bytes.`;
@@ -92,4 +102,9 @@ export function invalidParametersMessage(problems: readonly string[]): string {
 /** too_many_results: a list asked for whole matched more than DESKGATE_MAX_LIST elements. */
 export function tooManyResultsMessage(noun: string, maxList: number): string {
   return `More than ${maxList} ${noun} match, the most one answer holds; ask for them page by page: send parameters.limit (1 to 1000), then each answer's "next" as parameters.after.`;
+}
+
+/** too_many_results: the matches hold more bytes than one answer may (DESKGATE_MAX_ANSWER_BYTES). */
+export function tooLargeAnswerMessage(noun: string, maxBytes: number): string {
+  return `The ${noun} that match hold more than ${maxBytes} bytes, the most one answer holds; ask for them page by page: send parameters.limit (1 to 1000), then each answer's "next" as parameters.after.`;
 }

@@ -48,7 +48,7 @@ export interface TopicsAllParameters {
    */
   parent?: number | string;
   /**
-   * Topics per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Topics per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -109,7 +109,7 @@ export interface UserAllByCreationDateParameters {
    */
   end_date: string;
   /**
-   * Users per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Users per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -127,7 +127,7 @@ export interface TicketAllByCreationDateParameters {
    */
   end_date: string;
   /**
-   * Tickets per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Tickets per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -145,7 +145,7 @@ export interface TicketAllByLastUpdateDateParameters {
    */
   end_date: string;
   /**
-   * Tickets per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Tickets per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -159,7 +159,7 @@ export interface TicketAllByStatusParameters {
    */
   status: number | string;
   /**
-   * Tickets per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Tickets per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -181,7 +181,7 @@ export interface TicketAllByStatusByDateParameters {
    */
   status: number | string;
   /**
-   * Tickets per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Tickets per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -298,7 +298,7 @@ export interface TasksAllByCreationDateParameters {
    */
   ticket_id?: number | string;
   /**
-   * Tasks per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Tasks per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -312,7 +312,7 @@ export interface TasksAllByTicketParameters {
    */
   ticket_id: number | string;
   /**
-   * Tasks per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Tasks per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -336,7 +336,7 @@ export interface DepartmentAllByCreationDateParameters {
    */
   end_date: string;
   /**
-   * Departments per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Departments per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -346,7 +346,7 @@ export interface DepartmentAllByCreationDateParameters {
 }
 export interface DepartmentAllByNameParameters {
   /**
-   * Departments per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * Departments per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -385,7 +385,7 @@ export interface FaqSpecificParameters {
    */
   id: number | string;
   /**
-   * FAQs per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * FAQs per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**
@@ -403,7 +403,7 @@ export interface SlaAllByCreationDateParameters {
    */
   end_date: string;
   /**
-   * SLA plans per page, 1 to 1000. Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000); more than that → 400 `too_many_results`.
+   * SLA plans per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
    */
   limit?: number | string;
   /**

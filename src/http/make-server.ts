@@ -27,6 +27,7 @@ import {
   toDeskgateError,
 } from './respond.ts';
 import {
+  authenticate,
   type CallRecord,
   runServiceCall,
   type ServiceCallDeps,
@@ -154,13 +155,24 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           try {
             await store.ping();
           } catch (error) {
-            throw new DeskgateError(
+            const reason = new DeskgateError(
               'database_unavailable',
               error instanceof MissingGrantError
                 ? `The database refused a grant deskgate needs: ${error.privilege} on ${error.table}.`
                 : 'The database is not reachable.',
               { cause: error, headers: { 'Retry-After': '5' } },
             );
+            // The reason goes to the log (as the cause); only an admin key reads it in the
+            // answer: anyone else learns ready or not ready (SPEC §4a, decision 326).
+            if (req.headers.apikey !== undefined) {
+              const key = await authenticate(req, clientIp, callDeps);
+              record.keyId = key.id;
+              if (key.scopes.includes('admin')) throw reason;
+            }
+            throw new DeskgateError('database_unavailable', MESSAGES.notReady, {
+              cause: reason,
+              headers: { 'Retry-After': '5' },
+            });
           }
           written = sendSuccess(res, head, startedAt, 'ready');
           break;

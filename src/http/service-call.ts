@@ -36,7 +36,8 @@ export interface CallRecord {
   keyId?: number;
 }
 
-async function authenticate(
+/** The caller's key, failures counted against its address as for every service call. */
+export async function authenticate(
   req: IncomingMessage,
   clientIp: string,
   { authenticator, failedAuth, metrics }: ServiceCallDeps,

@@ -32,3 +32,34 @@ export function textField(max: number, description: string) {
     })
     .meta({ description });
 }
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+};
+
+/** HTML character references decoded (the named ones above and every numeric one). */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+    const code =
+      name[1] === 'x' || name[1] === 'X'
+        ? Number.parseInt(name.slice(2), 16)
+        : Number(name.slice(1));
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/**
+ * A subject line as osTicket keeps one (`Format::striptags`: entities decoded, then tags, comments
+ * and an unclosed tag removed), so that no layout answers a subject as markup (decision 324).
+ */
+export function stripTags(text: string): string {
+  return decodeEntities(text)
+    .replace(/<!--[\s\S]*?(-->|$)/g, '')
+    .replace(/<[/!?]?[a-z][^>]*(>|$)/gi, '');
+}

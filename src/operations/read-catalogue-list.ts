@@ -24,7 +24,7 @@ export interface CatalogueListParameters {
  * DESKGATE_CATALOGUE_VISIBILITY shows, read from the entity's `reads`.
  */
 export function readCatalogueList<Element extends { id: number; name: string; created: string }>(
-  config: Pick<Config, 'maxList' | 'endDate' | 'catalogueVisibility'>,
+  config: Pick<Config, 'maxList' | 'maxAnswerBytes' | 'endDate' | 'catalogueVisibility'>,
   request: {
     noun: string;
     order: CatalogueListQuery['order'];
@@ -35,14 +35,21 @@ export function readCatalogueList<Element extends { id: number; name: string; cr
   const { noun, order, parameters } = request;
   const { start_date: from, end_date: to } = parameters;
   return readList(
-    { limit: parameters.limit, maxList: config.maxList, noun, cursor: CATALOGUE_CURSOR },
-    (count) =>
+    {
+      limit: parameters.limit,
+      after: parameters.after,
+      maxList: config.maxList,
+      maxBytes: config.maxAnswerBytes,
+      noun,
+      cursor: CATALOGUE_CURSOR,
+    },
+    (count, after) =>
       reads.list({
         order,
         from,
         to: to === undefined ? undefined : endBound(to, config.endDate),
         visibility: config.catalogueVisibility,
-        after: parameters.after,
+        after,
         limit: count,
       }),
     (element) => ({ key: order === 'name' ? element.name : element.created, id: element.id }),

@@ -61,11 +61,11 @@ describeEachDatabase('deskgate agents and tasks', (database) => {
       ...db(),
     ]);
     assert.equal(task.ticket_id, Number(opened.body?.data));
-    const read = await server.request({
-      query: 'tasks',
-      condition: 'specific',
-      parameters: { id: task.id },
-    });
+    const notes = await server.createKey({ scopes: ['tickets:read'], notes: true });
+    const read = await server.request(
+      { query: 'tasks', condition: 'specific', parameters: { id: task.id } },
+      { key: notes.key },
+    );
     assert.equal(
       (read.body?.data as { tasks: { title: string }[] } | undefined)?.tasks[0]?.title,
       'Replace toner',

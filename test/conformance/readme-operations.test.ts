@@ -85,9 +85,10 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
   const server = useTestServer({ database });
 
   test('every command succeeds and every curl answers as the README says', async () => {
-    const [{ key }, { key: adminKey }, deskgate] = await Promise.all([
+    const [{ key }, { key: adminKey }, { key: notesKey }, deskgate] = await Promise.all([
       server.createKey({ scopes: [...DEFAULT_SCOPES] }),
       server.createKey({ scopes: ['admin'] }),
+      server.createKey({ scopes: [...DEFAULT_SCOPES], notes: true }),
       builtCli(),
     ]);
     const block = useItBlock();
@@ -97,7 +98,7 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
       // Each curl's body, then its status on a line of its own; the commands' output to stderr.
       `curl() { command curl -s -w '\\n@@ %{http_code}\\n' "$@"; }`,
       `npx() { shift; "${process.execPath}" "${deskgate}" "$@" >&2; }`,
-      // `KEY=…` and `ADMIN_KEY=…` stand for the reader's keys: they come from the environment.
+      // `KEY=…`, `ADMIN_KEY=…` and `NOTES_KEY=…` stand for the reader's keys: from the environment.
       block.replace(/^[A-Z_]+=….*$/gm, ''),
     ]
       .join('\n')
@@ -112,6 +113,7 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
           PATH: process.env.PATH,
           KEY: key,
           ADMIN_KEY: adminKey,
+          NOTES_KEY: notesKey,
           DESKGATE_DATABASE_URL: database.url,
         },
       }));

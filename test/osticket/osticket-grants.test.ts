@@ -204,9 +204,10 @@ describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP
     });
   }
 
-  test('/readyz names a grant refused while running, and is ready again once granted', async () => {
+  test('/readyz: a grant refused while running is named in the log, not in the answer; ready again once granted', async () => {
     assert.ok(server, 'the first test started the server');
-    const readyz = () => call(`${server?.origin}/readyz`, { method: 'GET' });
+    const readyz = (headers: Record<string, string> = {}) =>
+      call(`${server?.origin}/readyz`, { method: 'GET', headers });
     assert.equal((await readyz()).status, 200);
     for (const [privilege, table] of [
       ['INSERT', 'ost_form_entry'],
@@ -214,12 +215,24 @@ describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP
     ] as const) {
       await asRoot([`REVOKE ${privilege} ON ${database.name}.${table} FROM ${account}`]);
       try {
+        const named = `The database refused a grant deskgate needs: ${privilege} on ${table}.`;
+        const logged = server?.output.length ?? 0;
         const refused = await readyz();
         assert.equal(refused.status, 503);
-        assert.equal(
-          refused.body?.data,
-          `The database refused a grant deskgate needs: ${privilege} on ${table}.`,
+        assert.equal(refused.body?.code, 'database_unavailable');
+        assert.doesNotMatch(refused.text, new RegExp(`${privilege}|${table}`));
+        assert.match(refused.text, /the reason is in the log/);
+        // The request line is written just after the answer: wait for it.
+        const namesIt = () => server?.output.slice(logged).some((line) => line.includes(named));
+        for (let waited = 0; !namesIt() && waited < 3000; waited += 50)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.ok(
+          namesIt(),
+          `the log names the grant:\n${server?.output.slice(logged).join('\n')}`,
         );
+        // A key without `admin` learns no more than anyone (the reason needs an admin key).
+        const keyed = await readyz({ apikey: database.writeKey.key });
+        if (table !== 'ost_api_key') assert.equal(keyed.body?.data, refused.body?.data);
       } finally {
         await asRoot([`GRANT ${privilege} ON ${database.name}.${table} TO ${account}`]);
       }
@@ -255,6 +268,41 @@ describe('the documented grants, on a fresh MariaDB user', { skip: OSTICKET_SKIP
     } finally {
       await started?.stop();
       await asRoot(statements('GRANT'));
+    }
+  });
+
+  test('/readyz names the refused grant to an admin key (DESKGATE_OSTICKET_ADMIN_WRITES=true), as documented', async () => {
+    const adminEnv = { ...env, DESKGATE_OSTICKET_ADMIN_WRITES: 'true' };
+    // The server creates deskgate's admin-key table at its start; the key is made after.
+    const started = await startServer({
+      databaseUrl: env.DESKGATE_DATABASE_URL as string,
+      env: adminEnv,
+    });
+    const table = 'ost_form_entry';
+    try {
+      const created = await runCli(
+        ['keys', 'create', '--name', 'probe', '--scope', 'admin', '--json'],
+        adminEnv,
+      );
+      assert.equal(created.code, 0, created.stderr);
+      const adminKey = (JSON.parse(created.stdout) as { key: string }).key;
+      await asRoot([`REVOKE INSERT ON ${database.name}.${table} FROM ${account}`]);
+      const readyz = (headers: Record<string, string> = {}) =>
+        call(`${started.origin}/readyz`, { method: 'GET', headers });
+      const admin = await readyz({ apikey: adminKey });
+      assert.equal(admin.status, 503, admin.text);
+      assert.equal(
+        admin.body?.data,
+        `The database refused a grant deskgate needs: INSERT on ${table}.`,
+      );
+      const anyone = await readyz();
+      assert.equal(anyone.status, 503);
+      assert.doesNotMatch(anyone.text, /INSERT|ost_form_entry/);
+      // A wrong key is a failed authentication, as at the service address.
+      assert.equal((await readyz({ apikey: '0'.repeat(32) })).status, 401);
+    } finally {
+      await asRoot([`GRANT INSERT ON ${database.name}.${table} TO ${account}`]);
+      await started.stop();
     }
   });
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { tasks } from '../../src/data/tasks/tasks.ts';
+import { toTaskView } from '../../src/operations/views/ticket-view.ts';
 import type { Reply } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { ticketAddBody } from '../helpers/tickets.ts';
@@ -175,10 +177,17 @@ describe('ticket and task reads in osTicket mode', { skip: OSTICKET_SKIP }, () =
   });
 
   test('tasks: the task’s own id, title from task__cdata, description from its own thread', async () => {
-    const data = dataOf(
-      await request({ query: 'tasks', condition: 'specific', parameters: { id: taskId } }),
-    );
-    assert.deepEqual(data.tasks?.[0], {
+    // Over HTTP tasks need the notes grant, which no osTicket key has yet (decision 322).
+    for (const [condition, sort, parameters] of [
+      ['specific', undefined, { id: taskId }],
+      ['all', 'byTicket', { ticket_id: ticketId }],
+    ] as const) {
+      const refused = await request({ query: 'tasks', condition, sort, parameters });
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.body?.code, 'insufficient_scope');
+    }
+    const task = await server.store.data(tasks).findTask(taskId);
+    assert.deepEqual(task && toTaskView(task), {
       task_id: String(taskId),
       number: '1',
       ticket_id: String(ticketId),
@@ -191,15 +200,14 @@ describe('ticket and task reads in osTicket mode', { skip: OSTICKET_SKIP }, () =
       created: REPLIED,
       updated: REPLIED,
     });
-    const byTicket = dataOf(
-      await request({
-        query: 'tasks',
-        condition: 'all',
-        sort: 'byTicket',
-        parameters: { ticket_id: ticketId },
-      }),
-    );
-    assert.equal(byTicket.total, 1);
+    const byTicket = await server.store.data(tasks).listTasks({
+      from: undefined,
+      to: undefined,
+      after: undefined,
+      ticketId,
+      limit: 10,
+    });
+    assert.equal(byTicket.length, 1);
   });
 
   test('ticket writes answer 501 requires_osticket_bridge and write nothing', async () => {

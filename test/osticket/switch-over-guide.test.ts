@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { doubleEncoded } from '../../src/cli/osticket-check/compare-readings.ts';
+import { tasks } from '../../src/data/tasks/tasks.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
@@ -606,14 +607,27 @@ describe('the switch-over guide lists exactly the differences it is checked for'
     },
     async 'tasks-by-date'() {
       await tickets();
-      const answer = await send(standard, {
-        query: 'tasks',
-        condition: 'all',
-        sort: 'creationDate',
-        parameters: { start_date: '2000-01-01', end_date: '2100-01-01' },
+      // The HTTP read needs the notes grant (change-tasks-notes); the store answers the range.
+      const found = await standard.store.data(tasks).listTasks({
+        from: '2000-01-01 00:00:00',
+        to: '2100-01-01 00:00:00',
+        ticketId: 0,
+        after: undefined,
+        limit: 10,
       });
-      assert.equal(answer.status, 200);
-      assert.ok((dataOf(answer) as { tasks: unknown[] }).tasks.length > 0);
+      assert.ok(found.length > 0);
+    },
+    async 'tasks-notes'() {
+      await tickets();
+      for (const [condition, sort, parameters] of [
+        ['all', 'creationDate', { start_date: '2000-01-01', end_date: '2100-01-01' }],
+        ['specific', undefined, { id: 1 }],
+      ] as const) {
+        const refused = await send(standard, { query: 'tasks', condition, sort, parameters });
+        assert.equal(refused.status, 403, refused.text);
+        assert.equal(refused.body?.code, 'insufficient_scope');
+        assert.match(String(refused.body?.data), /--notes/);
+      }
     },
     async 'admin-scope'() {
       await catalogue();

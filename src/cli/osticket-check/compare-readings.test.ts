@@ -118,3 +118,18 @@ test('user/add: the bodies differ only where the original refuses 0; a refusal f
   const found = compareReadings(add, success('41'), refused);
   assert.deepEqual([found.anchors, found.undocumented], [['change-user-organizations'], []]);
 });
+
+test('a task read refused for want of the notes grant is change-tasks-notes, whatever the original said', () => {
+  const refused: Reading = {
+    outcome: 'error',
+    status: 403,
+    data: undefined,
+    message: 'tasks/specific answers agent-internal text: …',
+    code: 'insufficient_scope',
+  };
+  const found = success({ total: 1, tasks: [{ task_id: '1' }] });
+  for (const original of [found, { ...refused, status: 200, code: undefined }]) {
+    const comparison = compareReadings(probe('tasks/specific'), original, refused);
+    assert.deepEqual([comparison.anchors, comparison.undocumented], [['change-tasks-notes'], []]);
+  }
+});

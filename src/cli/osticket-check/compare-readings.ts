@@ -344,6 +344,13 @@ export function compareReadings(
   const n = deskgate.outcome;
   if (probe.numberInId && o === 'success' && firstTicketId(deskgate) !== firstTicketId(original)) {
     found.add('change-ticket-number-in-id');
+  } else if (
+    n === 'error' &&
+    deskgate.code === 'insufficient_scope' &&
+    (probe.body as Row).query === 'tasks'
+  ) {
+    // Tasks need the notes grant (decision 322), whatever the original answered.
+    found.add('change-tasks-notes');
   } else if (o === 'not-found' && n === 'not-found') {
     if (original.status !== deskgate.status) found.add('change-204');
   } else if (o === 'error' && n === 'error') {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
@@ -60,6 +60,27 @@ function sqliteDialectFor(database: SQLite.Database): {
 }
 
 /**
+ * Creates the data file 0600 before SQLite does (SQLite would make it 0644 less the umask); SQLite
+ * gives its -wal and -shm files the data file's mode. An existing file keeps the mode its admin
+ * chose (decision 327).
+ */
+function createPrivately(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    // The umask cannot widen 0600, but one that takes the owner's bits would leave it unusable.
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Opens a SQLite file in WAL mode. `synchronous=FULL` makes every acknowledged commit survive a
  * power loss, not only a process crash. Another process's write lock is waited for without
  * blocking the event loop, up to `busyBudgetMs` (DESKGATE_DB_QUERY_TIMEOUT), then SQLITE_BUSY
@@ -67,7 +88,10 @@ function sqliteDialectFor(database: SQLite.Database): {
  * Concurrent write transactions share one commit: see SqliteGroupCommit.
  */
 export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase<DB> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    createPrivately(path);
+  }
   const database = new SQLite(path);
   // Opening may wait (blocking) for a moment; every later wait is asynchronous.
   database.pragma('busy_timeout = 5000');

@@ -3,6 +3,7 @@ import type { Task, TaskListQuery } from '../../domain.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
+import { notHidden } from '../tickets/hidden-entries.ts';
 import type { OsticketTicketTables } from '../tickets/osticket-ticket-tables.ts';
 import { formatTimestamp } from '../time.ts';
 import type { TaskData } from './tasks.ts';
@@ -30,7 +31,11 @@ function selectTasks(db: Db) {
 
 type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTasks>['execute']>>[number];
 
-/** The description is the first entry of the task's own thread (`object_type` A). */
+/**
+ * The description is the task thread's (`object_type` A) message: the entry osTicket's
+ * Task::create writes from the description field, edited versions replacing the hidden original.
+ * Never a note: a task created without a description has none (decision 321).
+ */
 async function toTasks(db: Db, rows: TaskRow[]): Promise<Task[]> {
   const descriptions = new Map<number, string>();
   if (rows.length > 0) {
@@ -44,6 +49,9 @@ async function toTasks(db: Db, rows: TaskRow[]): Promise<Task[]> {
         'in',
         rows.map((row) => Number(row.id)),
       )
+      .where('thread_entry.type', '=', 'M')
+      .where(notHidden)
+      .orderBy('thread_entry.created')
       .orderBy('thread_entry.id')
       .execute();
     for (const entry of entries) {
@@ -111,7 +119,11 @@ export const OSTICKET_TASK_TABLES: readonly OsticketTableRequirement[] = [
   },
   { table: 'task__cdata', privileges: ['SELECT'], columns: ['task_id', 'title'] },
   { table: 'thread', privileges: ['SELECT'], columns: ['id', 'object_id', 'object_type'] },
-  { table: 'thread_entry', privileges: ['SELECT'], columns: ['id', 'thread_id', 'body'] },
+  {
+    table: 'thread_entry',
+    privileges: ['SELECT'],
+    columns: ['id', 'thread_id', 'type', 'body', 'flags', 'created'],
+  },
 ];
 
 /** Tasks of an osTicket database, read-only: osTicket's agents create them in its panel. */

@@ -50,6 +50,8 @@ export interface OstThreadEntryTable {
   format: string;
   ip_address: string;
   created: string;
+  /** osTicket's ThreadEntry::FLAG_* bits; 0x4 (hidden) marks an original an agent edited. */
+  flags: number;
 }
 
 export interface OstTicketPriorityTable {

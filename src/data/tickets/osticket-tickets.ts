@@ -4,6 +4,7 @@ import { type OsticketHandle, tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { UnsupportedInModeError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
+import { notHidden } from './hidden-entries.ts';
 import type { OsticketTicketTables, OstTicketTable } from './osticket-ticket-tables.ts';
 import type { TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
@@ -114,7 +115,11 @@ async function answersOf(db: Db, ids: number[]): Promise<Map<number, Answers>> {
   return answers;
 }
 
-/** The ticket threads' messages and responses (notes when asked for), never a task's thread. */
+/**
+ * The ticket threads' messages and responses (notes when asked for), never a task's thread, in
+ * osTicket's own order (created, id) and, as its views, without the hidden entries: the originals
+ * an agent edited (decision 320).
+ */
 async function entriesOf(
   db: Db,
   ids: number[],
@@ -143,7 +148,8 @@ async function entriesOf(
     .where('thread.object_type', '=', 'T')
     .where('thread.object_id', 'in', ids)
     .where('thread_entry.type', 'in', notes ? ['M', 'R', 'N'] : ['M', 'R'])
-    .orderBy('thread.object_id')
+    .where(notHidden)
+    .orderBy('thread_entry.created')
     .orderBy('thread_entry.id')
     .execute();
   for (const row of rows) byTicket.get(Number(row.object_id))?.push(toTicketEntry(row));
@@ -259,6 +265,7 @@ export const OSTICKET_TICKET_TABLES: readonly OsticketTableRequirement[] = [
       'format',
       'ip_address',
       'created',
+      'flags',
     ],
   },
   {

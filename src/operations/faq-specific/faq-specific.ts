@@ -35,8 +35,15 @@ export const faqSpecific = defineOperation({
     const category = await data(faqs).findCategory(parameters.id, visibility);
     if (!category) return undefined;
     const { elements, next } = await readList(
-      { limit: parameters.limit, maxList: config.maxList, noun: 'FAQs', cursor: CATALOGUE_CURSOR },
-      (count) => data(faqs).listFaqs([category.id], visibility, count, parameters.after?.id),
+      {
+        limit: parameters.limit,
+        after: parameters.after,
+        maxList: config.maxList,
+        maxBytes: config.maxAnswerBytes,
+        noun: 'FAQs',
+        cursor: CATALOGUE_CURSOR,
+      },
+      (count, after) => data(faqs).listFaqs([category.id], visibility, count, after?.id),
       (faq) => ({ key: '', id: faq.id }),
     );
     return {

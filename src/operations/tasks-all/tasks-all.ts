@@ -3,6 +3,7 @@ import { tasks } from '../../data/tasks/tasks.ts';
 import type { TaskListQuery } from '../../domain.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
+import { requireNotesGrant } from '../notes-grant.ts';
 import { defineOperation } from '../operation.ts';
 import { dateRangeParameters, endBound } from '../user-all/date-bound.ts';
 import { USER_CURSOR } from '../user-all/user-cursor.ts';
@@ -25,7 +26,8 @@ export const tasksAll = defineOperation({
   scope: 'tickets:read',
   summary: 'List tasks by creation time or by ticket',
   description:
-    'Needs `tickets:read`. `sort` `"creationDate"` (the default): tasks created between ' +
+    'Needs `tickets:read` and the notes grant (tasks are agent-internal; without it 403 ' +
+    '`insufficient_scope`). `sort` `"creationDate"` (the default): tasks created between ' +
     '`start_date` and `end_date` (inclusive), of one ticket when `ticket_id` is given; ' +
     '`"byTicket"`: the tasks of `ticket_id`. One element per task, its own id in `task_id`, in ' +
     '(created, id) order; paged with `limit` / `after` / `next`, and without `limit` every ' +
@@ -59,16 +61,24 @@ export const tasksAll = defineOperation({
   ],
   uses: [tasks],
   nothingFound: false,
-  errors: ['too_many_results'],
-  async handle({ parameters }, { data, config }) {
+  errors: ['too_many_results', 'insufficient_scope'],
+  async handle({ parameters }, { data, config, apiKey }) {
+    requireNotesGrant(apiKey, 'tasks/all');
     const { elements, next } = await readList(
-      { limit: parameters.limit, maxList: config.maxList, noun: 'tasks', cursor: USER_CURSOR },
-      (count) => {
+      {
+        limit: parameters.limit,
+        after: parameters.after,
+        maxList: config.maxList,
+        maxBytes: config.maxAnswerBytes,
+        noun: 'tasks',
+        cursor: USER_CURSOR,
+      },
+      (count, after) => {
         const query: TaskListQuery = {
           from: 'start_date' in parameters ? parameters.start_date : undefined,
           to: 'end_date' in parameters ? endBound(parameters.end_date, config.endDate) : undefined,
           ticketId: parameters.ticket_id ?? 0,
-          after: parameters.after,
+          after,
           limit: count,
         };
         return data(tasks).listTasks(query);

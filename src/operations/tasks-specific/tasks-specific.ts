@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tasks } from '../../data/tasks/tasks.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
+import { requireNotesGrant } from '../notes-grant.ts';
 import { defineOperation } from '../operation.ts';
 import { TASK_EXAMPLE, taskViewSchema, toTaskView } from '../views/ticket-view.ts';
 
@@ -13,7 +14,8 @@ export const tasksSpecific = defineOperation({
   scope: 'tickets:read',
   summary: 'Look up one task',
   description:
-    "Needs `tickets:read`. The task `parameters.id` (the task's own id, not its thread's). " +
+    'Needs `tickets:read` and the notes grant (tasks are agent-internal; without it 403 ' +
+    "`insufficient_scope`). The task `parameters.id` (the task's own id, not its thread's). " +
     'Not found → 204.',
   parameters: { '*': tasksSpecificParameters },
   response: z
@@ -23,7 +25,9 @@ export const tasksSpecific = defineOperation({
   examples: [{ name: 'by-id', summary: 'By id', parameters: { id: 3 } }],
   uses: [tasks],
   nothingFound: true,
-  async handle({ parameters }, { data }) {
+  errors: ['insufficient_scope'],
+  async handle({ parameters }, { data, apiKey }) {
+    requireNotesGrant(apiKey, 'tasks/specific');
     const task = await data(tasks).findTask(parameters.id);
     return task && { total: 1 as const, tasks: [toTaskView(task)] };
   },

@@ -13,6 +13,7 @@ import {
   recordOsticketWrite,
   rejectParameter,
 } from '../osticket-ticket-writes.ts';
+import { stripTags } from '../plain-text.ts';
 import type { ticketAddParameters } from './ticket-add.ts';
 
 type Parameters = z.output<typeof ticketAddParameters>;
@@ -93,7 +94,9 @@ export async function addTicketThroughOsticket(
         email: contact.email,
         name: contact.name,
         subject: title,
-        message: parameters.subject,
+        // Always an RFC 2397 plain-text URI: osTicket's API reads a message starting
+        // `data:text/html,` as HTML, whatever deskgate documents (decision 325).
+        message: `data:text/plain;charset=utf-8,${parameters.subject}`,
         ip: context.clientIp,
         ...(parameters.topic_id ? { topicId: parameters.topic_id } : {}),
         ...(priorityId ? { priorityId } : {}),
@@ -136,7 +139,8 @@ export async function addTicketThroughOsticket(
       const seconds = Math.ceil(ageMs / 1000) + RECOVERY_SLACK_SECONDS;
       for (const id of await inputs.recentTicketIds(parameters.user_id, seconds)) {
         const ticket = await context.data(tickets).findTicket({ id }, { notes: false });
-        if (ticket && ticket.subject.trim() === title.trim()) return { id, number: ticket.number };
+        if (ticket && stripTags(ticket.subject).trim() === stripTags(title).trim())
+          return { id, number: ticket.number };
       }
       return undefined;
     },

@@ -3,6 +3,8 @@ import { before, test } from 'node:test';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
+import { openDatabase } from '../../data/open-database.ts';
+import type { OwnTicketTables } from '../../data/tickets/own-tickets.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
 
 interface TicketData {
@@ -204,5 +206,46 @@ describeEachDatabase('ticket/add', (database) => {
     assert.equal(reply.body?.code, 'insufficient_scope');
     const get = await server.request(ticketAddBody(userId));
     assert.equal(get.status, 405);
+  });
+
+  test('a subject never comes back as markup: tags stripped as osTicket does; markup only → 400', async () => {
+    const reply = await server.request(
+      ticketAddBody(userId, { title: '<img src=x onerror=alert(1)>Printer &amp; <b>fax</b>' }),
+      { method: 'POST' },
+    );
+    assert.equal(reply.status, 200, reply.text);
+    const id = Number(reply.body?.data);
+    const read = async () => {
+      const found = await server.request({
+        query: 'ticket',
+        condition: 'specific',
+        parameters: { id },
+      });
+      assert.equal(found.status, 200, found.text);
+      return (found.body?.data as { tickets: { subject: string }[] } | undefined)?.tickets[0]
+        ?.subject;
+    };
+    assert.equal(await read(), 'Printer & fax');
+    // A row as the original service wrote it (the subject as sent) is answered without its tags.
+    const { db } = openDatabase<OwnTicketTables>(database.url);
+    try {
+      await db
+        .updateTable('tickets')
+        .set({ subject: '<script>x</script>Old <i>row</i>' })
+        .where('id', '=', id)
+        .execute();
+    } finally {
+      await db.destroy();
+    }
+    assert.equal(await read(), 'xOld row');
+    const before = await countTickets();
+    const refused = await server.request(ticketAddBody(userId, { title: '<b></b><img src=x>' }), {
+      method: 'POST',
+    });
+    assert.equal(refused.status, 400, refused.text);
+    assert.deepEqual(refused.body?.errors, [
+      { field: 'parameters.title', message: 'must hold text, not only markup' },
+    ]);
+    assert.equal(await countTickets(), before);
   });
 });

@@ -4,8 +4,8 @@ import { writes } from '../../data/writes/writes.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
-import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
-import { escapeHtml, textField } from '../plain-text.ts';
+import { OSTICKET_WRITE_USES, rejectParameter } from '../osticket-ticket-writes.ts';
+import { escapeHtml, stripTags, textField } from '../plain-text.ts';
 import { type TicketWriteContext, writeTicket } from '../ticket-writes.ts';
 import { addTicketThroughOsticket } from './ticket-add-through-osticket.ts';
 
@@ -87,6 +87,10 @@ export const ticketAdd = defineOperation({
     'osticket_timeout',
   ],
   async handle({ parameters }, context) {
+    // osTicket strips tags from a subject line; so does deskgate, on every layout (decision 324).
+    if (stripTags(parameters.title).trim() === '') {
+      rejectParameter('title', 'must hold text, not only markup');
+    }
     if (context.config.schema === 'osticket') {
       const created = await addTicketThroughOsticket(parameters, context);
       context.addResponseHeader('X-Ticket-Number', created.number);
@@ -94,7 +98,7 @@ export const ticketAdd = defineOperation({
     }
     const ticket = {
       userId: parameters.user_id,
-      subject: parameters.title,
+      subject: stripTags(parameters.title).trim(),
       body: escapeHtml(parameters.subject),
       priorityId: parameters.priority_id ?? 0,
       statusId: parameters.status_id ?? 0,

@@ -86,14 +86,21 @@ export const ticketAll = defineOperation({
     const { parameters } = selection;
     const order = selection.sort === 'lastUpdateDate' ? 'lastupdate' : 'created';
     const { elements, next } = await readList(
-      { limit: parameters.limit, maxList: config.maxList, noun: 'tickets', cursor: USER_CURSOR },
-      (count) => {
+      {
+        limit: parameters.limit,
+        after: parameters.after,
+        maxList: config.maxList,
+        maxBytes: config.maxAnswerBytes,
+        noun: 'tickets',
+        cursor: USER_CURSOR,
+      },
+      (count, after) => {
         const query: TicketListQuery = {
           order,
           from: 'start_date' in parameters ? parameters.start_date : undefined,
           to: 'end_date' in parameters ? endBound(parameters.end_date, config.endDate) : undefined,
           statusId: 'status' in parameters ? parameters.status : 0,
-          after: parameters.after,
+          after,
           limit: count,
           notes: apiKey.notes,
         };

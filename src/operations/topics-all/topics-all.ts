@@ -56,12 +56,18 @@ export const topicsAll = defineOperation({
   nothingFound: false,
   errors: ['too_many_results'],
   async handle({ parameters }, { data, config }) {
-    const { after } = parameters;
     const parent = parameters.parent ?? (config.topicsAll === 'top-level' ? 0 : undefined);
     const { elements, next } = await readList(
-      { limit: parameters.limit, maxList: config.maxList, noun: 'topics', cursor: TOPIC_CURSOR },
+      {
+        limit: parameters.limit,
+        after: parameters.after,
+        maxList: config.maxList,
+        maxBytes: config.maxAnswerBytes,
+        noun: 'topics',
+        cursor: TOPIC_CURSOR,
+      },
       // The store answers the whole (small) topic table; paging is done here.
-      async (count) =>
+      async (count, after) =>
         (await data(topics).listTopicsInOrder(parent))
           .filter((topic) => isTopicVisible(topic, config))
           .filter((topic) => after === undefined || isAfter(topic, after))

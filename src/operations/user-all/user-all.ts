@@ -74,12 +74,19 @@ export const userAll = defineOperation({
   errors: ['too_many_results'],
   async handle({ parameters }, { data, config }) {
     const { elements, next } = await readList(
-      { limit: parameters.limit, maxList: config.maxList, noun: 'users', cursor: USER_CURSOR },
-      (count) =>
+      {
+        limit: parameters.limit,
+        after: parameters.after,
+        maxList: config.maxList,
+        maxBytes: config.maxAnswerBytes,
+        noun: 'users',
+        cursor: USER_CURSOR,
+      },
+      (count, after) =>
         data(users).listUsersCreatedBetween({
           from: parameters.start_date,
           to: endBound(parameters.end_date, config.endDate),
-          after: parameters.after,
+          after,
           limit: count,
         }),
       (user) => ({ created: user.created, id: user.id }),

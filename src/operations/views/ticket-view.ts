@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Task, Ticket, TicketEntry } from '../../domain.ts';
+import { stripTags } from '../plain-text.ts';
 
 const TIMESTAMP =
   'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
@@ -125,7 +126,8 @@ export function toTicketView(ticket: Ticket): TicketView {
     lastupdate: ticket.lastUpdate,
     created: ticket.created,
     updated: ticket.updated,
-    subject: ticket.subject,
+    // Never markup, whoever wrote the row (the original stored subjects as sent): decision 324.
+    subject: stripTags(ticket.subject),
     priority_id: String(ticket.priorityId),
     priority: ticket.priority,
     entries: ticket.entries.map(toEntryView),
