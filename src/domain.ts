@@ -66,6 +66,21 @@ export interface ApiKey {
   replacedBy: number | null;
   /** Whether the key may read internal notes (with `tickets:read`); never in osTicket mode. */
   notes: boolean;
+  /**
+   * The agents a ticket-writing key may act as (SPEC §4a): their ids, or `'any'`, given only by
+   * an explicit `--any-agent`. Empty: the key writes tickets as no agent.
+   */
+  agents: number[] | 'any';
+  /** What `user/add` may do beyond a pending account of its own (osTicket mode, SPEC §4a). */
+  accounts: AccountGrant;
+}
+
+/** `osticket keys grant … --organizations --confirmed-accounts` (SPEC §4a). */
+export interface AccountGrant {
+  /** May put the user in an organization and set its primary-contact bit. */
+  organizations: boolean;
+  /** Portal accounts it creates are confirmed at once, not pending the person's confirmation. */
+  confirmed: boolean;
 }
 
 /** Who did a write, for the audit log. */

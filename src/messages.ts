@@ -23,7 +23,7 @@ export const MESSAGES = {
   requiresOsticketPlugin:
     "In osTicket mode, ticket/reply, ticket/close and a ticket/add with a department, SLA or status osTicket would not choose itself go through deskgate's osTicket plugin: install it (osticket-plugin/deskgate-bridge), put deskgate's osTicket API key on its allow-list and set DESKGATE_OSTICKET_BRIDGE=true. Nothing was written.",
   requiresBridgeAgent:
-    "This ticket/add sets a department, SLA or status osTicket would not choose itself, so it goes through deskgate's osTicket plugin, which acts as an agent: set DESKGATE_OSTICKET_BRIDGE_STAFF_ID. Nothing was written.",
+    "This ticket/add sets a department, SLA or status osTicket would not choose itself, so it goes through deskgate's osTicket plugin as one of the key's agents; this key may act as several, so set DESKGATE_OSTICKET_BRIDGE_STAFF_ID to the one it acts as. Nothing was written.",
   writeInProgress:
     'A request with this Idempotency-Key is still being written by osTicket; retry after Retry-After with the same key.',
   osticketTimeout:
@@ -34,6 +34,15 @@ export const MESSAGES = {
   notCloseable:
     'osTicket cannot close this ticket now (already closed, open tasks or required fields).',
 } as const;
+
+/**
+ * agent_not_allowed: which agent, and the one command that gives it (`fix`, made by
+ * src/operations/acting-agent.ts from the key).
+ */
+export function agentNotAllowedMessage(staffId: number | undefined, fix: string): string {
+  const who = staffId === undefined ? 'as an agent' : `as agent ${staffId}`;
+  return `This API key may not write tickets ${who}. An admin can allow it: ${fix}`;
+}
 
 /** unknown_operation: names the pair and every supported operation. */
 /** How much of a caller's own text a message echoes: a 16 KiB name must not make a 16 KiB answer. */

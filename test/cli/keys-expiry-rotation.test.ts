@@ -214,7 +214,10 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
     assert.equal((await ask(created.key)).status, 200);
     const first = (await listKeys()).find((k) => k.id === created.id)?.lastUsed;
     assert.ok(first, 'a request marks the key used');
-    assert.match(await runCliText(['keys', 'list', ...db()]), new RegExp(`used .*${first.replace(' ', 'T')}Z`));
+    assert.match(
+      await runCliText(['keys', 'list', ...db()]),
+      new RegExp(`used .*${first.replace(' ', 'T')}Z`),
+    );
     // A mark older than any request: if a later request wrote, it would replace it.
     const { db: direct } = openDatabase<Database>(database.url);
     try {

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../errors.ts';
 import {
+  agentNotAllowedMessage,
   insufficientScopeMessage,
   invalidParametersMessage,
   keyRateLimitMessage,
@@ -35,6 +36,10 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   invalid_api_key: MESSAGES.invalidApiKey,
   insufficient_scope: insufficientScopeMessage('users:read', 'user/all'),
   ip_not_allowed: MESSAGES.ipNotAllowed,
+  agent_not_allowed: agentNotAllowedMessage(
+    5,
+    'deskgate osticket keys grant 3 --scope tickets:read,tickets:write --agent 5',
+  ),
   not_found: MESSAGES.notFound,
   method_not_allowed: methodNotAllowedMessage('topics/specific', 'GET'),
   duplicate_email: MESSAGES.duplicateEmail,
