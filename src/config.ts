@@ -118,7 +118,13 @@ const envSchema = z.object({
   DESKGATE_OSTICKET_SYSLOG: boolean.default(false),
   DESKGATE_OSTICKET_ADMIN_WRITES: boolean.default(false),
   DESKGATE_OSTICKET_KEY_ADDRESS: z.enum(['enforce', 'ignore']).default('enforce'),
-  DESKGATE_OSTICKET_USERS_READ: z.enum(['ticket-keys', 'all-keys']).default('ticket-keys'),
+  // Retired (decision 311): user reads are granted per key. The old default still parses.
+  DESKGATE_OSTICKET_USERS_READ: z
+    .enum(['ticket-keys'], {
+      error:
+        'all-keys is retired (decision 311): grant user reads per key with deskgate osticket keys grant ID --scope users:read',
+    })
+    .default('ticket-keys'),
   DESKGATE_OSTICKET_URL: z
     .url({
       protocol: /^https?$/,
@@ -228,11 +234,10 @@ export interface Config {
    */
   osticketKeyAddress: 'enforce' | 'ignore';
   /**
-   * osTicket mode: which keys may use user/specific and user/all. `ticket-keys` (default): those
-   * with `can_create_tickets`; `all-keys`: every active key, as the PHP service allowed.
-   * `DESKGATE_OSTICKET_USERS_READ`.
+   * `DESKGATE_OSTICKET_USERS_READ`: retired (decision 311); only its old default `ticket-keys`
+   * parses, and it changes nothing (user reads are granted per key, SPEC §4a).
    */
-  osticketUsersRead: 'ticket-keys' | 'all-keys';
+  osticketUsersRead: 'ticket-keys';
   /**
    * osTicket mode: how deskgate reaches osTicket's own code for ticket writes; undefined while
    * `DESKGATE_OSTICKET_URL` and `DESKGATE_OSTICKET_API_KEY` are unset (ticket writes answer 501).

@@ -138,7 +138,7 @@ for (const kind of DATABASES) {
         for (const [name, scopes] of [
           ['writer', 'read,write,tickets:write'],
           ['reader', 'read,tickets:read'],
-        ]) {
+        ] as const) {
           await sql`insert into api_keys (name, key_hash, scopes, allow_ips, created_at)
             values (${name}, ${name.padEnd(64, '0')}, ${scopes}, '[]', ${now()})`.execute(db);
         }

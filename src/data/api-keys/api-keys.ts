@@ -69,16 +69,10 @@ export const apiKeys = defineEntity<ApiKeyData>({
   own: makeOwnApiKeys,
   osticket: makeOsticketApiKeys,
   osticketRequires: {
-    comment: "API keys: read (osTicket manages them); deskgate's own admin keys",
+    comment:
+      "API keys: read (osTicket manages them); deskgate's grants to them and its own admin keys",
     tables: [
       { table: 'api_key', privileges: ['SELECT'], columns: OST_API_KEY_COLUMNS },
-      {
-        table: 'api_keys',
-        own: true,
-        adminOnly: true,
-        privileges: ['CREATE', 'SELECT', 'INSERT', 'UPDATE'],
-        note: 'the admin keys (keys create --scope admin), a table deskgate creates at start',
-      },
       {
         table: 'key_grants',
         own: true,
@@ -86,6 +80,13 @@ export const apiKeys = defineEntity<ApiKeyData>({
         privileges: ['CREATE', 'SELECT', 'INSERT', 'DELETE'],
         columns: KEY_GRANT_COLUMNS,
         note: "what `deskgate osticket keys grant` gives an osTicket key beyond osTicket's own rights",
+      },
+      {
+        table: 'api_keys',
+        own: true,
+        adminOnly: true,
+        privileges: ['CREATE', 'SELECT', 'INSERT', 'UPDATE'],
+        note: 'the admin keys (keys create --scope admin), a table deskgate creates at start',
       },
     ],
   },

@@ -51,7 +51,7 @@ type ApiKeyRow = Pick<Selectable<OstApiKeyTable>, (typeof OST_API_KEY_COLUMNS)[n
 /**
  * What osTicket itself lets a key do (SPEC §4a): every active key reads (topics and the
  * catalogue); one with "Can Create Tickets" also opens tickets, as no agent, so only with the
- * department, SLA and status osTicket would choose (decision 311). Its grant adds the rest.
+ * department, SLA and status osTicket would choose (decision 310). Its grant adds the rest.
  */
 function osticketScopes(row: Pick<ApiKeyRow, 'can_create_tickets'>): Scope[] {
   return Number(row.can_create_tickets) === 1 ? ['read', 'tickets:write'] : ['read'];
