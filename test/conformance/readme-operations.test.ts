@@ -85,9 +85,11 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
   const server = useTestServer({ database });
 
   test('every command succeeds and every curl answers as the README says', async () => {
-    const [{ key }, { key: adminKey }, deskgate] = await Promise.all([
+    const [{ key }, { key: adminKey }, { key: agentKey }, deskgate] = await Promise.all([
       server.createKey({ scopes: [...DEFAULT_SCOPES] }),
       server.createKey({ scopes: ['admin'] }),
+      // The key the README has the reader make for agent 1 (the first agent the block adds).
+      server.createKey({ scopes: [...DEFAULT_SCOPES], agents: [1] }),
       builtCli(),
     ]);
     const block = useItBlock();
@@ -97,7 +99,7 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
       // Each curl's body, then its status on a line of its own; the commands' output to stderr.
       `curl() { command curl -s -w '\\n@@ %{http_code}\\n' "$@"; }`,
       `npx() { shift; "${process.execPath}" "${deskgate}" "$@" >&2; }`,
-      // `KEY=…` and `ADMIN_KEY=…` stand for the reader's keys: they come from the environment.
+      // `KEY=…`, `ADMIN_KEY=…` and `AGENT_KEY=…` stand for the reader's keys: from the environment.
       block.replace(/^[A-Z_]+=….*$/gm, ''),
     ]
       .join('\n')
@@ -112,6 +114,7 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
           PATH: process.env.PATH,
           KEY: key,
           ADMIN_KEY: adminKey,
+          AGENT_KEY: agentKey,
           DESKGATE_DATABASE_URL: database.url,
         },
       }));
