@@ -165,6 +165,11 @@ for (const kind of DATABASES) {
           ['reader', []],
         ],
       );
+      // The text table tells the admin which keys still act as any agent.
+      assert.match(
+        await runCliText(['keys', 'list', '--database', database.url]),
+        /writer .*any agent/,
+      );
     });
   });
 }
