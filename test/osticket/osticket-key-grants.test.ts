@@ -195,6 +195,12 @@ describe('osTicket keys: their own rights, and grants', { skip: OSTICKET_SKIP },
       1,
       /no API key with id 999999/,
     );
+    // deskgate's own admin keys write no tickets: no agents for them.
+    assertCleanFailure(
+      await runCli(cli('keys', 'create', '--name', 'a', '--scope', 'admin', '--agent', '1'), env()),
+      1,
+      /admin keys write no tickets/,
+    );
     assert.deepEqual(await runCliJson<Listed[]>(cli('osticket', 'keys', 'list'), env()), before);
   });
 

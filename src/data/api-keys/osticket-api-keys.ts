@@ -142,6 +142,8 @@ export async function findApiKeyBySecret(
 function refusalOf(handle: OsticketHandle, key: NewApiKey): string | undefined {
   if (key.scopes.length !== 1 || key.scopes[0] !== 'admin')
     return `${managedInOsticketMessage('API keys')}; deskgate makes only --scope admin keys here`;
+  if (key.agents === 'any' || (key.agents?.length ?? 0) > 0)
+    return 'admin keys write no tickets: --agent and --any-agent are for osTicket keys (deskgate osticket keys grant)';
   if (!handle.adminWrites)
     return 'in osTicket mode admin keys need DESKGATE_OSTICKET_ADMIN_WRITES=true (and its grants, docs/replacing-the-osticket-web-service.md)';
   return undefined;
