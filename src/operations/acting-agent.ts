@@ -1,6 +1,7 @@
 import { describeAgents } from '../auth/key-agents.ts';
+import type { Config } from '../config.ts';
 import { ADMIN_KEY_FIRST_ID } from '../data/api-keys/admin-key-table.ts';
-import type { ApiKey } from '../domain.ts';
+import { type ApiKey, SCOPES, type Scope } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import { agentNotAllowedMessage, invalidParametersMessage } from '../messages.ts';
 import type { OperationContext } from './operation.ts';
@@ -8,25 +9,48 @@ import type { OperationContext } from './operation.ts';
 type Context = Pick<OperationContext, 'apiKey' | 'config'>;
 
 /**
+ * The whole grant of osTicket key `apiKey` repeated with `scope` and agent `staffId` added (a
+ * grant replaces the earlier one, so the command states everything the key keeps).
+ */
+export function osticketGrantCommand(
+  apiKey: ApiKey,
+  add: { scope?: Scope; staffId?: number | 'ID' },
+): string {
+  const wanted = SCOPES.filter(
+    (scope) => scope !== 'read' && (apiKey.scopes.includes(scope) || scope === add.scope),
+  );
+  const agents =
+    apiKey.agents === 'any'
+      ? ['--any-agent']
+      : add.staffId === undefined && apiKey.agents.length === 0
+        ? []
+        : [
+            `--agent ${[...new Set([...apiKey.agents.map(String), ...(add.staffId === undefined ? [] : [String(add.staffId)])])].join(',')}`,
+          ];
+  return [
+    `deskgate osticket keys grant ${apiKey.id}`,
+    `--scope ${wanted.join(',')}`,
+    ...(apiKey.notes ? ['--notes'] : []),
+    ...(apiKey.accounts.organizations ? ['--organizations'] : []),
+    ...(apiKey.accounts.confirmed ? ['--confirmed-accounts'] : []),
+    ...agents,
+  ].join(' ');
+}
+
+/** Whether `apiKey` is an osTicket key (osTicket mode; not one of deskgate's admin keys). */
+export function isOsticketKey(config: Pick<Config, 'schema'>, apiKey: Pick<ApiKey, 'id'>): boolean {
+  return config.schema === 'osticket' && apiKey.id < ADMIN_KEY_FIRST_ID;
+}
+
+/**
  * The one command that lets this key act as `staffId` as well: in osTicket mode the osTicket
  * key's grant, repeated with the agent added (a grant replaces the earlier one); on the own
  * schema a new key, since a key's agents are set when it is made (decision 312).
  */
 export function grantCommandFor({ apiKey, config }: Context, staffId: number | undefined): string {
-  const agent = staffId === undefined ? 'ID' : String(staffId);
-  const agents = apiKey.agents === 'any' ? [] : apiKey.agents.map(String);
-  const agentList = [...new Set([...agents, agent])].join(',');
-  if (config.schema === 'osticket' && apiKey.id < ADMIN_KEY_FIRST_ID) {
-    const scopes = apiKey.scopes.filter((scope) => scope !== 'read');
-    return [
-      `deskgate osticket keys grant ${apiKey.id}`,
-      `--scope ${[...new Set([...scopes, 'tickets:write'])].join(',')}`,
-      ...(apiKey.notes ? ['--notes'] : []),
-      ...(apiKey.accounts.organizations ? ['--organizations'] : []),
-      ...(apiKey.accounts.confirmed ? ['--confirmed-accounts'] : []),
-      `--agent ${agentList}`,
-    ].join(' ');
-  }
+  const agent = staffId === undefined ? 'ID' : staffId;
+  if (isOsticketKey(config, apiKey))
+    return osticketGrantCommand(apiKey, { scope: 'tickets:write', staffId: agent });
   return `deskgate keys create --name NAME --scope ${apiKey.scopes.join(',')} --agent ${agent} (agents are given when a key is made)`;
 }
 

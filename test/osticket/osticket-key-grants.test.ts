@@ -63,10 +63,14 @@ describe('osTicket keys: their own rights, and grants', { skip: OSTICKET_SKIP },
       ['user', 'specific', { id: 1 }, 'GET'],
       ['user', 'add', { name: 'X', email: 'x@example.com', password: 'Secret-123' }, 'POST'],
     ] as const) {
-      assert.equal(
-        codeOf(await send(query, condition, parameters, method)),
-        '403 insufficient_scope',
-        `${query}/${condition}`,
+      const refused = await send(query, condition, parameters, method);
+      assert.equal(codeOf(refused), '403 insufficient_scope', `${query}/${condition}`);
+      // The refusal names the admin's one command.
+      assert.match(
+        String(refused.body?.data),
+        new RegExp(
+          `An admin can grant it: deskgate osticket keys grant ${db.writeKey.id} --scope \\S*`,
+        ),
       );
     }
     for (const [condition, parameters] of [
