@@ -85,8 +85,7 @@ describe('loadConfig', () => {
       DESKGATE_OSTICKET_SYSLOG: 'true',
       DESKGATE_OSTICKET_ADMIN_WRITES: 'true',
       DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore',
-      DESKGATE_OSTICKET_USERS_READ: 'all-keys',
-      DESKGATE_OSTICKET_ACCOUNT_GRANTS_STAND_IN: '3:organizations,confirmed;4:confirmed',
+      DESKGATE_OSTICKET_USERS_READ: 'ticket-keys',
       DESKGATE_OSTICKET_URL: 'https://help.example.com/support',
       DESKGATE_OSTICKET_API_KEY: '0123456789ABCDEF0123456789abcdef',
       DESKGATE_OSTICKET_TIMEOUT: '2000',
@@ -132,11 +131,7 @@ describe('loadConfig', () => {
         osticketSyslog: true,
         osticketAdminWrites: true,
         osticketKeyAddress: 'ignore',
-        osticketUsersRead: 'all-keys',
-        osticketAccountGrantsStandIn: new Map([
-          [3, { organizations: true, confirmed: true }],
-          [4, { organizations: false, confirmed: true }],
-        ]),
+        osticketUsersRead: 'ticket-keys',
         osticketApi: {
           url: 'https://help.example.com/support/',
           key: '0123456789ABCDEF0123456789abcdef',
@@ -220,6 +215,8 @@ describe('loadConfig', () => {
     ['DESKGATE_MAX_LIST', '0'],
     ['DESKGATE_OSTICKET_KEY_ADDRESS', 'off'],
     ['DESKGATE_OSTICKET_USERS_READ', 'any'],
+    // Retired (decision 311): user reads are granted per key.
+    ['DESKGATE_OSTICKET_USERS_READ', 'all-keys'],
     ['DESKGATE_TOPICS_ALL', 'children'],
     ['DESKGATE_OSTICKET_URL', 'ftp://help.example.com/'],
     ['DESKGATE_OSTICKET_URL', 'help.example.com'],

@@ -1,7 +1,6 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import type { PoolOptions } from './data/dialects/dialect.ts';
-import type { AccountGrant } from './domain.ts';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 /** Plain decimal digits only: `z.coerce.number()` would also read " " as 0 and "0x50" as 80. */
@@ -120,13 +119,13 @@ const envSchema = z.object({
   DESKGATE_OSTICKET_SYSLOG: boolean.default(false),
   DESKGATE_OSTICKET_ADMIN_WRITES: boolean.default(false),
   DESKGATE_OSTICKET_KEY_ADDRESS: z.enum(['enforce', 'ignore']).default('enforce'),
-  DESKGATE_OSTICKET_USERS_READ: z.enum(['ticket-keys', 'all-keys']).default('ticket-keys'),
-  DESKGATE_OSTICKET_ACCOUNT_GRANTS_STAND_IN: z
-    .string()
-    .regex(/^([0-9]+:(organizations|confirmed)(,(organizations|confirmed))*(;|$))*$/, {
-      error: 'must look like 3:organizations,confirmed;4:confirmed',
+  // Retired (decision 311): user reads are granted per key. The old default still parses.
+  DESKGATE_OSTICKET_USERS_READ: z
+    .enum(['ticket-keys'], {
+      error:
+        'all-keys is retired (decision 311): grant user reads per key with deskgate osticket keys grant ID --scope users:read',
     })
-    .optional(),
+    .default('ticket-keys'),
   DESKGATE_OSTICKET_URL: z
     .url({
       protocol: /^https?$/,
@@ -241,18 +240,10 @@ export interface Config {
    */
   osticketKeyAddress: 'enforce' | 'ignore';
   /**
-   * osTicket mode: which keys may use user/specific and user/all. `ticket-keys` (default): those
-   * with `can_create_tickets`; `all-keys`: every active key, as the PHP service allowed.
-   * `DESKGATE_OSTICKET_USERS_READ`.
+   * `DESKGATE_OSTICKET_USERS_READ`: retired (decision 311); only its old default `ticket-keys`
+   * parses, and it changes nothing (user reads are granted per key, SPEC §4a).
    */
-  osticketUsersRead: 'ticket-keys' | 'all-keys';
-  /**
-   * STAND-IN, to be replaced by `deskgate osticket keys grant … --organizations
-   * --confirmed-accounts` and its table (issue 32): the account grants of osTicket keys by id,
-   * from `DESKGATE_OSTICKET_ACCOUNT_GRANTS_STAND_IN` (`3:organizations,confirmed;4:confirmed`).
-   * Undocumented; only test/helpers/account-grants-stand-in.ts sets it.
-   */
-  osticketAccountGrantsStandIn: ReadonlyMap<number, AccountGrant>;
+  osticketUsersRead: 'ticket-keys';
   /**
    * osTicket mode: how deskgate reaches osTicket's own code for ticket writes; undefined while
    * `DESKGATE_OSTICKET_URL` and `DESKGATE_OSTICKET_API_KEY` are unset (ticket writes answer 501).
@@ -400,9 +391,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     osticketAdminWrites: e.DESKGATE_OSTICKET_ADMIN_WRITES,
     osticketKeyAddress: e.DESKGATE_OSTICKET_KEY_ADDRESS,
     osticketUsersRead: e.DESKGATE_OSTICKET_USERS_READ,
-    osticketAccountGrantsStandIn: parseAccountGrantsStandIn(
-      e.DESKGATE_OSTICKET_ACCOUNT_GRANTS_STAND_IN,
-    ),
     osticketApi,
     topicsAll: e.DESKGATE_TOPICS_ALL,
     endDate: e.DESKGATE_END_DATE,
@@ -435,20 +423,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
 }
 
 /** The osTicket API settings, which only make sense together. */
-/** STAND-IN (issue 32): `3:organizations,confirmed;4:confirmed` → key id → its account grant. */
-function parseAccountGrantsStandIn(value: string | undefined): ReadonlyMap<number, AccountGrant> {
-  const grants = new Map<number, AccountGrant>();
-  for (const entry of (value ?? '').split(';').filter(Boolean)) {
-    const [id = '', flags = ''] = entry.split(':');
-    const given = flags.split(',');
-    grants.set(Number(id), {
-      organizations: given.includes('organizations'),
-      confirmed: given.includes('confirmed'),
-    });
-  }
-  return grants;
-}
-
 function toOsticketApi(e: z.output<typeof envSchema>): OsticketApiConfig | undefined {
   const url = e.DESKGATE_OSTICKET_URL;
   const key = e.DESKGATE_OSTICKET_API_KEY;

@@ -70,7 +70,7 @@ export interface ApiKey {
   expires: string | null;
   /** The key `keys rotate` made in its place. */
   replacedBy: number | null;
-  /** Whether the key may read internal notes (with `tickets:read`); never in osTicket mode. */
+  /** Whether the key may read internal notes and tasks (with `tickets:read`): `--notes`. */
   notes: boolean;
   /**
    * The agents a ticket-writing key may act as (SPEC §4a): their ids, or `'any'`, given only by

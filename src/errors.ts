@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   invalid_api_key: 401,
   insufficient_scope: 403,
   ip_not_allowed: 403,
+  /** A ticket write as an agent the key was not given (SPEC §4a); the message names the grant. */
+  agent_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   duplicate_email: 409,

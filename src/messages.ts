@@ -25,7 +25,7 @@ export const MESSAGES = {
   requiresOsticketPlugin:
     "In osTicket mode, ticket/reply, ticket/close and a ticket/add with a department, SLA or status osTicket would not choose itself go through deskgate's osTicket plugin: install it (osticket-plugin/deskgate-bridge), put deskgate's osTicket API key on its allow-list and set DESKGATE_OSTICKET_BRIDGE=true. Nothing was written.",
   requiresBridgeAgent:
-    "This ticket/add sets a department, SLA or status osTicket would not choose itself, so it goes through deskgate's osTicket plugin, which acts as an agent: set DESKGATE_OSTICKET_BRIDGE_STAFF_ID. Nothing was written.",
+    "This ticket/add sets a department, SLA or status osTicket would not choose itself, so it goes through deskgate's osTicket plugin as one of the key's agents; this key may act as several, so set DESKGATE_OSTICKET_BRIDGE_STAFF_ID to the one it acts as. Nothing was written.",
   writeInProgress:
     'A request with this Idempotency-Key is still being written by osTicket; retry after Retry-After with the same key.',
   osticketTimeout:
@@ -42,8 +42,17 @@ export const MESSAGES = {
  * bit, by a key without the organizations grant (an organization can share its tickets with its
  * members, SPEC §4a).
  */
-export function accountGrantRequiredMessage(keyId: number): string {
-  return `Putting a user in an organization or making them its primary contact needs this key's organizations grant (members can read the organization's shared tickets): deskgate osticket keys grant ${keyId} --organizations. Nothing was written.`;
+export function accountGrantRequiredMessage(fix: string): string {
+  return `Putting a user in an organization or making them its primary contact needs this key's organizations grant (members can read the organization's shared tickets): ${fix}. Nothing was written.`;
+}
+
+/**
+ * agent_not_allowed: which agent, and the one command that gives it (`fix`, made by
+ * src/operations/acting-agent.ts from the key).
+ */
+export function agentNotAllowedMessage(staffId: number | undefined, fix: string): string {
+  const who = staffId === undefined ? 'as an agent' : `as agent ${staffId}`;
+  return `This API key may not write tickets ${who}. An admin can allow it: ${fix}`;
 }
 
 /** unknown_operation: names the pair and every supported operation. */
@@ -77,11 +86,8 @@ export function insufficientScopeMessage(scope: string, operation: string): stri
 }
 
 /** insufficient_scope: a read of agent-internal text by a key without the notes grant. */
-export function notesGrantMessage(operation: string): string {
-  return (
-    `${operation} answers agent-internal text: this API key needs the notes grant ` +
-    '(deskgate keys create --notes; osTicket mode: deskgate osticket keys grant <id> --notes).'
-  );
+export function notesGrantMessage(operation: string, fix: string): string {
+  return `${operation} answers agent-internal text: this API key needs the notes grant (${fix}).`;
 }
 
 /** payload_too_large. */

@@ -44,7 +44,10 @@ class DeskgateBridgeApi extends ApiController {
 
         // The department the ticket will be in, as Ticket::create chooses it.
         $ticketDept = $deptId ?: ($topic ? $topic->getDeptId() : 0) ?: $cfg->getDefaultDeptId();
-        $role = $staff->getRole($ticketDept);
+        // A role the agent really has there (its primary department's or an extended access):
+        // Staff::getRole falls back to a create-only role for any other department.
+        $roles = $staff->getRoles();
+        $role = $roles[$ticketDept] ?? null;
         if (!$role || !$role->hasPerm(Ticket::PERM_CREATE))
             $this->fail(403, 'forbidden', 'The agent may not open tickets in this department.');
 

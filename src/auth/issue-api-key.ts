@@ -22,6 +22,7 @@ export async function issueApiKey(
     allowIps: string[];
     notes?: boolean;
     expiresAt?: string | null;
+    agents?: ApiKey['agents'];
   },
 ): Promise<IssuedApiKey> {
   const allowIps = input.allowIps.map(normalizeIpRange);

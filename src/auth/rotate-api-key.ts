@@ -32,7 +32,7 @@ function refusalOf(key: ApiKey | undefined): RotationRefusal | undefined {
 }
 
 /**
- * Gives key `id`'s name, scopes, allow-list and notes flag a new secret (a new key, shown once) and ends the
+ * Gives key `id`'s name, scopes, allow-list, notes flag and agents a new secret (a new key, shown once) and ends the
  * old key when the grace ends (never later than it would have expired anyway), in one
  * transaction. A revoked key or one already rotated is refused.
  */
@@ -70,6 +70,7 @@ export async function rotateApiKey(
       scopes: old.scopes,
       allowIps: old.allowIps,
       notes: old.notes,
+      agents: old.agents,
       keyHash: hashApiKey(key),
       expiresAt: newExpiry,
     },

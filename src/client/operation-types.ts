@@ -246,9 +246,9 @@ export interface TicketReplyParameters {
    */
   body: string;
   /**
-   * The active agent who answers.
+   * The active agent who answers: one the key was given (`--agent`); absent, the key's one agent.
    */
-  staff_id: number | string;
+  staff_id?: number | string;
 }
 export interface TicketCloseParameters {
   /**
@@ -260,9 +260,9 @@ export interface TicketCloseParameters {
    */
   body?: string;
   /**
-   * The active agent who closes it.
+   * The active agent who closes it: one the key was given (`--agent`); absent, the key's one agent.
    */
-  staff_id: number | string;
+  staff_id?: number | string;
   /**
    * A status whose state is closed.
    */
@@ -1025,6 +1025,7 @@ export type ErrorCode =
   | 'invalid_api_key'
   | 'insufficient_scope'
   | 'ip_not_allowed'
+  | 'agent_not_allowed'
   | 'not_found'
   | 'method_not_allowed'
   | 'duplicate_email'

@@ -31,6 +31,14 @@ export class DatabaseUnreachableError extends StoreError {
   override name = 'DatabaseUnreachableError';
 }
 
+/**
+ * ticket/close: the original's dept_id, topic_id, team_id or username is not the ticket's or the
+ * agent's. Which one is not said (no oracle, SPEC §4a).
+ */
+export class CloseFieldsMismatchError extends StoreError {
+  override name = 'CloseFieldsMismatchError';
+}
+
 /** A value the database cannot take (e.g. a character its columns' charset cannot store). */
 export class RejectedValueError extends StoreError {
   override name = 'RejectedValueError';

@@ -15,6 +15,7 @@ import {
   unknownOperationMessage,
 } from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { isOsticketKey, osticketGrantCommand } from '../operations/acting-agent.ts';
 import type { HttpMethod, Operation } from '../operations/operation.ts';
 import { findOperation, OPERATION_NAMES, OPERATIONS } from '../operations/registry.ts';
 import { addHeaders, type HeaderList } from './header-list.ts';
@@ -146,9 +147,14 @@ export async function runServiceCall(
   record.operation = operation.name;
   if (!apiKey.scopes.includes(operation.scope)) {
     deps.metrics?.authFailure('insufficient_scope');
+    // An osTicket key's refusal names the admin's one command (SPEC §4a).
+    const grant =
+      isOsticketKey(deps.config, apiKey) && operation.scope !== 'admin'
+        ? ` An admin can grant it: ${osticketGrantCommand(apiKey, { scope: operation.scope })}`
+        : '';
     throw new DeskgateError(
       'insufficient_scope',
-      insufficientScopeMessage(operation.scope, operation.name),
+      `${insufficientScopeMessage(operation.scope, operation.name)}${grant}`,
     );
   }
   const data = await operation.run(body, {

@@ -7,7 +7,9 @@ import type { Store } from '../data/store.ts';
 import { DEFAULT_SCOPES } from '../domain.ts';
 
 /**
- * On a database with no API key yet, creates one with every scope; undefined when keys exist.
+ * On a database with no API key yet, creates one with every scope but `admin`, acting as no agent
+ * (it opens tickets; replying and closing need a key given agents, decision 312); undefined
+ * when keys exist.
  * Instances starting together on a fresh database create one between them, not one each.
  */
 export async function createFirstKey(store: Store): Promise<IssuedApiKey | undefined> {
@@ -44,6 +46,11 @@ export function formatFirstKeyBanner(
     '',
     `    curl -X GET ${url} -H 'apikey: ${key}' \\`,
     `      -d '{"query":"topics","condition":"specific","parameters":{"id":1}}'`,
+    '',
+    'It writes tickets as no agent: it opens tickets, but replies and closes as no one. For that,',
+    'make a key that may act as the agents it answers for:',
+    '',
+    '    deskgate keys create --name NAME --agent ID,...     (deskgate agents list shows the ids)',
     '',
   ].join('\n');
 }

@@ -85,12 +85,15 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
   const server = useTestServer({ database });
 
   test('every command succeeds and every curl answers as the README says', async () => {
-    const [{ key }, { key: adminKey }, { key: notesKey }, deskgate] = await Promise.all([
-      server.createKey({ scopes: [...DEFAULT_SCOPES] }),
-      server.createKey({ scopes: ['admin'] }),
-      server.createKey({ scopes: [...DEFAULT_SCOPES], notes: true }),
-      builtCli(),
-    ]);
+    const [{ key }, { key: adminKey }, { key: notesKey }, { key: agentKey }, deskgate] =
+      await Promise.all([
+        server.createKey({ scopes: [...DEFAULT_SCOPES] }),
+        server.createKey({ scopes: ['admin'] }),
+        server.createKey({ scopes: [...DEFAULT_SCOPES], notes: true }),
+        // The key the README has the reader make for agent 1 (the first agent the block adds).
+        server.createKey({ scopes: [...DEFAULT_SCOPES], agents: [1] }),
+        builtCli(),
+      ]);
     const block = useItBlock();
     const examples = curlExamples(block);
     const script = [
@@ -98,7 +101,7 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
       // Each curl's body, then its status on a line of its own; the commands' output to stderr.
       `curl() { command curl -s -w '\\n@@ %{http_code}\\n' "$@"; }`,
       `npx() { shift; "${process.execPath}" "${deskgate}" "$@" >&2; }`,
-      // `KEY=…`, `ADMIN_KEY=…` and `NOTES_KEY=…` stand for the reader's keys: from the environment.
+      // `KEY=…`, `ADMIN_KEY=…`, `NOTES_KEY=…` and `AGENT_KEY=…` stand for the reader's keys.
       block.replace(/^[A-Z_]+=….*$/gm, ''),
     ]
       .join('\n')
@@ -114,6 +117,7 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
           KEY: key,
           ADMIN_KEY: adminKey,
           NOTES_KEY: notesKey,
+          AGENT_KEY: agentKey,
           DESKGATE_DATABASE_URL: database.url,
         },
       }));

@@ -21,6 +21,7 @@ import { type Connection, createConnection, type ResultSetHeader } from 'mysql2/
 import { OSTICKET_DIR } from '../osticket/osticket-database.ts';
 import { MYSQL_ADMIN_URL } from './databases.ts';
 import { OsticketBrowser } from './osticket-browser.ts';
+import { grantOsticketKey } from './osticket-key-grant.ts';
 import { freePort } from './private-mariadb.ts';
 
 const run = promisify(execFile);
@@ -44,6 +45,12 @@ export const REAL_OSTICKET_SKIP: string | false = !MYSQL_ADMIN_URL
 export interface RealOsticketOptions {
   /** Plugin folders copied into include/plugins/ (by their folder name), ready to install. */
   plugins?: string[];
+  /**
+   * Whether `apiKey` is granted, with the real `deskgate osticket keys grant`, what every "Can
+   * Create Tickets" key could do through deskgate before issue 32 (write, users:read,
+   * tickets:read, tickets:write as any agent). Default true; false leaves it osTicket's rights.
+   */
+  formerApiKey?: boolean;
 }
 
 export interface StaffAccount {
@@ -357,6 +364,8 @@ export async function startRealOsticket(options: RealOsticketOptions = {}): Prom
        VALUES (1, '127.0.0.1', ?, 1, 1, 'deskgate tests', NOW(), NOW())`,
       [key],
     );
+
+    if (options.formerApiKey !== false) await grantOsticketKey({ url: databaseUrl }, keyId);
 
     const phpInRoot = async (args: string[]) => {
       const { stdout } = await run(PHP, args, { cwd: join(root, 'api'), maxBuffer: 16 << 20 });

@@ -26,7 +26,7 @@ export interface TestServer {
   readonly port: number;
   /** The service address (the first of DESKGATE_PATHS), e.g. http://127.0.0.1:41234/upload/svc_wbs/ */
   readonly url: string;
-  /** A key with `options.scopes`, made for this server ('' with `ownKey: false`). */
+  /** A key with `options.scopes` and any agent, made for this server ('' with `ownKey: false`). */
   readonly key: string;
   readonly keyId: number;
   /** Every line the server logged so far (JSON, one per line), written synchronously. */
@@ -44,6 +44,8 @@ export interface TestServer {
     allowIps?: string[];
     name?: string;
     notes?: boolean;
+    /** The agents it may write tickets as. Default none. */
+    agents?: number[] | 'any';
   }): Promise<{ id: number; key: string }>;
   /** Graceful stop, as on SIGTERM (idempotent). Registered as cleanup already. */
   stop(): Promise<void>;
@@ -90,13 +92,19 @@ async function launch(options: TestServerOptions): Promise<TestServer> {
         scopes: keyOptions.scopes ?? ['read', 'write'],
         allowIps: keyOptions.allowIps ?? [],
         notes: keyOptions.notes ?? false,
+        agents: keyOptions.agents ?? [],
       });
       return { id: apiKey.id, key };
     };
     const own =
       options.ownKey === false
         ? { id: 0, key: '' }
-        : await createKey({ name: 'test-server', scopes: options.scopes ?? [...SCOPES] });
+        : await createKey({
+            name: 'test-server',
+            scopes: options.scopes ?? [...SCOPES],
+            // The server's own key may act as any agent, as `keys create --any-agent`.
+            agents: 'any',
+          });
     // A wildcard address is reached over IPv4 loopback (which a dual-stack `::` accepts too).
     const wildcard = config.host === '0.0.0.0' || config.host === '::';
     const host = wildcard

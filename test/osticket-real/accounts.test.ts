@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { grantAccounts } from '../helpers/account-grants-stand-in.ts';
 import { userFields } from '../helpers/http.ts';
+import { FORMER_RIGHTS, grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import {
   addOsticketUser,
   BRIDGE_PLUGIN,
@@ -59,7 +59,6 @@ describe("user/add's portal accounts and organizations, in a real osTicket 1.18.
 }, () => {
   let osticket: RealOsticket;
   let sink: SmtpSink;
-  let grantEnv: Record<string, string> = {};
   /** A back-office's key: can create tickets, granted organizations and confirmed accounts. */
   let backOffice: { id: number; key: string };
   let sharingOrg: number;
@@ -101,12 +100,11 @@ describe("user/add's portal accounts and organizations, in a real osTicket 1.18.
       ),
       key: backOfficeKey,
     };
-    grantEnv = await grantAccounts(
-      { url: osticket.databaseUrl, prefix: 'ost_' },
-      {
-        [backOffice.id]: { organizations: true, confirmed: true },
-      },
-    );
+    await grantOsticketKey({ url: osticket.databaseUrl, prefix: 'ost_' }, backOffice.id, [
+      ...FORMER_RIGHTS,
+      '--organizations',
+      '--confirmed-accounts',
+    ]);
   });
   after(async () => {
     await osticket?.stop();
@@ -120,7 +118,6 @@ describe("user/add's portal accounts and organizations, in a real osTicket 1.18.
       DESKGATE_OSTICKET_URL: osticket.baseUrl,
       DESKGATE_OSTICKET_API_KEY: deskgateKey,
       DESKGATE_OSTICKET_BRIDGE: 'true',
-      ...grantEnv,
     },
     ownKey: false,
   }));

@@ -222,6 +222,29 @@ describe('the deskgate bridge plugin in a real osTicket 1.18.1', { skip }, () =>
     await assertRowsLikePanel(AFTER_REPLY);
   });
 
+  // Issue 32: osTicket's Staff::getRole falls back to a create-only role in any department.
+  test('an agent opens tickets only in a department it has a real role in (no getRole fallback)', async () => {
+    const before = await counts();
+    // lookonly's one role is in department 2 (Sales); department 1 (Support) it has none in.
+    const elsewhere = await bridge('tickets.json', {
+      staff_id: readOnlyAgent,
+      user_id: userId,
+      subject: 'Not my department',
+      message: 'M',
+      dept_id: 1,
+    });
+    assert.deepEqual([elsewhere.status, elsewhere.body.error], [403, 'forbidden']);
+    assert.deepEqual(await counts(), before, 'nothing written');
+    const own = await bridge('tickets.json', {
+      staff_id: readOnlyAgent,
+      user_id: userId,
+      subject: 'My department',
+      message: 'M',
+      dept_id: 2,
+    });
+    assert.equal(own.status, 201, JSON.stringify(own.body));
+  });
+
   test('refusals write nothing: wrong key, key not allowed, inactive agent, agent without permission', async () => {
     const before = await counts();
     const reply = { staff_id: 1, ticket_id: bridgeTicket, message: 'Nope' };

@@ -25,7 +25,7 @@ describe('the real osTicket 1.18.1 harness', { skip }, () => {
 
   before(async () => {
     sink = await startSmtpSink();
-    osticket = await startRealOsticket();
+    osticket = await startRealOsticket({ formerApiKey: false });
   });
   after(async () => {
     await osticket?.stop();

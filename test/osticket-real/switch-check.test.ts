@@ -35,6 +35,12 @@ interface CheckJson {
   }[];
   guide: Record<string, string | null>;
   keys: { id: number; boundTo: string; seen: { address: string }[]; mismatched: string[] }[];
+  usage: {
+    original: { operation: string; calls: number }[];
+    originalKeyId?: number;
+    byKey: { keyId: number; operations: { operation: string }[] }[];
+    grants: { keyId: number; command: string }[];
+  };
   undocumented: number;
 }
 
@@ -177,6 +183,21 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
       assert.deepEqual(by(probe).anchors, ['change-catalogue-fields'], probe);
     assert.deepEqual(by('sla/all every day (creationDate)').anchors, ['change-catalogue-fields']);
     assert.deepEqual(by('faq/all').anchors, ['change-empty-lists']);
+    // Issue 32: what the key used of the original (its ost_syslog rows) and the one grant for it.
+    const { usage } = report;
+    assert.equal(usage.originalKeyId, osticket.apiKey.id, 'the only active key');
+    for (const operation of ['topics/specific', 'user/add', 'user/all', 'ticket/all'])
+      assert.ok(
+        usage.original.some((use) => use.operation === operation && use.calls > 0),
+        operation,
+      );
+    assert.match(
+      usage.grants.find((grant) => grant.keyId === osticket.apiKey.id)?.command ?? '',
+      new RegExp(
+        `^deskgate osticket keys grant ${osticket.apiKey.id} --scope write,users:read,tickets:read`,
+      ),
+    );
+    assert.match(text.stdout, /What the keys used, and what to grant/);
     // Tasks need the notes grant, which an osTicket key has only from `osticket keys grant`.
     assert.deepEqual(by(`tasks/all byTicket ${ticket.id}`).anchors, ['change-tasks-notes']);
     assert.deepEqual(by('tasks/all every day (creationDate)').anchors, ['change-tasks-notes']);
@@ -247,10 +268,7 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
       text.stdout,
       /MISMATCH: calls from 192\.0\.2\.7 would be refused by deskgate \(403 ip_not_allowed\) \[change-key-address\]/,
     );
-    assert.match(
-      text.stdout,
-      /without "Can create tickets": deskgate answers user\/specific and user\/all 403/,
-    );
+    assert.match(text.stdout, /through deskgate without a grant: read only \[change-users-read\]/);
     const report = JSON.parse((await check(['--read-only', '--json'])).stdout) as CheckJson;
     const main = report.keys.find((k) => k.id === osticket.apiKey.id);
     // Seen in osTicket's System Logs, where deskgate recorded its calls: from the bound address.

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startHttpProxy } from '../helpers/http-proxy.ts';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
+import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import {
   addOsticketUser,
   addUnusualChoices,
@@ -50,6 +51,8 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
   let waitingStatus: number;
   /** deskgate's own osTicket key, bound to deskgate's address (127.0.0.1 here). */
   const deskgateKey = 'D'.repeat(32);
+  /** A key made for e-mail piping: "Can Create Tickets", never granted anything by deskgate. */
+  let pipingKey: { id: number; key: string };
 
   before(async () => {
     sink = await startSmtpSink();
@@ -72,6 +75,21 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
     );
     ({ slaId, waitingStatus } = await addUnusualChoices(osticket));
     losing = await startAnswerLosingProxy(osticket.baseUrl);
+    // The client's key: replies and closes as agent 1, granted as an admin does (SPEC §4a).
+    await grantOsticketKey({ url: osticket.databaseUrl }, osticket.apiKey.id, [
+      '--scope',
+      'users:read,tickets:read,tickets:write',
+      '--agent',
+      '1',
+    ]);
+    pipingKey = {
+      key: 'B'.repeat(32),
+      id: await osticket.insert(
+        `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
+         VALUES (1, '127.0.0.1', ?, 1, 0, 'mail piping', NOW(), NOW())`,
+        ['B'.repeat(32)],
+      ),
+    };
   });
   after(async () => {
     losing?.close();
@@ -298,9 +316,19 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
       dept_id: 2,
     });
     assert.equal(checked.status, 400);
-    assert.deepEqual(checked.body?.errors, [
-      { field: 'parameters.dept_id', message: "is not the ticket's department" },
-    ]);
+    // One answer whichever field differs (no oracle, decision 313).
+    const wrongLogin = await call(deskgate, 'close', {
+      ticket_id: stockTicket,
+      staff_id: 1,
+      status_id: 3,
+      username: 'not-the-login',
+    });
+    assert.equal(wrongLogin.status, 400);
+    assert.deepEqual(wrongLogin.body?.errors, checked.body?.errors);
+    assert.deepEqual(
+      checked.body?.errors?.map((e) => e.field),
+      ['parameters'],
+    );
     const reply = await call(deskgate, 'close', {
       ticket_id: stockTicket,
       staff_id: 1,
@@ -434,5 +462,109 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
     assert.equal(await tickets(), count + 1, 'no second ticket');
     const replayed = await call(timingOut, 'add', body, lost);
     assert.equal(replayed.body?.data, String(made?.id));
+  });
+
+  // Issue 32 (SPEC §4a): a piping key gets through deskgate what osTicket's API lets it do.
+  test("an ungranted piping key opens a ticket with osTicket's choices and can do nothing else", async () => {
+    const as = (body: unknown, method = 'POST') =>
+      deskgate.request(body, { method, key: pipingKey.key });
+    const opened = await as({
+      query: 'ticket',
+      condition: 'add',
+      parameters: { title: 'Piped', subject: 'From the mailbox.', user_id: userId },
+    });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const ticketId = Number(opened.body?.data);
+    const [row] = await osticket.query<Row>(
+      'SELECT dept_id, source FROM ost_ticket WHERE ticket_id = ?',
+      [ticketId],
+    );
+    assert.deepEqual(row, { dept_id: 1, source: 'API' });
+    const before = await ticketCounts(osticket);
+    const refusals = [
+      [
+        { query: 'ticket', condition: 'all', sort: 'status', parameters: { status: 0 } },
+        'GET',
+        'insufficient_scope',
+      ],
+      [
+        { query: 'ticket', condition: 'specific', parameters: { id: ticketId } },
+        'GET',
+        'insufficient_scope',
+      ],
+      [
+        {
+          query: 'user',
+          condition: 'all',
+          parameters: { start_date: '2020-01-01', end_date: '2040-01-01' },
+        },
+        'GET',
+        'insufficient_scope',
+      ],
+      [
+        { query: 'user', condition: 'specific', parameters: { id: userId } },
+        'GET',
+        'insufficient_scope',
+      ],
+      [
+        {
+          query: 'ticket',
+          condition: 'reply',
+          parameters: { ticket_id: ticketId, body: 'Signed by the admin?', staff_id: 1 },
+        },
+        'POST',
+        'agent_not_allowed',
+      ],
+      [
+        {
+          query: 'ticket',
+          condition: 'close',
+          parameters: { ticket_id: ticketId, staff_id: 1, status_id: 3 },
+        },
+        'POST',
+        'agent_not_allowed',
+      ],
+      // A department osTicket would not choose goes through the plugin as an agent: none here.
+      [
+        {
+          query: 'ticket',
+          condition: 'add',
+          parameters: { title: 'X', subject: 'Y', user_id: userId, dept_id: 2 },
+        },
+        'POST',
+        'agent_not_allowed',
+      ],
+    ] as const;
+    for (const [body, method, code] of refusals) {
+      const refused = await as(body, method);
+      assert.deepEqual([refused.status, refused.body?.code], [403, code], JSON.stringify(body));
+    }
+    assert.deepEqual(await ticketCounts(osticket), before, 'nothing written');
+  });
+
+  test('a key granted --agent replies as it; a staff_id outside its agents → 403 naming the grant', async () => {
+    const id = Number((await call(deskgate, 'add', { ...input, user_id: userId })).body?.data);
+    const before = await ticketCounts(osticket);
+    const outside = await call(deskgate, 'reply', {
+      ticket_id: id,
+      body: 'As someone else',
+      staff_id: 2,
+    });
+    assert.deepEqual([outside.status, outside.body?.code], [403, 'agent_not_allowed']);
+    assert.match(
+      String(outside.body?.data),
+      new RegExp(
+        `deskgate osticket keys grant ${osticket.apiKey.id} --scope .*tickets:write --agent 1,2`,
+      ),
+    );
+    assert.deepEqual(await ticketCounts(osticket), before, 'nothing reached osTicket');
+    // Its one agent: staff_id may be left out.
+    const replied = await call(deskgate, 'reply', { ticket_id: id, body: 'As agent 1' });
+    assert.equal(replied.status, 200, JSON.stringify(replied.body));
+    const [entry] = await osticket.query<Row>(
+      'SELECT staff_id FROM ost_thread_entry WHERE id = ?',
+      [Number(replied.body?.data)],
+    );
+    assert.equal(entry?.staff_id, 1);
   });
 });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Connection, createConnection, type ResultSetHeader } from 'mysql2/promise';
 import { MYSQL_ADMIN_URL } from '../helpers/databases.ts';
+import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import { ROOT } from '../helpers/paths.ts';
 
 /**
@@ -43,7 +44,10 @@ export interface OsticketDatabase {
   /** The database's name. */
   name: string;
   prefix: string;
-  /** An active key bound to 127.0.0.1, allowed to create tickets (so: read, write, users:read). */
+  /**
+   * An active key bound to 127.0.0.1, allowed to create tickets, and (unless `formerWriteKey:
+   * false`) granted write, users:read, tickets:read and tickets:write as any agent.
+   */
   writeKey: OsticketKey;
   /** An active key without can_create_tickets. */
   readKey: OsticketKey;
@@ -65,6 +69,13 @@ export interface OsticketDatabaseOptions {
   contactTable?: boolean;
   /** Admin URL of the server to create it on; default the shared test MariaDB. */
   adminUrl?: string;
+  /**
+   * Whether `writeKey` is granted, with the real `deskgate osticket keys grant` (after `deskgate
+   * migrate`), what every "Can Create Tickets" key could do before issue 32: write, users:read,
+   * tickets:read and tickets:write as any agent. Default true; false leaves deskgate's tables
+   * uncreated and the key with osTicket's own rights.
+   */
+  formerWriteKey?: boolean;
 }
 
 function withPrefix(sqlText: string, prefix: string): string {
@@ -119,6 +130,8 @@ export async function createOsticketDatabase(
   await connection.query(withPrefix(readFileSync(SEED_FILE, 'utf8'), prefix));
   if (options.contactTable === false) await connection.query(`DROP TABLE \`${prefix}user__cdata\``);
   const keys = await insertKeys(connection, prefix);
+  if (options.formerWriteKey !== false)
+    await grantOsticketKey({ url: url.toString(), prefix }, keys.write.id);
   return {
     url: url.toString(),
     name,

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { verify } from '@node-rs/bcrypt';
-import { grantAccounts } from '../helpers/account-grants-stand-in.ts';
 import { runCli } from '../helpers/cli.ts';
 import { call, type Reply, userBody } from '../helpers/http.ts';
+import { FORMER_RIGHTS, grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import { type StartedServer, startServer } from '../helpers/server.ts';
 import {
   createOsticketDatabase,
@@ -105,11 +105,9 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
     organizations = await ticketKey('organizations key');
     confirmed = await ticketKey('confirmed accounts key');
     const env = osticketEnv(database);
-    const grants = await grantAccounts(database, {
-      [organizations.id]: { organizations: true },
-      [confirmed.id]: { confirmed: true },
-    });
-    server = await startServer({ databaseUrl: database.url, env: { ...env, ...grants } });
+    await grantOsticketKey(database, organizations.id, [...FORMER_RIGHTS, '--organizations']);
+    await grantOsticketKey(database, confirmed.id, [...FORMER_RIGHTS, '--confirmed-accounts']);
+    server = await startServer({ databaseUrl: database.url, env });
   });
   after(async () => {
     await server?.stop();
@@ -312,7 +310,8 @@ describe('users created in osTicket mode are the rows osTicket writes', { skip }
       assert.equal(reply.body?.code, 'account_grant_required', label);
       assert.match(
         String(reply.body?.data),
-        new RegExp(`deskgate osticket keys grant ${key.id} --organizations`),
+        // The key's whole grant with --organizations added: a grant replaces the earlier one.
+        new RegExp(`deskgate osticket keys grant ${key.id} --scope [a-z:,]+ --organizations\\b`),
       );
       assert.deepEqual(await rowCounts(), before, `${label}: nothing written`);
     }

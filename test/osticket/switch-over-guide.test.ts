@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { doubleEncoded } from '../../src/cli/osticket-check/compare-readings.ts';
 import { tasks } from '../../src/data/tasks/tasks.ts';
+import { runCli } from '../helpers/cli.ts';
 import { call, type Reply, topicBody, userBody } from '../helpers/http.ts';
+import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
 import {
@@ -222,16 +224,20 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       const open = await start(t, { DESKGATE_OSTICKET_KEY_ADDRESS: 'ignore' });
       assert.equal((await send(open, topicBody(1), { key: db.elsewhereKey.key })).status, 200);
     },
-    async 'users-read'(t) {
+    async 'users-read'() {
       const id = await addUser();
       const refused = await send(standard, userById(id), { key: db.readKey.key });
       assert.equal(refused.status, 403);
       assert.equal(refused.body?.code, 'insufficient_scope');
-      const open = await start(t, { DESKGATE_OSTICKET_USERS_READ: 'all-keys' });
-      assert.equal((await send(open, userById(id), { key: db.readKey.key })).status, 200);
+      // The admin's one command for this key (the CLI as a child process).
+      await grantOsticketKey(db, db.readKey.id, ['--scope', 'users:read']);
+      assert.equal((await send(standard, userById(id), { key: db.readKey.key })).status, 200);
       // Reading users gives no write.
-      const write = await send(open, userBody(), { key: db.readKey.key, method: 'POST' });
+      const write = await send(standard, userBody(), { key: db.readKey.key, method: 'POST' });
       assert.equal(write.status, 403);
+      await runCli(['osticket', 'keys', 'revoke', String(db.readKey.id), '--database', db.url], {
+        DESKGATE_SCHEMA: 'osticket',
+      });
     },
     async 'child-topics'(t) {
       const ids = (reply: Reply) =>
@@ -355,7 +361,7 @@ describe('the switch-over guide lists exactly the differences it is checked for'
         assert.equal(refused.body?.code, 'account_grant_required');
         assert.match(
           String(refused.body?.data),
-          /deskgate osticket keys grant \d+ --organizations/,
+          /deskgate osticket keys grant \d+ --scope [a-z:,]+ --organizations\b/,
         );
       }
       // The fix: 0 in both.

@@ -87,6 +87,11 @@ for (const kind of DATABASES) {
           'tickets:read',
           'tickets:write',
         ]);
+        // It writes tickets as no agent (decision 312), and the banner says how to make one that does.
+        assert.deepEqual(listed[0]?.agents, []);
+        const banner = shown.join('\n');
+        assert.match(banner, /writes tickets as no agent/);
+        assert.match(banner, /deskgate keys create --name NAME --agent ID/);
       } finally {
         assert.equal(await first.stop(), 0);
       }

@@ -26,6 +26,18 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'users get', load: async () => (await import('./users-get.ts')).usersGet },
   { name: 'users delete', load: async () => (await import('./users-delete.ts')).usersDelete },
   { name: 'osticket check', load: async () => (await import('./osticket-check.ts')).osticketCheck },
+  {
+    name: 'osticket keys grant',
+    load: async () => (await import('./osticket-keys.ts')).osticketKeysGrant,
+  },
+  {
+    name: 'osticket keys revoke',
+    load: async () => (await import('./osticket-keys.ts')).osticketKeysRevoke,
+  },
+  {
+    name: 'osticket keys list',
+    load: async () => (await import('./osticket-keys.ts')).osticketKeysList,
+  },
   { name: 'agents add', load: async () => (await import('./agents-add.ts')).agentsAdd },
   { name: 'agents list', load: async () => (await import('./agents-list.ts')).agentsList },
   { name: 'tasks add', load: async () => (await import('./tasks-add.ts')).tasksAdd },

@@ -1,7 +1,19 @@
 import { type IssuedApiKey, issueApiKey } from '../../auth/issue-api-key.ts';
+import { describeAgents } from '../../auth/key-agents.ts';
+import { agents } from '../../data/agents/agents.ts';
 import { apiKeys } from '../../data/api-keys/api-keys.ts';
+import type { Store } from '../../data/store.ts';
+import type { ApiKey } from '../../domain.ts';
 import { DEFAULT_SCOPES, SCOPES, type Scope } from '../../domain.ts';
-import { type Command, type CommandInput, JSON_OPTION, printJson, UsageError } from '../command.ts';
+import { AGENT_OPTIONS, parseAgentOptions } from '../agent-options.ts';
+import {
+  type Command,
+  CommandError,
+  type CommandInput,
+  JSON_OPTION,
+  printJson,
+  UsageError,
+} from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
 import { parseExpiry } from '../expiry-input.ts';
 import { textTimestamp } from '../text-timestamp.ts';
@@ -18,14 +30,27 @@ function parseScopes(value: string): Scope[] {
   return SCOPES.filter((s) => scopes.includes(s));
 }
 
+/** Every agent --agent names exists (own schema; osTicket's staff are checked by the grant). */
+async function assertAgentsExist(store: Store, agentIds: ApiKey['agents']): Promise<void> {
+  const data = store.data(agents);
+  if (agentIds === 'any' || agentIds.length === 0 || !data) return;
+  const known = new Set((await data.listAgents()).map((agent) => agent.id));
+  const unknown = agentIds.filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    throw new CommandError(
+      `--agent: no agent with id ${unknown.join(', ')} (deskgate agents list shows them)`,
+    );
+}
+
 export const keysCreate: Command = {
   name: 'keys create',
   usage:
-    'deskgate keys create --name NAME [--scope SCOPE,...] [--allow-ip CIDR]... [--notes] [--expires 90d|DATE] [--json]',
+    'deskgate keys create --name NAME [--scope SCOPE,...] [--allow-ip CIDR]... [--notes] [--agent ID,... | --any-agent] [--expires 90d|DATE] [--json]',
   summary:
     `Create an API key and show it once. --scope: a comma list of ${SCOPES.join(', ')} ` +
     `(default: ${DEFAULT_SCOPES.join(',')}); --expires: a duration (30d, 12h) or a UTC date ` +
-    '(and time).',
+    '(and time); --agent: the agents a tickets:write key may reply and close as (default none; ' +
+    '--any-agent: any).',
   options: {
     ...JSON_OPTION,
     name: { type: 'string' },
@@ -34,6 +59,7 @@ export const keysCreate: Command = {
     /** With tickets:read, the key also reads internal notes. */
     notes: { type: 'boolean', default: false },
     expires: { type: 'string', default: 'never' },
+    ...AGENT_OPTIONS,
   },
   positionals: 0,
   async run(input) {
@@ -45,17 +71,20 @@ export const keysCreate: Command = {
     const scopes = parseScopes(String(input.values.scope));
     const allowIps = (input.values['allow-ip'] as string[]).map((s) => s.trim());
     const expiresAt = parseExpiry(String(input.values.expires), '--expires', Date.now());
-    const { apiKey, key } = await usingStore(input.config, [apiKeys], (store) =>
-      issueApiKey(store, {
+    const agentIds = parseAgentOptions(input);
+    const { apiKey, key } = await usingStore(input.config, [apiKeys, agents], async (store) => {
+      await assertAgentsExist(store, agentIds);
+      return issueApiKey(store, {
         name,
         scopes,
         allowIps,
         notes: input.values.notes === true,
         expiresAt,
+        agents: agentIds,
       }).catch((error: unknown) => {
         throw error instanceof RangeError ? new UsageError(`--allow-ip: ${error.message}`) : error;
-      }),
-    );
+      });
+    });
     printIssuedKey(input, { apiKey, key }, 'Created');
   },
 };
@@ -71,6 +100,8 @@ export function printIssuedKey(input: CommandInput, { apiKey, key }: IssuedApiKe
       allowIps: apiKey.allowIps,
       // Only when set: the --json shape of SPEC §9 stays as it was for every other key.
       ...(apiKey.notes ? { notes: true } : {}),
+      // Only when it has some: a key of no agent prints as before.
+      ...(apiKey.agents === 'any' || apiKey.agents.length > 0 ? { agents: apiKey.agents } : {}),
       ...(apiKey.expires === null ? {} : { expires: apiKey.expires }),
     });
     return;
@@ -79,6 +110,7 @@ export function printIssuedKey(input: CommandInput, { apiKey, key }: IssuedApiKe
     `${verb} API key ${apiKey.id} "${apiKey.name}" (scopes: ${apiKey.scopes.join(', ')}` +
       `${apiKey.allowIps.length ? `; from ${apiKey.allowIps.join(', ')}` : ''}` +
       `${apiKey.notes ? '; reads internal notes' : ''}` +
+      `${apiKey.scopes.includes('tickets:write') ? `; writes tickets as ${describeAgents(apiKey.agents)}` : ''}` +
       `${apiKey.expires === null ? '' : `; expires ${textTimestamp(apiKey.expires, input.config)}`}).\n` +
       `It is shown only this once:\n\n    ${key}\n\n`,
   );

@@ -1,3 +1,4 @@
+import { describeAgents } from '../../auth/key-agents.ts';
 import { apiKeys } from '../../data/api-keys/api-keys.ts';
 import { timestampToMs } from '../../data/time.ts';
 import type { ApiKey } from '../../domain.ts';
@@ -21,8 +22,8 @@ export const keysList: Command = {
   name: 'keys list',
   usage: 'deskgate keys list [--database URL] [--json]',
   summary:
-    'List API keys with their expiry, last use (written at most once a minute per key and process) ' +
-    'and status; never the keys themselves.',
+    'List API keys with their expiry, last use (written at most once a minute per key and process), ' +
+    'status and the agents a ticket-writing key acts as; never the keys themselves.',
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
@@ -37,7 +38,17 @@ export const keysList: Command = {
     const time = (value: string) => textTimestamp(value, input.config);
     input.out(
       formatTable(
-        ['ID', 'NAME', 'SCOPES', 'ALLOW IPS', 'CREATED', 'LAST USED', 'EXPIRES', 'STATUS'],
+        [
+          'ID',
+          'NAME',
+          'SCOPES',
+          'ALLOW IPS',
+          'CREATED',
+          'LAST USED',
+          'EXPIRES',
+          'STATUS',
+          'AGENTS',
+        ],
         keys.map((k) => [
           String(k.id),
           k.name,
@@ -47,6 +58,8 @@ export const keysList: Command = {
           k.lastUsed === null ? '-' : time(k.lastUsed),
           k.expires === null ? 'never' : time(k.expires),
           statusOf(k, nowMs, time),
+          // Whom a tickets:write key replies and closes as (decision 312).
+          k.scopes.includes('tickets:write') ? describeAgents(k.agents) : '-',
         ]),
       ),
     );

@@ -9,7 +9,7 @@ export const keysRotate: Command = {
   name: 'keys rotate',
   usage: 'deskgate keys rotate ID [--grace DURATION] [--expires 90d|DATE|never] [--json]',
   summary:
-    'Give a key a new secret (same name, scopes, allow-list, notes flag), shown once; the old secret works ' +
+    'Give a key a new secret (same name, scopes, allow-list, notes flag, agents), shown once; the old secret works ' +
     'for --grace (default 0: revoked at once). The new key lives as long as the old one was given.',
   options: {
     ...JSON_OPTION,

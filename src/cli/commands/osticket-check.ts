@@ -6,6 +6,7 @@ import {
   type KeyAddresses,
   readKeyAddresses,
 } from '../osticket-check/key-addresses.ts';
+import { grantFor, type KeyUsage, readKeyUsage } from '../osticket-check/key-usage.ts';
 import { type ProbeResult, readTopicFacts, runCheck } from '../osticket-check/run-check.ts';
 
 function parseCallsFrom(values: readonly string[]): CallsFrom[] {
@@ -47,9 +48,9 @@ function printKeys(out: (text: string) => void, keys: KeyAddresses[], sources: s
       ? key.seen.map((s) => `${s.address} ×${s.calls} (${s.source})`).join(', ')
       : 'no calls recorded';
     out(`  key ${key.id}${state} bound to ${key.boundTo || '(no address)'}: ${seen}\n`);
-    if (key.active && !key.canCreateTickets)
+    if (key.active)
       out(
-        '    without "Can create tickets": deskgate answers user/specific and user/all 403 for it [change-users-read]\n',
+        `    through deskgate without a grant: ${key.canCreateTickets ? "read and ticket/add (osTicket's own choices)" : 'read'} only [change-users-read]\n`,
       );
     if (key.mismatched.length && key.active)
       out(
@@ -58,12 +59,42 @@ function printKeys(out: (text: string) => void, keys: KeyAddresses[], sources: s
   }
 }
 
+const uses = (operations: KeyUsage['original']) =>
+  operations.map((use) => `${use.operation} ×${use.calls} (last ${use.last})`).join(', ');
+
+/** Which keys called what, and the grant each needs (SPEC §4a). */
+function printUsage(out: (text: string) => void, usage: KeyUsage): void {
+  out(
+    '\nWhat the keys used, and what to grant (deskgate osticket keys grant, one command per key):\n',
+  );
+  if (usage.original.length === 0) {
+    out("  the original's System Logs (ost_syslog) hold no API call (WRITE_SYSTEMLOG was off?)\n");
+  } else {
+    const who =
+      usage.originalKeyId === undefined
+        ? "it does not name the key; grant each client's key what its client used"
+        : `the only active key, ${usage.originalKeyId}`;
+    out(`  the original (ost_syslog; ${who}): ${uses(usage.original)}\n`);
+    if (usage.originalKeyId === undefined) {
+      const all = grantFor(
+        'ID',
+        usage.original.map((use) => use.operation),
+        false,
+      );
+      if (all) out(`    a key that used all of them: ${all}\n`);
+    }
+  }
+  for (const { keyId, operations } of usage.byKey)
+    out(`  key ${keyId} through deskgate: ${uses(operations)}\n`);
+  for (const { keyId, command } of usage.grants) out(`  key ${keyId}: ${command}\n`);
+}
+
 export const osticketCheck: Command = {
   name: 'osticket check',
   usage:
     'deskgate osticket check --original URL --deskgate URL [--key KEY | --original-key KEY --deskgate-key KEY] [--read-only] [--calls-from [KEY_ID=]ADDRESS]… [--log FILE]… [--database URL] [--json]',
   summary:
-    "Sends the PHP service and deskgate the same requests and prints each difference with the switch-over guide's explanation; exit 1 on one the guide does not list. Writes throwaway users (user/add) unless --read-only. Keys: --key or DESKGATE_CHECK_KEY.",
+    "Sends the PHP service and deskgate the same requests and prints each difference with the switch-over guide's explanation; exit 1 on one the guide does not list. With --database: which keys called the original (its ost_syslog rows) and deskgate, what they used, and the one grant command per key. Writes throwaway users (user/add) unless --read-only. Keys: --key or DESKGATE_CHECK_KEY.",
   options: {
     original: { type: 'string' },
     deskgate: { type: 'string' },
@@ -119,6 +150,10 @@ export const osticketCheck: Command = {
         })
       : undefined;
 
+    const usage = databaseUrl
+      ? await readKeyUsage(databaseUrl, input.config.tablePrefix)
+      : undefined;
+
     const classified = results.map((r) => ({ ...r, verdict: verdict(r, known) }));
     const undocumented = classified.filter((r) => r.verdict === 'undocumented').length;
     const anchors = [...new Set(classified.flatMap((r) => r.anchors))];
@@ -130,6 +165,7 @@ export const osticketCheck: Command = {
         results: classified,
         guide: Object.fromEntries(anchors.map((a) => [a, guide.get(a)?.text ?? null])),
         keys: keyReport?.keys ?? null,
+        usage: usage ?? null,
         undocumented,
       });
     } else {
@@ -162,6 +198,7 @@ export const osticketCheck: Command = {
         }
       }
       if (keyReport) printKeys(out, keyReport.keys, keyReport.sources);
+      if (usage) printUsage(out, usage);
       else
         out(
           "\nAPI key addresses: not checked (give --database mysql://… to read osTicket's keys, read only).\n",

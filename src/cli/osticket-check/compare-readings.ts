@@ -369,7 +369,8 @@ export function compareReadings(
   } else if (o === 'success' && n === 'error') {
     const code = deskgate.code;
     if (code === 'ip_not_allowed') found.add('change-key-address');
-    else if (code === 'insufficient_scope' && probe.kind.startsWith('user-'))
+    // A right osTicket does not give the key: granted per key (SPEC §4a).
+    else if (code === 'insufficient_scope' || code === 'agent_not_allowed')
       found.add('change-users-read');
     else if (code === 'account_grant_required') found.add('change-user-organizations');
     else if (code === 'too_many_requests') found.add('change-rate-limit');

@@ -1,6 +1,7 @@
 import type { ApiKey, Scope } from '../../domain.ts';
 import { defineEntity } from '../entity.ts';
 import { makeOsticketApiKeys, OST_API_KEY_COLUMNS } from './osticket-api-keys.ts';
+import { KEY_GRANT_COLUMNS, type OsticketKeyGrant } from './osticket-key-grants.ts';
 import { makeOwnApiKeys } from './own-api-keys.ts';
 
 export interface NewApiKey {
@@ -12,6 +13,8 @@ export interface NewApiKey {
   expiresAt?: string | null;
   /** May read internal notes (`keys create --notes`). Default false. */
   notes?: boolean;
+  /** The agents it may act as (`keys create --agent`, `--any-agent`). Default none. */
+  agents?: ApiKey['agents'];
 }
 
 /** API keys: what authentication reads and the `keys` commands manage. */
@@ -40,6 +43,25 @@ export interface ApiKeyData {
   findApiKeyBySecret(secret: string): Promise<ApiKey | undefined>;
   markApiKeyUsed(id: number): Promise<void>;
   countApiKeys(): Promise<number>;
+  /** osTicket mode only (undefined on the own schema): `deskgate osticket keys` (SPEC §4a). */
+  osticketGrants?: OsticketGrantData;
+}
+
+/** One osTicket key as `deskgate osticket keys list` shows it. */
+export interface OsticketKeyListing {
+  /** The key as deskgate lets it work: osTicket's rights plus its grant. */
+  key: ApiKey;
+  /** osTicket's "Can Create Tickets" (`ticket/add` with osTicket's own choices). */
+  canCreateTickets: boolean;
+  grant: OsticketKeyGrant | undefined;
+}
+
+export interface OsticketGrantData {
+  listOsticketKeys(): Promise<OsticketKeyListing[]>;
+  /** Replaces the key's grant; undefined (nothing written) when osTicket has no key of this id. */
+  grant(grant: OsticketKeyGrant): Promise<OsticketKeyListing | undefined>;
+  /** 'unknown': no osTicket key of this id; 'none': it had no grant; 'revoked'. */
+  revoke(osticketKeyId: number): Promise<'unknown' | 'none' | 'revoked'>;
 }
 
 export const apiKeys = defineEntity<ApiKeyData>({
@@ -47,9 +69,18 @@ export const apiKeys = defineEntity<ApiKeyData>({
   own: makeOwnApiKeys,
   osticket: makeOsticketApiKeys,
   osticketRequires: {
-    comment: "API keys: read (osTicket manages them); deskgate's own admin keys",
+    comment:
+      "API keys: read (osTicket manages them); deskgate's grants to them and its own admin keys",
     tables: [
       { table: 'api_key', privileges: ['SELECT'], columns: OST_API_KEY_COLUMNS },
+      {
+        table: 'key_grants',
+        own: true,
+        // INSERT and DELETE: `deskgate osticket keys grant` and `revoke` (SPEC §4a).
+        privileges: ['CREATE', 'SELECT', 'INSERT', 'DELETE'],
+        columns: KEY_GRANT_COLUMNS,
+        note: "what `deskgate osticket keys grant` gives an osTicket key beyond osTicket's own rights",
+      },
       {
         table: 'api_keys',
         own: true,

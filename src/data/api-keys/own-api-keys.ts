@@ -1,5 +1,6 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { hashApiKey } from '../../auth/api-key-secret.ts';
+import { formatAgents, NO_ACCOUNT_GRANT, parseAgents } from '../../auth/key-agents.ts';
 import { type ApiKey, SCOPES, type Scope } from '../../domain.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
@@ -26,6 +27,12 @@ export interface ApiKeyTable {
   replaced_by: number | null;
   /** 1: the key may read internal notes (with tickets:read); migration 006. */
   notes: Generated<number>;
+  /**
+   * The agents a ticket-writing key acts as: `any`, ids separated by commas, or '' for none
+   * (migration 010; absent from osTicket mode's `deskgate_api_keys`, whose admin keys write no
+   * tickets).
+   */
+  agents: Generated<string>;
 }
 
 export interface OwnApiKeyTables {
@@ -46,8 +53,9 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     expires: row.expires_at === null ? null : formatTimestamp(row.expires_at),
     replacedBy: row.replaced_by === null ? null : Number(row.replaced_by),
     notes: Number(row.notes) === 1,
-    agents: [],
-    accounts: { organizations: false, confirmed: false },
+    agents: parseAgents(row.agents),
+    // Accounts are osTicket mode's (user/add's portal accounts); the own schema makes none.
+    accounts: NO_ACCOUNT_GRANT,
   };
 }
 
@@ -67,6 +75,10 @@ export async function createApiKey(
     expires_at: key.expiresAt ?? null,
     replaced_by: null,
     notes: key.notes ? 1 : 0,
+    // Only when there are agents: the admin keys' table of osTicket mode has no such column.
+    ...(key.agents === undefined || formatAgents(key.agents) === ''
+      ? {}
+      : { agents: formatAgents(key.agents) }),
   });
   const id = await insertReturningId(query, dialect);
   return toApiKey(

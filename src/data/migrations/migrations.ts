@@ -9,9 +9,11 @@ import * as tickets from './006-tickets.ts';
 import * as phoneAsText from './007-phone-as-text.ts';
 import * as catalogue from './008-catalogue.ts';
 import * as apiKeyExpiry from './009-api-key-expiry.ts';
+import * as apiKeyAgents from './010-api-key-agents.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
+import * as osticketKeyGrants from './osticket-004-key-grants.ts';
 
 export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -31,11 +33,13 @@ export const MIGRATIONS = {
     ['007-phone-as-text', phoneAsText],
     ['008-catalogue', catalogue],
     ['009-api-key-expiry', apiKeyExpiry],
+    ['010-api-key-agents', apiKeyAgents],
   ],
   osticket: [
     ['osticket-001-deskgate-tables', osticketOwnTables],
     ['osticket-002-exact-idempotency-keys', osticketExactIdempotencyKeys],
     ['osticket-003-generic-idempotency-records', osticketGenericIdempotencyRecords],
+    ['osticket-004-key-grants', osticketKeyGrants],
   ],
 } as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
 

@@ -15,7 +15,7 @@ import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
-import { RejectedValueError } from '../store.ts';
+import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
 import type { CreatedTicket, TicketData } from './tickets.ts';
@@ -525,13 +525,14 @@ export async function closeTicket(
     if (!status) throw new RejectedValueError('status_id', 'is not an existing ticket status');
     if (status.state !== 'closed')
       throw new RejectedValueError('status_id', 'is not a closed status');
-    if (closing.deptId !== 0 && closing.deptId !== Number(ticket.dept_id))
-      throw new RejectedValueError('dept_id', "is not the ticket's department");
-    if (closing.topicId !== 0 && closing.topicId !== Number(ticket.topic_id))
-      throw new RejectedValueError('topic_id', "is not the ticket's help topic");
-    if (closing.teamId !== 0) throw new RejectedValueError('team_id', "is not the ticket's team");
-    if (closing.username !== undefined && closing.username !== agent.username)
-      throw new RejectedValueError('username', "is not the agent's username");
+    // One error whichever differs: no oracle for a ticket's department or an agent's login.
+    if (
+      (closing.deptId !== 0 && closing.deptId !== Number(ticket.dept_id)) ||
+      (closing.topicId !== 0 && closing.topicId !== Number(ticket.topic_id)) ||
+      closing.teamId !== 0 ||
+      (closing.username !== undefined && closing.username !== agent.username)
+    )
+      throw new CloseFieldsMismatchError('close fields do not match');
     if (closing.body !== '') {
       await insertEntry(trx, dialect, {
         ticket_id: closing.ticketId,

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../errors.ts';
 import {
   accountGrantRequiredMessage,
+  agentNotAllowedMessage,
   insufficientScopeMessage,
   invalidParametersMessage,
   keyRateLimitMessage,
@@ -36,13 +37,19 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   invalid_api_key: MESSAGES.invalidApiKey,
   insufficient_scope: insufficientScopeMessage('users:read', 'user/all'),
   ip_not_allowed: MESSAGES.ipNotAllowed,
+  agent_not_allowed: agentNotAllowedMessage(
+    5,
+    'deskgate osticket keys grant 3 --scope tickets:read,tickets:write --agent 5',
+  ),
   not_found: MESSAGES.notFound,
   method_not_allowed: methodNotAllowedMessage('topics/specific', 'GET'),
   duplicate_email: MESSAGES.duplicateEmail,
   write_in_progress: MESSAGES.writeInProgress,
   not_closeable: MESSAGES.notCloseable,
   osticket_refused: MESSAGES.osticketRefused,
-  account_grant_required: accountGrantRequiredMessage(3),
+  account_grant_required: accountGrantRequiredMessage(
+    'deskgate osticket keys grant 3 --scope write --organizations',
+  ),
   payload_too_large: payloadTooLargeMessage(16384),
   unsupported_media_type: MESSAGES.multipart,
   idempotency_mismatch: MESSAGES.idempotencyMismatch,

@@ -63,7 +63,7 @@ export const tasksAll = defineOperation({
   nothingFound: false,
   errors: ['too_many_results', 'insufficient_scope'],
   async handle({ parameters }, { data, config, apiKey }) {
-    requireNotesGrant(apiKey, 'tasks/all');
+    requireNotesGrant({ apiKey, config }, 'tasks/all');
     const { elements, next } = await readList(
       {
         limit: parameters.limit,

@@ -26,8 +26,8 @@ export const tasksSpecific = defineOperation({
   uses: [tasks],
   nothingFound: true,
   errors: ['insufficient_scope'],
-  async handle({ parameters }, { data, apiKey }) {
-    requireNotesGrant(apiKey, 'tasks/specific');
+  async handle({ parameters }, { data, apiKey, config }) {
+    requireNotesGrant({ apiKey, config }, 'tasks/specific');
     const task = await data(tasks).findTask(parameters.id);
     return task && { total: 1 as const, tasks: [toTaskView(task)] };
   },

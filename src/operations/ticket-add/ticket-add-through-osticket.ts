@@ -5,6 +5,7 @@ import { writes } from '../../data/writes/writes.ts';
 import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
 import { callBridge, openStockTicket } from '../../osticket-api/call-osticket.ts';
+import { actingAgent } from '../acting-agent.ts';
 import { type Claim, fingerprintOf, writeOnceRemotely } from '../idempotent-write.ts';
 import {
   OSTICKET_SETTLE_GRACE_MS,
@@ -20,6 +21,21 @@ type Parameters = z.output<typeof ticketAddParameters>;
 
 /** Seconds of slack on the recovery window: clocks of deskgate and the database differ a little. */
 const RECOVERY_SLACK_SECONDS = 5;
+
+/**
+ * The agent a ticket/add through the plugin acts as (SPEC §4a, decision 312): the key's one
+ * agent; for a key of several or any, DESKGATE_OSTICKET_BRIDGE_STAFF_ID where the key may act as
+ * it. A key of no agent opens tickets only with osTicket's own choices (403 naming the grant).
+ */
+function pluginAgent(context: OsticketWriteContext, bridgeStaffId: number | undefined): number {
+  const { agents } = context.apiKey;
+  if (agents !== 'any' && agents.length === 1 && agents[0] !== undefined) return agents[0];
+  if (agents !== 'any' && agents.length === 0) return actingAgent(context, undefined);
+  if (bridgeStaffId === undefined) {
+    throw new DeskgateError('requires_osticket_bridge', MESSAGES.requiresBridgeAgent);
+  }
+  return actingAgent(context, bridgeStaffId);
+}
 
 /**
  * ticket/add in osTicket mode (decision 240): osTicket's stock api/tickets.json when department,
@@ -52,10 +68,7 @@ export async function addTicketThroughOsticket(
   if (throughPlugin && !api.bridge) {
     throw new DeskgateError('requires_osticket_bridge', MESSAGES.requiresOsticketPlugin);
   }
-  const staffId = api.bridgeStaffId;
-  if (throughPlugin && staffId === undefined) {
-    throw new DeskgateError('requires_osticket_bridge', MESSAGES.requiresBridgeAgent);
-  }
+  const staffId = throughPlugin ? pluginAgent(context, api.bridgeStaffId) : undefined;
   const title = parameters.title;
   const numberOf = async (id: number) =>
     (await context.data(tickets).findTicket({ id }, { notes: false }))?.number ?? '';

@@ -46,7 +46,9 @@ export const ticketAdd = defineOperation({
     'SLA due time and a `created` event in the same transaction. Answers the ticket id; the ' +
     'number is in the `X-Ticket-Number` header. Send an `Idempotency-Key` to make retries ' +
     "safe. In osTicket mode: 501 `requires_osticket_bridge` until deskgate's osTicket bridge " +
-    'is set up.',
+    'is set up; a `dept_id`, `sla_id` or `status_id` osTicket would not choose itself goes ' +
+    "through deskgate's osTicket plugin as the key's agent (403 `agent_not_allowed` for a key " +
+    'of no agent, such as an osTicket key without a grant).',
   parameters: { '*': ticketAddParameters },
   responseHeaders: {
     'X-Ticket-Number': {
@@ -79,6 +81,7 @@ export const ticketAdd = defineOperation({
   nothingFound: false,
   idempotencyKey: true,
   errors: [
+    'agent_not_allowed',
     'idempotency_mismatch',
     'requires_osticket_bridge',
     'write_in_progress',

@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import { CloseFieldsMismatchError } from '../../data/store.ts';
 import { ticketInputs } from '../../data/ticket-inputs/ticket-inputs.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
+import { DeskgateError } from '../../errors.ts';
+import { insufficientScopeMessage, invalidParametersMessage } from '../../messages.ts';
 import { callBridge } from '../../osticket-api/call-osticket.ts';
+import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { defineOperation } from '../operation.ts';
+import { defineOperation, type OperationContext } from '../operation.ts';
 import {
   OSTICKET_WRITE_USES,
   type OsticketWriteContext,
@@ -14,12 +18,43 @@ import {
 import { escapeHtml } from '../plain-text.ts';
 import { writeTicket } from '../ticket-writes.ts';
 
+type Parameters = z.output<typeof ticketCloseParameters>;
+
+/** The one answer to a wrong dept_id, topic_id, team_id or username, whichever it is (SPEC §4a). */
+function closeFieldsMismatch(): DeskgateError {
+  const message =
+    "dept_id, topic_id, team_id and username, where given, must be the ticket's and the agent's; they are not";
+  return new DeskgateError('invalid_parameters', invalidParametersMessage([message]), {
+    errors: [{ field: 'parameters', message }],
+  });
+}
+
+/**
+ * The original's extra fields are compared with the ticket only for a key that may read tickets
+ * (decision 313): to any other key each answer would tell a ticket's department, topic or team,
+ * or its agent's login name, one guess at a time.
+ */
+function assertMayCheckCloseFields(context: OperationContext, parameters: Parameters): void {
+  const given =
+    Boolean(parameters.dept_id) ||
+    Boolean(parameters.topic_id) ||
+    Boolean(parameters.team_id) ||
+    parameters.username !== undefined;
+  if (given && !context.apiKey.scopes.includes('tickets:read')) {
+    throw new DeskgateError(
+      'insufficient_scope',
+      `${insufficientScopeMessage('tickets:read', 'ticket/close')} It compares dept_id, topic_id, team_id and username with the ticket only for a key that may read it; leave them out.`,
+    );
+  }
+}
+
 /**
  * osTicket mode: the original's extra fields are checked against the ticket here, then deskgate's
  * osTicket plugin closes it as the panel's status action does (the body as an internal note).
  */
 async function closeThroughOsticket(
-  parameters: z.output<typeof ticketCloseParameters>,
+  parameters: Parameters,
+  staffId: number,
   context: OsticketWriteContext,
 ): Promise<string> {
   const api = osticketBridgeOf(context);
@@ -28,24 +63,25 @@ async function closeThroughOsticket(
     .findTicket({ id: parameters.ticket_id }, { notes: false });
   if (!ticket) rejectParameter('ticket_id', 'is not an existing ticket');
   const { dept_id: deptId = 0, topic_id: topicId = 0, team_id: teamId = 0 } = parameters;
-  if (deptId !== 0 && deptId !== ticket.deptId)
-    rejectParameter('dept_id', "is not the ticket's department");
-  if (topicId !== 0 && topicId !== ticket.topicId)
-    rejectParameter('topic_id', "is not the ticket's help topic");
-  if (teamId !== 0 && teamId !== ticket.teamId)
-    rejectParameter('team_id', "is not the ticket's team");
-  if (parameters.username !== undefined) {
-    const username = await context.data(ticketInputs).agentUsername(parameters.staff_id);
-    if (username === undefined) rejectParameter('staff_id', 'is not an existing agent');
-    if (username !== parameters.username)
-      rejectParameter('username', "is not the agent's username");
-  }
+  const username =
+    parameters.username === undefined
+      ? undefined
+      : await context.data(ticketInputs).agentUsername(staffId);
+  if (parameters.username !== undefined && username === undefined)
+    rejectParameter('staff_id', 'is not an existing agent');
+  if (
+    (deptId !== 0 && deptId !== ticket.deptId) ||
+    (topicId !== 0 && topicId !== ticket.topicId) ||
+    (teamId !== 0 && teamId !== ticket.teamId) ||
+    (parameters.username !== undefined && username !== parameters.username)
+  )
+    throw closeFieldsMismatch();
   const note = parameters.body?.trim() ?? '';
   await callBridge(
     api,
     'close',
     {
-      staff_id: parameters.staff_id,
+      staff_id: staffId,
       ticket_id: parameters.ticket_id,
       status_id: parameters.status_id,
       ip: context.clientIp,
@@ -72,7 +108,10 @@ export const ticketCloseParameters = z.strictObject({
     .max(65_535, { error: 'must be at most 65535 characters' })
     .optional()
     .meta({ description: 'A comment, kept as an internal note "Status Changed" (as osTicket).' }),
-  staff_id: integerField(1, INT32_MAX).meta({ description: 'The active agent who closes it.' }),
+  staff_id: integerField(1, INT32_MAX).optional().meta({
+    description:
+      "The active agent who closes it: one the key was given (`--agent`); absent, the key's one agent.",
+  }),
   status_id: integerField(1, INT32_MAX).meta({ description: 'A status whose state is closed.' }),
   team_id: checked('A team id'),
   dept_id: checked('A department id'),
@@ -91,11 +130,14 @@ export const ticketClose = defineOperation({
   scope: 'tickets:write',
   summary: 'Close a ticket',
   description:
-    'Needs `tickets:write`. Sets the closed-state status `status_id` on the one ticket ' +
-    '`ticket_id`, as agent `staff_id`: `closed`, `lastupdate` and `updated` become now, the ' +
+    'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
+    'naming the grant otherwise; a key of one agent may leave it out). Sets the closed-state status `status_id` on the one ticket ' +
+    '`ticket_id`, as that agent: `closed`, `lastupdate` and `updated` become now, the ' +
     'overdue flag is cleared and a `closed` event is recorded; a `body` is kept as an internal ' +
     "note. A status that is not a closed state → 400. The original's `team_id`, `dept_id`, " +
-    '`topic_id` and `username` are accepted and checked against the ticket. Answers the ticket ' +
+    '`topic_id` and `username` are accepted and, for a key that also has `tickets:read`, checked ' +
+    "against the ticket and the agent after the key's own permission, with one 400 whichever " +
+    'differs (without `tickets:read`: 403, leave them out). Answers the ticket ' +
     "id. In osTicket mode deskgate's osTicket plugin closes it with osTicket's own code (its " +
     'checks: permissions, open tasks, required fields → 409 `not_closeable`); 501 ' +
     '`requires_osticket_bridge` (nothing written) until the plugin is set up.',
@@ -115,34 +157,43 @@ export const ticketClose = defineOperation({
   uses: OSTICKET_WRITE_USES,
   nothingFound: false,
   errors: [
+    'agent_not_allowed',
     'requires_osticket_bridge',
     'not_closeable',
     'osticket_refused',
     'osticket_unavailable',
     'osticket_timeout',
   ],
-  handle: ({ parameters }, context) =>
-    context.config.schema === 'osticket'
-      ? closeThroughOsticket(parameters, context)
-      : writeTicket(context, {
-          run: (trx, at) =>
-            context.data(tickets).closeTicket(
-              trx,
-              {
-                ticketId: parameters.ticket_id,
-                staffId: parameters.staff_id,
-                statusId: parameters.status_id,
-                body: escapeHtml(parameters.body?.trim() ?? ''),
-                ipAddress: context.clientIp,
-                teamId: parameters.team_id ?? 0,
-                deptId: parameters.dept_id ?? 0,
-                topicId: parameters.topic_id ?? 0,
-                username: parameters.username,
-              },
-              at,
-            ),
-          targetId: () => String(parameters.ticket_id),
-          outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
-          answer: () => String(parameters.ticket_id),
-        }),
+  async handle({ parameters }, context) {
+    // The key's own permission first: nothing about the ticket is looked at before it.
+    const staffId = actingAgent(context, parameters.staff_id);
+    assertMayCheckCloseFields(context, parameters);
+    if (context.config.schema === 'osticket')
+      return closeThroughOsticket(parameters, staffId, context);
+    try {
+      return await writeTicket(context, {
+        run: (trx, at) =>
+          context.data(tickets).closeTicket(
+            trx,
+            {
+              ticketId: parameters.ticket_id,
+              staffId,
+              statusId: parameters.status_id,
+              body: escapeHtml(parameters.body?.trim() ?? ''),
+              ipAddress: context.clientIp,
+              teamId: parameters.team_id ?? 0,
+              deptId: parameters.dept_id ?? 0,
+              topicId: parameters.topic_id ?? 0,
+              username: parameters.username,
+            },
+            at,
+          ),
+        targetId: () => String(parameters.ticket_id),
+        outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+        answer: () => String(parameters.ticket_id),
+      });
+    } catch (error) {
+      throw error instanceof CloseFieldsMismatchError ? closeFieldsMismatch() : error;
+    }
+  },
 });

@@ -111,10 +111,11 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
     for (const [extra, field] of [
       [{ status_id: 1 }, 'parameters.status_id'],
       [{ status_id: 99 }, 'parameters.status_id'],
-      [{ status_id: 3, dept_id: 99 }, 'parameters.dept_id'],
-      [{ status_id: 3, topic_id: 2 }, 'parameters.topic_id'],
-      [{ status_id: 3, team_id: 5 }, 'parameters.team_id'],
-      [{ status_id: 3, username: 'somebody' }, 'parameters.username'],
+      // The original's extra fields: one answer whichever differs (no oracle, SPEC §4a).
+      [{ status_id: 3, dept_id: 99 }, 'parameters'],
+      [{ status_id: 3, topic_id: 2 }, 'parameters'],
+      [{ status_id: 3, team_id: 5 }, 'parameters'],
+      [{ status_id: 3, username: 'somebody' }, 'parameters'],
       [{ status_id: 3, staff_id: 999_999 }, 'parameters.staff_id'],
       [{ status_id: 3, ticket_id: 999_999 }, 'parameters.ticket_id'],
     ] as const) {
@@ -128,5 +129,112 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
     const ticket = await read(id);
     assert.equal(ticket.status_id, '1');
     assert.equal(ticket.closed, null);
+  });
+
+  test("the original's extra close fields: one message whichever is wrong", async () => {
+    const id = await open();
+    const messages = new Set<string>();
+    for (const extra of [{ dept_id: 99 }, { topic_id: 2 }, { team_id: 5 }, { username: 'x' }]) {
+      const reply = await write('close', {
+        ticket_id: id,
+        staff_id: agentId,
+        status_id: 3,
+        ...extra,
+      });
+      assert.equal(reply.status, 400, reply.text);
+      messages.add(String(reply.body?.data));
+    }
+    assert.equal(messages.size, 1, [...messages].join('\n'));
+  });
+
+  test('a key acts only as its agents: staff_id outside them → 403 naming the fix; one agent may be left out', async () => {
+    const other = await addAgent(server.store, 'Olga Other');
+    const id = await open();
+    const { key } = await server.createKey({
+      scopes: ['tickets:read', 'tickets:write'],
+      agents: [agentId],
+    });
+    const refused = await server.request(
+      {
+        query: 'ticket',
+        condition: 'reply',
+        parameters: { ticket_id: id, body: 'Hi', staff_id: other },
+      },
+      { method: 'POST', key },
+    );
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.body?.code, 'agent_not_allowed');
+    assert.match(String(refused.body?.data), new RegExp(`deskgate keys create .*--agent ${other}`));
+    for (const condition of ['close']) {
+      const closing = await server.request(
+        {
+          query: 'ticket',
+          condition,
+          parameters: { ticket_id: id, staff_id: other, status_id: 3 },
+        },
+        { method: 'POST', key },
+      );
+      assert.equal(closing.status, 403, closing.text);
+      assert.equal(closing.body?.code, 'agent_not_allowed');
+    }
+    assert.equal(((await read(id)).entries as unknown[]).length, 1, 'nothing written');
+    // Its one agent: staff_id may be left out.
+    const replied = await server.request(
+      { query: 'ticket', condition: 'reply', parameters: { ticket_id: id, body: 'On it.' } },
+      { method: 'POST', key },
+    );
+    assert.equal(replied.status, 200, replied.text);
+    const entries = (await read(id)).entries as Record<string, string>[];
+    assert.equal(entries.at(-1)?.entry_staff_id, String(agentId));
+  });
+
+  test('a key of no agent opens tickets but replies and closes as no one; several agents need staff_id', async () => {
+    const { key: none } = await server.createKey({ scopes: ['tickets:read', 'tickets:write'] });
+    const opened = await server.request(ticketAddBody(userId), { method: 'POST', key: none });
+    assert.equal(opened.status, 200, opened.text);
+    const id = String(opened.body?.data);
+    for (const parameters of [
+      { ticket_id: id, body: 'Hi', staff_id: agentId },
+      { ticket_id: id, body: 'Hi' },
+    ]) {
+      const refused = await server.request(
+        { query: 'ticket', condition: 'reply', parameters },
+        { method: 'POST', key: none },
+      );
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.body?.code, 'agent_not_allowed');
+    }
+    const other = await addAgent(server.store, 'Sam Second');
+    const { key: two } = await server.createKey({
+      scopes: ['tickets:read', 'tickets:write'],
+      agents: [agentId, other],
+    });
+    const ambiguous = await server.request(
+      { query: 'ticket', condition: 'reply', parameters: { ticket_id: id, body: 'Hi' } },
+      { method: 'POST', key: two },
+    );
+    assert.equal(ambiguous.status, 400, ambiguous.text);
+    assert.deepEqual(
+      ambiguous.body?.errors?.map((e) => e.field),
+      ['parameters.staff_id'],
+    );
+  });
+
+  test('close: a key that cannot read tickets may not compare their fields (403, nothing changed)', async () => {
+    const id = await open();
+    const { key } = await server.createKey({ scopes: ['tickets:write'], agents: [agentId] });
+    for (const extra of [{ dept_id: 1 }, { dept_id: 99 }, { username: 'x' }]) {
+      const reply = await server.request(
+        {
+          query: 'ticket',
+          condition: 'close',
+          parameters: { ticket_id: id, status_id: 3, ...extra },
+        },
+        { method: 'POST', key },
+      );
+      assert.equal(reply.status, 403, reply.text);
+      assert.equal(reply.body?.code, 'insufficient_scope');
+    }
+    assert.equal((await read(id)).closed, null);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agents } from '../../data/agents/agents.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { callBridge } from '../../osticket-api/call-osticket.ts';
+import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import {
@@ -16,6 +17,7 @@ import { writeTicket } from '../ticket-writes.ts';
 /** osTicket mode: deskgate's osTicket plugin posts it as the agent, and osTicket mails it. */
 async function replyThroughOsticket(
   parameters: z.output<typeof ticketReplyParameters>,
+  staffId: number,
   context: OsticketWriteContext,
 ): Promise<string> {
   const api = osticketBridgeOf(context);
@@ -23,7 +25,7 @@ async function replyThroughOsticket(
     api,
     'reply',
     {
-      staff_id: parameters.staff_id,
+      staff_id: staffId,
       ticket_id: parameters.ticket_id,
       message: parameters.body,
       ip: context.clientIp,
@@ -40,7 +42,10 @@ async function replyThroughOsticket(
 export const ticketReplyParameters = z.strictObject({
   ticket_id: integerField(1, INT32_MAX).meta({ description: 'The ticket to answer.' }),
   body: textField(65_535, 'The response, plain text (stored HTML-escaped).'),
-  staff_id: integerField(1, INT32_MAX).meta({ description: 'The active agent who answers.' }),
+  staff_id: integerField(1, INT32_MAX).optional().meta({
+    description:
+      "The active agent who answers: one the key was given (`--agent`); absent, the key's one agent.",
+  }),
 });
 
 export const ticketReply = defineOperation({
@@ -50,7 +55,8 @@ export const ticketReply = defineOperation({
   scope: 'tickets:write',
   summary: "Post an agent's response to a ticket",
   description:
-    'Needs `tickets:write`. Adds the response of the active agent `staff_id` to the ticket ' +
+    'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
+    "naming the grant otherwise; a key of one agent may leave it out). Adds the agent's response to the ticket " +
     '`ticket_id` (never to a task with the same id); the ticket becomes answered and, when ' +
     "unassigned, the agent's (osTicket's auto-claim). Every id is checked (400 naming the " +
     "field). Answers the new entry id. In osTicket mode deskgate's osTicket plugin posts it " +
@@ -74,21 +80,24 @@ export const ticketReply = defineOperation({
   uses: [...OSTICKET_WRITE_USES, agents],
   nothingFound: false,
   errors: [
+    'agent_not_allowed',
     'requires_osticket_bridge',
     'osticket_refused',
     'osticket_unavailable',
     'osticket_timeout',
   ],
-  handle: ({ parameters }, context) =>
-    context.config.schema === 'osticket'
-      ? replyThroughOsticket(parameters, context)
+  handle({ parameters }, context) {
+    // The key's own permission first: nothing about the ticket is looked at before it.
+    const staffId = actingAgent(context, parameters.staff_id);
+    return context.config.schema === 'osticket'
+      ? replyThroughOsticket(parameters, staffId, context)
       : writeTicket(context, {
           run: (trx, at) =>
             context.data(tickets).insertReply(
               trx,
               {
                 ticketId: parameters.ticket_id,
-                staffId: parameters.staff_id,
+                staffId,
                 body: escapeHtml(parameters.body),
                 ipAddress: context.clientIp,
               },
@@ -97,5 +106,6 @@ export const ticketReply = defineOperation({
           targetId: String,
           outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
           answer: String,
-        }),
+        });
+  },
 });

@@ -2,6 +2,7 @@ import type { ApiKey } from '../../domain.ts';
 import { DeskgateError } from '../../errors.ts';
 import { accountGrantRequiredMessage } from '../../messages.ts';
 import { sendAccountConfirmation } from '../../osticket-api/call-osticket.ts';
+import { osticketGrantCommand } from '../acting-agent.ts';
 import type { OperationContext } from '../operation.ts';
 import type { UserAddParameters } from './parameters.ts';
 
@@ -22,7 +23,10 @@ export const CONFIRMATION_MAIL_HEADER = 'X-Confirmation-Mail';
 export function assertAccountGrant(parameters: UserAddParameters, apiKey: ApiKey): void {
   const joins = parameters.org_id !== 0 || (parameters.status & PRIMARY_ORG_CONTACT) !== 0;
   if (joins && !apiKey.accounts.organizations) {
-    throw new DeskgateError('account_grant_required', accountGrantRequiredMessage(apiKey.id));
+    throw new DeskgateError(
+      'account_grant_required',
+      accountGrantRequiredMessage(osticketGrantCommand(apiKey, { organizations: true })),
+    );
   }
 }
 
