@@ -533,6 +533,38 @@ describe('the switch-over guide lists exactly the differences it is checked for'
       assert.match(String(reply.body?.data), /DESKGATE_OSTICKET_URL/);
       assert.equal(await ticketCount(), count);
     },
+    async 'close-fields'(t) {
+      const [id] = await tickets();
+      const staffId = await db.insert(
+        `INSERT INTO \`${p()}staff\` (dept_id, role_id, username, firstname, lastname, email, signature, created, updated)
+         VALUES (1, 1, 'closer', 'Clo', 'Ser', 'closer@example.com', '', NOW(), NOW())`,
+      );
+      const before = await ticketStatuses();
+      // The plugin's address is set (a closed port): the fields are compared before it is called.
+      const bridged = await start(t, {
+        DESKGATE_OSTICKET_URL: 'http://127.0.0.1:9/',
+        DESKGATE_OSTICKET_API_KEY: 'A'.repeat(32),
+        DESKGATE_OSTICKET_BRIDGE: 'true',
+      });
+      const close = (extra: object) =>
+        send(
+          bridged,
+          {
+            query: 'ticket',
+            condition: 'close',
+            parameters: { ticket_id: id, body: 'Done.', staff_id: staffId, status_id: 3, ...extra },
+          },
+          { method: 'POST' },
+        );
+      // What a client of the original sends: some team, though the ticket has none.
+      const refused = await close({ team_id: 1, dept_id: 1, topic_id: 1, username: 'closer' });
+      assert.equal(refused.status, 400, refused.text);
+      assert.match(String(refused.body?.data), /team_id and username, where given/);
+      // 0 is not compared: the close goes on, to the plugin (which does not answer here).
+      const zeros = await close({ team_id: 0, dept_id: 0, topic_id: 0 });
+      assert.ok(zeros.status >= 500, zeros.text);
+      assert.deepEqual(await ticketStatuses(), before);
+    },
     async 'notes-null'() {
       await db.query(`UPDATE \`${p()}help_topic\` SET notes = NULL WHERE topic_id = 2`);
       const topic = dataOf(await send(standard, topicBody(2))).topic as Record<string, string>;
