@@ -180,7 +180,9 @@ describe("user/add's portal accounts and organizations, in a real osTicket 1.18.
     assert.equal(refused.body?.code, 'account_grant_required');
     assert.match(
       String(refused.body?.data),
-      new RegExp(`deskgate osticket keys grant ${osticket.apiKey.id} --organizations`),
+      new RegExp(
+        `deskgate osticket keys grant ${osticket.apiKey.id} --scope [a-z:,]+ --organizations\\b`,
+      ),
     );
     const written = await osticket.query('SELECT id FROM ost_user_email WHERE address = ?', [
       email,
