@@ -24,6 +24,8 @@ export const MESSAGES = {
     "In osTicket mode, ticket writes are done by osTicket's own code: set DESKGATE_OSTICKET_URL and DESKGATE_OSTICKET_API_KEY (a key of osTicket's API bound to deskgate's address) and install deskgate's osTicket plugin in osTicket's admin panel. Nothing was written.",
   requiresOsticketPlugin:
     "In osTicket mode, ticket/reply, ticket/close and a ticket/add with a department, SLA or status osTicket would not choose itself go through deskgate's osTicket plugin: install it (osticket-plugin/deskgate-bridge), put deskgate's osTicket API key on its allow-list and set DESKGATE_OSTICKET_BRIDGE=true. Nothing was written.",
+  osticketPluginNotServing:
+    "deskgate is set up for its osTicket plugin (DESKGATE_OSTICKET_URL, DESKGATE_OSTICKET_API_KEY, DESKGATE_OSTICKET_BRIDGE=true), but osTicket does not serve the plugin's routes (api/deskgate/…): in osTicket's admin panel (Manage → Plugins) the deskgate bridge is not installed, not enabled, or has no instance whose status is Enabled. Nothing was written.",
   requiresBridgeAgent:
     "This ticket/add sets a department, SLA or status osTicket would not choose itself, so it goes through deskgate's osTicket plugin as one of the key's agents; this key may act as several, so set DESKGATE_OSTICKET_BRIDGE_STAFF_ID to the one it acts as. Nothing was written.",
   writeInProgress:

@@ -130,7 +130,7 @@ export async function callBridge(
   if (answer === undefined || typeof answer !== 'object') {
     // osTicket's dispatcher answers 404 text when no plugin added the route.
     if (status === 404 || status === 400) {
-      throw new DeskgateError('requires_osticket_bridge', MESSAGES.requiresOsticketPlugin, {
+      throw new DeskgateError('requires_osticket_bridge', MESSAGES.osticketPluginNotServing, {
         cause: new Error(`osTicket answered ${status} at ${path}: the plugin is not enabled`),
       });
     }

@@ -428,6 +428,26 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
     assert.deepEqual(await ticketCounts(osticket), before);
   });
 
+  test("with the plugin disabled in osTicket's panel: 501 saying osTicket does not serve its routes", async () => {
+    const before = await ticketCounts(osticket);
+    const plugin = "install_path LIKE '%deskgate-bridge%'";
+    await osticket.query(`UPDATE ost_plugin SET isactive = 0 WHERE ${plugin}`);
+    try {
+      const reply = await call(deskgate, 'reply', {
+        ticket_id: pluginTicket,
+        staff_id: 1,
+        body: 'x',
+      });
+      assert.equal(reply.status, 501, reply.text);
+      assert.equal(reply.body?.code, 'requires_osticket_bridge');
+      assert.match(String(reply.body?.data), /osTicket does not serve the plugin's routes/);
+      assert.doesNotMatch(String(reply.body?.data), /set DESKGATE_OSTICKET_BRIDGE/);
+    } finally {
+      await osticket.query(`UPDATE ost_plugin SET isactive = 1 WHERE ${plugin}`);
+    }
+    assert.deepEqual(await ticketCounts(osticket), before);
+  });
+
   test('with an Idempotency-Key a retry replays; after a timeout it finds the ticket osTicket made instead of opening a second', async () => {
     const key = { 'idempotency-key': 'add-1' };
     const first = await call(deskgate, 'add', { ...input, user_id: userId }, key);
