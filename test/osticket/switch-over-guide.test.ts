@@ -588,6 +588,56 @@ describe('the switch-over guide lists exactly the differences it is checked for'
         assert.equal(reply.status, 204, `department ${id}`);
       }
     },
+    async 'department-children'() {
+      await catalogue();
+      await db.query(
+        `INSERT INTO \`${p()}department\` (id, pid, flags, name, signature, ispublic, path, created, updated) VALUES (5, 1, 4, 'Tier 2', '', 1, '/1/5/', NOW(), NOW())`,
+      );
+      try {
+        const { departments } = dataOf(
+          await send(standard, { query: 'department', condition: 'all', sort: 'name' }),
+        ) as { departments: { name: string; parent_id: string }[] };
+        assert.deepEqual(
+          departments.map((d) => [d.name, d.parent_id]),
+          [
+            ['Support', '0'],
+            ['Tier 2', '1'],
+          ],
+        );
+        // The fix: keep the top level, as the original answered.
+        assert.deepEqual(
+          departments.filter((d) => d.parent_id === '0').map((d) => d.name),
+          ['Support'],
+        );
+      } finally {
+        await db.query(`DELETE FROM \`${p()}department\` WHERE id = 5`);
+      }
+    },
+    async 'department-flags'() {
+      await catalogue();
+      const { server, key } = await admin();
+      const add = async (name: string, flags?: number) => {
+        const reply = await send(
+          server,
+          { query: 'department', condition: 'add', parameters: { name, flags } },
+          { key, method: 'POST' },
+        );
+        assert.equal(reply.status, 200, reply.text);
+        return String(reply.body?.data);
+      };
+      // The original's README sends flags 1: osTicket's "assign to members only", not active.
+      const one = await add('Flags One', 1);
+      const four = await add('Flags Four', 4);
+      const specific = (id: string) =>
+        send(standard, { query: 'department', condition: 'specific', parameters: { id } });
+      assert.equal((await specific(one)).status, 204);
+      assert.equal((await specific(four)).status, 200);
+      const [row] = await db.query<{ flags: number }>(
+        `SELECT flags FROM \`${p()}department\` WHERE id = ?`,
+        [Number(await add('No Flags'))],
+      );
+      assert.equal(row?.flags, 4, 'without flags: active');
+    },
     async 'featured-faqs'() {
       await catalogue();
       const [accounts] = (await faqAll()).categories as {
@@ -666,6 +716,33 @@ describe('the switch-over guide lists exactly the differences it is checked for'
         assert.equal(refused.body?.code, 'insufficient_scope');
         assert.match(String(refused.body?.data), /--notes/);
       }
+    },
+    async 'task-fields'() {
+      const [ticketId] = await tickets();
+      // A key granted tasks (the notes grant), as an admin does.
+      const taskKey = 'C'.repeat(32);
+      const keyId = await db.insert(
+        `INSERT INTO \`${p()}api_key\` (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created) VALUES (1, '127.0.0.1', ?, 0, 0, 'tasks', NOW(), NOW())`,
+        [taskKey],
+      );
+      await grantOsticketKey(db, keyId, ['--scope', 'tickets:read', '--notes']);
+      const [task] = await db.query<{ id: number; thread: number }>(
+        `SELECT t.id, th.id AS thread FROM \`${p()}task\` t JOIN \`${p()}thread\` th ON th.object_id = t.id AND th.object_type = 'A' LIMIT 1`,
+      );
+      assert.ok(task);
+      const answer = dataOf(
+        await send(
+          standard,
+          { query: 'tasks', condition: 'specific', parameters: { id: task.id } },
+          { key: taskKey },
+        ),
+      ) as { tasks: Record<string, string>[] };
+      const [view] = answer.tasks;
+      // The task's own id (the original answered its thread's), and the fields it lacked.
+      assert.equal(view?.task_id, String(task.id));
+      assert.equal(view?.ticket_id, String(ticketId));
+      for (const field of ['number', 'dept_id', 'staff_id', 'duedate', 'closed', 'updated'])
+        assert.ok(view && field in view, field);
     },
     async 'admin-scope'() {
       await catalogue();
