@@ -35,6 +35,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Options after `serve`, e.g. `['--port', '0']`. */
   args?: readonly string[];
+  /** The umask the server starts with (set by a shell that then execs it), e.g. 0. */
+  umask?: number;
 }
 
 /**
@@ -45,10 +47,17 @@ export async function startServer({
   databaseUrl,
   env = {},
   args = [],
+  umask,
 }: StartOptions): Promise<StartedServer> {
   const keyDir = mkdtempSync(join(tmpdir(), 'deskgate-first-key-'));
   const firstKeyFile = env.DESKGATE_FIRST_KEY_FILE ?? join(keyDir, 'first-api-key.txt');
-  const child = spawn(process.execPath, [await builtCli(), 'serve', ...args], {
+  const serve = [process.execPath, await builtCli(), 'serve', ...args];
+  // A test's process keeps its own umask: the shell sets the server's, then becomes it.
+  const [command, ...commandArgs] =
+    umask === undefined
+      ? serve
+      : ['/bin/sh', '-c', `umask ${umask.toString(8)} && exec "$@"`, 'sh', ...serve];
+  const child = spawn(command as string, commandArgs, {
     cwd: ROOT,
     env: childEnv({
       HOST: '127.0.0.1',

@@ -9,14 +9,8 @@ import { startServer } from '../helpers/server.ts';
 test('deskgate serve creates the SQLite file, its -wal and -shm 0600, whatever the umask', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'deskgate-modes-'));
   const path = join(dir, 'data', 'deskgate.db');
-  // The child inherits the umask at spawn: the most permissive one.
-  const umask = process.umask(0);
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
-  try {
-    server = await startServer({ databaseUrl: `sqlite:${path}` });
-  } finally {
-    process.umask(umask);
-  }
+  // The most permissive umask.
+  const server = await startServer({ databaseUrl: `sqlite:${path}`, umask: 0 });
   try {
     for (const file of [path, `${path}-wal`, `${path}-shm`]) {
       assert.equal((statSync(file).mode & 0o777).toString(8), '600', file);
