@@ -26,11 +26,16 @@ async function confirmOnTerminal(question: string, id: number): Promise<boolean>
 
 export const usersDelete: Command = {
   name: 'users delete',
-  usage: 'deskgate users delete ID [--yes] [--database URL] [--json]',
+  usage: 'deskgate users delete ID [--anonymise-tickets] [--yes] [--database URL] [--json]',
   summary:
     'Delete a user, its emails and account for good (an erasure request), audited by id only; ' +
-    'asks to type the id back on a terminal, needs --yes elsewhere.',
-  options: { ...JSON_OPTION, yes: { type: 'boolean', default: false } },
+    'with --anonymise-tickets also erase their name, address and words from their tickets, ' +
+    'which stay with their history; asks to type the id back on a terminal, needs --yes elsewhere.',
+  options: {
+    ...JSON_OPTION,
+    yes: { type: 'boolean', default: false },
+    'anonymise-tickets': { type: 'boolean', default: false },
+  },
   positionals: 1,
   async run(input) {
     const id = parseId(input.positionals[0], 'ID');
@@ -38,6 +43,7 @@ export const usersDelete: Command = {
     if (input.config.schema === 'osticket')
       throw new CommandError(managedInOsticketMessage('users', 'staff panel (Users)'));
     const yes = input.values.yes === true;
+    const scope = { tickets: input.values['anonymise-tickets'] === true };
     if (!yes && !process.stdin.isTTY)
       throw new UsageError(
         'users delete cannot be undone: pass --yes to delete without a question (stdin is not a terminal)',
@@ -45,17 +51,21 @@ export const usersDelete: Command = {
     const erasure = await usingStore(input.config, [users, writes, tickets], async (store) => {
       const user = await store.data(users).findUserById(id);
       if (!user) return undefined;
-      const refusal = await findErasureRefusal(store, id);
+      const refusal = await findErasureRefusal(store, id, scope);
       if (refusal) throw new CommandError(refusal);
       if (!yes) {
+        const named = scope.tickets
+          ? await store.data(tickets).countTicketsNaming({ userId: id })
+          : 0;
+        const andTickets = named === 0 ? '' : `, and erase what ${named} ticket(s) hold about them`;
         const confirmed = await confirmOnTerminal(
-          `Delete user ${id} "${user.name}" <${user.email}>, its emails and its account? ` +
+          `Delete user ${id} "${user.name}" <${user.email}>, its emails and its account${andTickets}? ` +
             `This cannot be undone. Type ${id} to confirm: `,
           id,
         );
         if (!confirmed) throw new CommandError(`user ${id} was not deleted (not confirmed)`);
       }
-      return eraseUser(store, id);
+      return eraseUser(store, id, scope);
     });
     if (!erasure) throw new CommandError(`no user with id ${id}`);
     if (input.values.json) {

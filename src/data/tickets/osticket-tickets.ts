@@ -302,5 +302,6 @@ export function makeOsticketTickets(handle: OsticketHandle): TicketData {
     closeTicket: writtenByOsticket,
     // Asked only by users delete and topics delete, which osTicket mode refuses before.
     countTicketsNaming: writtenByOsticket,
+    anonymiseTicketsOf: writtenByOsticket,
   };
 }
