@@ -203,5 +203,27 @@ describeWithDatabase(
       assert.equal(confirmed.code, 0, confirmed.output);
       assert.equal((await lookUp(id)).status, 204);
     });
+
+    test('with --anonymise-tickets the question says how many tickets it anonymises', {
+      skip: !HAS_SCRIPT && 'no util-linux script here',
+    }, async () => {
+      const id = String(
+        (await addUser(userFields({ name: 'Asked About Tickets' }), randomUUID())).body?.data,
+      );
+      for (let i = 0; i < 2; i++)
+        assert.equal(
+          (await server.request(ticketAddBody(Number(id)), { method: 'POST' })).status,
+          200,
+        );
+      const args = ['users', 'delete', id, '--anonymise-tickets', ...db()];
+      const refused = await runCliOnTerminal(args, 'no\n');
+      assert.equal(refused.code, 1, refused.output);
+      assert.match(refused.output, /erase what 2 ticket\(s\) hold about them/);
+      assert.equal((await lookUp(id)).status, 200);
+      const confirmed = await runCliOnTerminal(args, `${id}\n`);
+      assert.equal(confirmed.code, 0, confirmed.output);
+      assert.match(confirmed.output, /2 anonymised tickets/);
+      assert.equal((await lookUp(id)).status, 204);
+    });
   },
 );
