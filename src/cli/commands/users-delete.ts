@@ -39,11 +39,16 @@ export const usersDelete: Command = {
   positionals: 1,
   async run(input) {
     const id = parseId(input.positionals[0], 'ID');
-    // Before any question: in osTicket mode the answer would be no whatever the user typed.
-    if (input.config.schema === 'osticket')
-      throw new CommandError(managedInOsticketMessage('users', 'staff panel (Users)'));
     const yes = input.values.yes === true;
     const scope = { tickets: input.values['anonymise-tickets'] === true };
+    // Before any question: in osTicket mode the answer would be no whatever the user typed.
+    if (input.config.schema === 'osticket')
+      throw new CommandError(
+        managedInOsticketMessage('users', 'staff panel (Users)') +
+          (scope.tickets
+            ? "; osTicket 1.18 has no anonymisation: its Users → Delete with 'Delete tickets' deletes the user's tickets for good (docs/decisions/343)"
+            : ''),
+      );
     if (!yes && !process.stdin.isTTY)
       throw new UsageError(
         'users delete cannot be undone: pass --yes to delete without a question (stdin is not a terminal)',
