@@ -22,5 +22,6 @@ class DeskgateBridgePlugin extends Plugin {
         $dispatcher->append(url_post('^/deskgate/tickets\.json$', array($controller, 'create')));
         $dispatcher->append(url_post('^/deskgate/reply\.json$', array($controller, 'reply')));
         $dispatcher->append(url_post('^/deskgate/close\.json$', array($controller, 'close')));
+        $dispatcher->append(url_post('^/deskgate/erase-user\.json$', array($controller, 'eraseUser')));
     }
 }

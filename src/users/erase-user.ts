@@ -63,6 +63,19 @@ async function forgetAnswersNaming(
   return forgotten;
 }
 
+/** The stored answers of ticket writes naming these tickets or their entries. */
+async function forgetTicketAnswers(
+  store: Store,
+  trx: WriteTransaction,
+  { ticketIds, entryIds }: AnonymisedTickets,
+): Promise<number> {
+  return (
+    (await forgetAnswersNaming(store, trx, 'ticket/add', ticketIds)) +
+    (await forgetAnswersNaming(store, trx, 'ticket/close', ticketIds)) +
+    (await forgetAnswersNaming(store, trx, 'ticket/reply', entryIds))
+  );
+}
+
 export const USER_REFERENCES: readonly UserReference[] = [
   {
     // Only the id is in the answer, but the fingerprint is a hash of the personal data sent.
@@ -90,15 +103,8 @@ export const USER_REFERENCES: readonly UserReference[] = [
   {
     // The answers are ids, but their fingerprints hash the words those writes sent.
     what: 'stored ticket write answers',
-    async forget(store, trx, _userId, _scope, done) {
-      if (!done.tickets) return undefined;
-      const { ticketIds, entryIds } = done.tickets;
-      return (
-        (await forgetAnswersNaming(store, trx, 'ticket/add', ticketIds)) +
-        (await forgetAnswersNaming(store, trx, 'ticket/close', ticketIds)) +
-        (await forgetAnswersNaming(store, trx, 'ticket/reply', entryIds))
-      );
-    },
+    forget: (store, trx, _userId, _scope, done) =>
+      done.tickets ? forgetTicketAnswers(store, trx, done.tickets) : Promise.resolve(undefined),
   },
 ];
 
@@ -167,4 +173,37 @@ export async function eraseUser(
     if (error instanceof NoSuchUser) return undefined;
     throw error;
   }
+}
+
+/**
+ * osTicket mode (decision 344): what deskgate keeps once osTicket's own objects erased user `id`
+ * (deskgate's plugin, in osTicket's transaction): its stored user/add answers and those of the
+ * ticket writes naming `erased` go, and the audit entry (the id only) is written, in one
+ * transaction of deskgate's tables.
+ */
+export function recordOsticketErasure(
+  store: Store,
+  id: number,
+  scope: ErasureScope,
+  erased: AnonymisedTickets,
+  actor: Actor = CLI_ACTOR,
+): Promise<Erasure> {
+  return store.data(writes).recordWrite({
+    actor,
+    async run(trx) {
+      const forgotten: Record<string, number> = {
+        'stored user/add answers': await store
+          .data(writes)
+          .forgetAnswersOf(trx, 'user/add', JSON.stringify(String(id))),
+      };
+      if (scope.tickets) {
+        forgotten['anonymised tickets'] = erased.ticketIds.length;
+        forgotten['stored ticket write answers'] = await forgetTicketAnswers(store, trx, erased);
+      }
+      return { forgotten };
+    },
+    targetId: () => String(id),
+    outcome: () => `deleted user ${id} (through osTicket)`,
+    answer: (erasure) => erasure,
+  });
 }

@@ -1,0 +1,176 @@
+<?php
+require_once INCLUDE_DIR . 'class.ticket.php';
+require_once INCLUDE_DIR . 'class.task.php';
+require_once INCLUDE_DIR . 'class.collaborator.php';
+
+/** A step osTicket's objects refused; its message names the step, never the data. */
+class DeskgateErasureFailed extends Exception {}
+
+/**
+ * Erasing one user through osTicket's own model objects (deskgate decision 344). osTicket 1.18
+ * has no anonymisation: its panel deletes a user's tickets (User::deleteAllTickets) before
+ * User::delete. Here the tickets stay, with their numbers, statuses, times and events, owned by
+ * one placeholder user, and lose what is the user's or about them:
+ * - every entry of their tickets and their tasks: body `[erased]` (saved through the model, so
+ *   osTicket's search index follows), no recipients, the e-mail headers nulled as
+ *   Thread::delete does, attachments deleted (osTicket's deleteAttachments);
+ * - the user's own entries anywhere: poster and title `[erased]`, no IP address, the
+ *   placeholder as their user;
+ * - the text, memo and phone answers of the tickets' and tasks' forms: `[erased]` (osTicket's
+ *   ticket__cdata follows through its own signal);
+ * - the tickets' IP address and source_extra; the user as collaborator anywhere;
+ * - thread events by the user: username `[erased]`, the placeholder's id; event data that
+ *   names them: none.
+ * Then osTicket's own User::delete: account, e-mails, contact form, search index row.
+ * The caller runs it in one transaction.
+ */
+class DeskgateUserErasure {
+    const MARKER = '[erased]';
+    /** The placeholder's address: the reserved .invalid domain, never delivered. */
+    const PLACEHOLDER_EMAIL = 'erased@erased.invalid';
+    /** Form answers that hold what a person typed. */
+    static $textFields = array('text', 'memo', 'phone');
+
+    private $user;
+    private $personal;
+
+    function __construct($user) {
+        $this->user = $user;
+        // What names the user, looked for in event data.
+        $this->personal = array((string) $user->getName());
+        foreach ($user->emails as $email)
+            $this->personal[] = (string) $email->address;
+    }
+
+    static function isPlaceholder($user) {
+        return strcasecmp((string) $user->getEmail(), self::PLACEHOLDER_EMAIL) === 0;
+    }
+
+    function ticketCount() {
+        return Ticket::objects()->filter(array('user_id' => $this->user->getId()))->count();
+    }
+
+    /** Everything above; resolves to what the caller answers (ids only). */
+    function run() {
+        $userId = $this->user->getId();
+        $placeholder = $this->placeholder();
+        $ticketIds = array();
+        $entryIds = array();
+        foreach (Ticket::objects()->filter(array('user_id' => $userId)) as $ticket) {
+            $ticketIds[] = (int) $ticket->getId();
+            $entryIds = array_merge($entryIds, $this->eraseThread($ticket->getThread(), $placeholder));
+            $this->eraseForms(DynamicFormEntry::forTicket($ticket->getId(), true));
+            foreach (Task::objects()->filter(array('object_id' => $ticket->getId(), 'object_type' => 'T')) as $task) {
+                if ($thread = $task->getThread())
+                    $this->eraseThread($thread, $placeholder);
+                $this->eraseForms(DynamicFormEntry::forObject($task->getId(), ObjectModel::OBJECT_TYPE_TASK));
+            }
+            $ticket->user_id = $placeholder->getId();
+            $ticket->user_email_id = 0;
+            $ticket->ip_address = '';
+            $ticket->source_extra = null;
+            if (!$ticket->save(true))
+                throw new DeskgateErasureFailed('a ticket was not saved');
+        }
+        // The user's entries on tickets not theirs (as a collaborator).
+        foreach (ThreadEntry::objects()->filter(array('user_id' => $userId)) as $entry)
+            $this->eraseOwnEntry($entry, $placeholder);
+        Collaborator::objects()->filter(array('user_id' => $userId))->delete();
+        foreach (ThreadEvent::objects()->filter(array('uid' => $userId, 'uid_type' => 'U')) as $event) {
+            $event->username = self::MARKER;
+            $event->uid = $placeholder->getId();
+            $event->save();
+        }
+        foreach (ThreadEvent::objects()->filter(array('thread_id__in' => $this->threadIds($ticketIds))) as $event) {
+            if ($event->data !== null && $this->names($event->data)) {
+                $event->data = null;
+                $event->save();
+            }
+        }
+        $user = User::lookup($userId);
+        $user->tickets->reset();
+        if (!$user->delete())
+            throw new DeskgateErasureFailed('User::delete refused');
+        return array(
+            'user_id' => (int) $userId,
+            'placeholder_user_id' => (int) $placeholder->getId(),
+            'ticket_ids' => $ticketIds,
+            'entry_ids' => $entryIds,
+        );
+    }
+
+    /** The one user erased users' tickets belong to, made once through osTicket's User::fromVars. */
+    private function placeholder() {
+        $user = User::fromVars(array('name' => self::MARKER, 'email' => self::PLACEHOLDER_EMAIL));
+        if (!$user)
+            throw new DeskgateErasureFailed('the placeholder user could not be made');
+        return $user;
+    }
+
+    private function threadIds($ticketIds) {
+        if (!$ticketIds)
+            return array(0);
+        $ids = array();
+        foreach (Thread::objects()->filter(array('object_type' => 'T', 'object_id__in' => $ticketIds))
+                ->values_flat('id') as $row)
+            $ids[] = (int) $row[0];
+        return $ids ?: array(0);
+    }
+
+    private function names($text) {
+        foreach ($this->personal as $value)
+            if ($value !== '' && stripos($text, $value) !== false)
+                return true;
+        return false;
+    }
+
+    /** Every entry of `thread` without its words; resolves to their ids. */
+    private function eraseThread($thread, $placeholder) {
+        $thread->deleteAttachments();
+        ThreadEntryEmailInfo::objects()
+            ->filter(array('thread_entry__thread' => $thread))
+            ->update(array('headers' => null));
+        $ids = array();
+        foreach (ThreadEntry::objects()->filter(array('thread_id' => $thread->getId())) as $entry) {
+            $ids[] = (int) $entry->getId();
+            if ((int) $entry->user_id === (int) $this->user->getId()) {
+                $this->eraseOwnEntry($entry, $placeholder);
+                continue;
+            }
+            $entry->recipients = null;
+            $entry->body = self::MARKER;
+            $entry->format = 'text';
+            if (!$entry->save(true))
+                throw new DeskgateErasureFailed('an entry was not saved');
+        }
+        return $ids;
+    }
+
+    private function eraseOwnEntry($entry, $placeholder) {
+        $entry->body = self::MARKER;
+        $entry->format = 'text';
+        $entry->poster = self::MARKER;
+        if ($entry->title !== null)
+            $entry->title = self::MARKER;
+        $entry->ip_address = '';
+        $entry->recipients = null;
+        // Set before saving: osTicket's search index only follows an entry with a user or agent.
+        $entry->user_id = $placeholder->getId();
+        if (!$entry->save(true))
+            throw new DeskgateErasureFailed('an entry was not saved');
+    }
+
+    private function eraseForms($entries) {
+        foreach ($entries as $entry) {
+            foreach ($entry->getAnswers() as $answer) {
+                if (!in_array($answer->field->get('type'), self::$textFields, true))
+                    continue;
+                if ($answer->get('value') === null || $answer->get('value') === '')
+                    continue;
+                $answer->setValue(self::MARKER);
+                if (!$answer->save(true))
+                    throw new DeskgateErasureFailed('a form answer was not saved');
+            }
+        }
+    }
+}

@@ -1,0 +1,252 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { assertCleanFailure } from '../cli/cli-assertions.ts';
+import { runCli } from '../helpers/cli.ts';
+import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
+import {
+  addOsticketUser,
+  BRIDGE_PLUGIN,
+  enableBridgePlugin,
+  type Row,
+} from '../helpers/osticket-ticket-rows.ts';
+import {
+  REAL_OSTICKET_SKIP,
+  type RealOsticket,
+  startRealOsticket,
+} from '../helpers/real-osticket.ts';
+import { useTestServer } from '../helpers/test-server.ts';
+
+/** Every row of every table of the install, as one JSON text: what an erasure must leave no trace in. */
+async function everyRow(osticket: RealOsticket): Promise<string> {
+  const tables = await osticket.query<{ name: string }>(
+    'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY table_name',
+  );
+  const rows: unknown[] = [];
+  for (const { name } of tables) rows.push(name, await osticket.query(`SELECT * FROM \`${name}\``));
+  return JSON.stringify(rows);
+}
+
+/** What osTicket keeps of a ticket's history: its row's fixed facts, its entries' and events' shape. */
+async function history(osticket: RealOsticket, ticketId: number) {
+  const [ticket] = await osticket.query<Row>(
+    'SELECT number, status_id, dept_id, topic_id, staff_id, created, closed, lastupdate FROM ost_ticket WHERE ticket_id = ?',
+    [ticketId],
+  );
+  const entries = await osticket.query<Row>(
+    `SELECT e.id, e.type, e.staff_id, e.created FROM ost_thread_entry e
+     JOIN ost_thread t ON t.id = e.thread_id WHERE t.object_type = 'T' AND t.object_id = ? ORDER BY e.id`,
+    [ticketId],
+  );
+  const events = await osticket.query<Row>(
+    `SELECT v.id, v.event_id, v.staff_id, v.timestamp FROM ost_thread_event v
+     JOIN ost_thread t ON t.id = v.thread_id WHERE t.object_type = 'T' AND t.object_id = ? ORDER BY v.id`,
+    [ticketId],
+  );
+  return { ticket, entries, events };
+}
+
+describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1’s own objects', {
+  skip: REAL_OSTICKET_SKIP,
+}, () => {
+  let osticket: RealOsticket;
+  let admin: OsticketBrowser;
+  const deskgateKey = 'E'.repeat(32);
+
+  before(async () => {
+    osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
+    admin = await osticket.staffBrowser();
+    const keyId = await osticket.insert(
+      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
+       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
+      [deskgateKey],
+    );
+    await enableBridgePlugin(osticket, admin, [keyId]);
+  });
+  after(async () => {
+    await osticket?.stop();
+  });
+
+  const env = () => ({
+    DESKGATE_DATABASE_URL: osticket.databaseUrl,
+    DESKGATE_SCHEMA: 'osticket',
+    DESKGATE_TABLE_PREFIX: 'ost_',
+    DESKGATE_OSTICKET_URL: osticket.baseUrl,
+    DESKGATE_OSTICKET_API_KEY: deskgateKey,
+    DESKGATE_OSTICKET_BRIDGE: 'true',
+  });
+  const deskgate = useTestServer(() => ({
+    database: osticket.databaseUrl,
+    env: { ...env(), DESKGATE_OSTICKET_BRIDGE_STAFF_ID: '1' },
+    ownKey: false,
+  }));
+  const call = (condition: string, parameters: Record<string, unknown>) =>
+    deskgate.request(
+      { query: 'ticket', condition, parameters },
+      {
+        method: 'POST',
+        key: osticket.apiKey.key,
+        headers: { 'Idempotency-Key': randomUUID() },
+      },
+    );
+
+  /** A user with two tickets: one from osTicket's own API, one through deskgate, answered and closed. */
+  async function customer(name: string) {
+    const email = `${name.split(' ')[0]?.toLowerCase()}.${randomUUID().slice(0, 8)}@example.net`;
+    const userId = await addOsticketUser(osticket, email, name);
+    const words = {
+      subject: `Refund for ${name}`,
+      message: `Charged twice, card 4242, ${name}`,
+      reply: `Dear ${name}, refund under way`,
+      note: `Refunded ${name} by phone`,
+    };
+    const added = await call('add', {
+      title: words.subject,
+      subject: words.message,
+      user_id: userId,
+      topic_id: 1,
+    });
+    assert.equal(added.status, 200, added.text);
+    const ticketId = Number(added.body?.data);
+    const replied = await call('reply', { ticket_id: ticketId, body: words.reply, staff_id: 1 });
+    assert.equal(replied.status, 200, replied.text);
+    const closed = await call('close', {
+      ticket_id: ticketId,
+      body: words.note,
+      staff_id: 1,
+      status_id: 3,
+    });
+    assert.equal(closed.status, 200, closed.text);
+    const tickets = await osticket.query<{ id: number }>(
+      'SELECT ticket_id AS id FROM ost_ticket WHERE user_id = ? ORDER BY ticket_id',
+      [userId],
+    );
+    return { userId, email, name, words, ticketIds: tickets.map((t) => Number(t.id)) };
+  }
+
+  test('without --anonymise-tickets a user with tickets is kept; with it osTicket keeps the tickets and their history, with no trace of the user', async () => {
+    const erin = await customer('Erin Erasable');
+    const otto = await customer('Otto Other');
+    assert.equal(erin.ticketIds.length, 2);
+    const args = ['users', 'delete', String(erin.userId), '--staff', '1', '--yes', '--json'];
+
+    const before = await everyRow(osticket);
+    assertCleanFailure(
+      await runCli(args, env()),
+      1,
+      new RegExp(`user ${erin.userId} is named by 2 ticket\\(s\\): pass --anonymise-tickets`),
+    );
+    assert.equal(await everyRow(osticket), before, 'the refusal changed nothing');
+
+    const histories = await Promise.all(erin.ticketIds.map((id) => history(osticket, id)));
+    const result = await runCli([...args, '--anonymise-tickets'], env());
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), {
+      id: erin.userId,
+      deleted: true,
+      forgotten: {
+        'stored user/add answers': 0,
+        'anonymised tickets': 2,
+        // ticket/add's Idempotency-Key answer (reply and close store none).
+        'stored ticket write answers': 1,
+      },
+    });
+
+    // The tickets are there, with their numbers, statuses, times, entries and events.
+    for (const [index, id] of erin.ticketIds.entries())
+      assert.deepEqual(await history(osticket, id), histories[index]);
+    const [placeholder] = await osticket.query<Row>(
+      `SELECT u.id, u.name, e.address FROM ost_user u JOIN ost_user_email e ON e.id = u.default_email_id
+       WHERE e.address = 'erased@erased.invalid'`,
+    );
+    assert.equal(placeholder?.name, '[erased]');
+    const owners = await osticket.query<{ user_id: number }>(
+      `SELECT DISTINCT user_id FROM ost_ticket WHERE ticket_id IN (${erin.ticketIds.join(',')})`,
+    );
+    assert.deepEqual(
+      owners.map((o) => Number(o.user_id)),
+      [Number(placeholder?.id)],
+    );
+    assert.deepEqual(
+      await osticket.query('SELECT id FROM ost_user WHERE id = ?', [erin.userId]),
+      [],
+      'osTicket deleted the user',
+    );
+
+    // No trace of the user anywhere in osTicket's tables (search index, form values, cdata, …).
+    const everything = await everyRow(osticket);
+    for (const text of [erin.name, erin.email, ...Object.values(erin.words)])
+      assert.ok(!everything.includes(text), `osTicket's tables still hold ${JSON.stringify(text)}`);
+    for (const text of [otto.name, otto.email, ...Object.values(otto.words)])
+      assert.ok(everything.includes(text), `another user's ${text} went too`);
+
+    // The staff panel shows the ticket, erased, and the search finds nothing of the user.
+    const page = await admin.get(`scp/tickets.php?id=${erin.ticketIds[1]}`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /\[erased\]/);
+    for (const text of [erin.name, erin.email, erin.words.reply])
+      assert.ok(!page.text.includes(text), `the panel's ticket page shows ${text}`);
+    const search = await admin.get(
+      `scp/tickets.php?a=search&query=${encodeURIComponent('Erasable')}`,
+    );
+    assert.ok(!search.text.includes(erin.name), 'the panel search finds the user');
+
+    // deskgate still answers the ticket, with its entries.
+    const read = await deskgate.request(
+      { query: 'ticket', condition: 'specific', parameters: { id: erin.ticketIds[1] } },
+      { key: osticket.apiKey.key },
+    );
+    assert.equal(read.status, 200, read.text);
+    assert.ok(!read.text.includes(erin.name));
+    assert.match(read.text, /\[erased\]/);
+  });
+
+  test('a failure inside osTicket leaves every row as it was', async () => {
+    const fay = await customer('Fay Failure');
+    // osTicket's own User::delete fails at the end, after the tickets were anonymised.
+    await osticket.query(
+      `CREATE TRIGGER deskgate_test_keep_user BEFORE DELETE ON ost_user FOR EACH ROW
+       BEGIN IF OLD.id = ${fay.userId} THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'kept'; END IF; END`,
+    );
+    try {
+      const before = await everyRow(osticket);
+      const result = await runCli(
+        ['users', 'delete', String(fay.userId), '--anonymise-tickets', '--staff', '1', '--yes'],
+        env(),
+      );
+      assertCleanFailure(result, 1, /osTicket refused \(not_erased\): .*nothing changed/);
+      assert.equal(await everyRow(osticket), before);
+    } finally {
+      await osticket.query('DROP TRIGGER deskgate_test_keep_user');
+    }
+  });
+
+  test('an agent without osTicket’s permission to delete users is refused; nothing changes', async () => {
+    const gus = await customer('Gus Guarded');
+    const [agent] = await osticket.query<{ permissions: string }>(
+      'SELECT permissions FROM ost_staff WHERE staff_id = 1',
+    );
+    const permissions = JSON.parse(agent?.permissions ?? '{}') as Record<string, unknown>;
+    delete permissions['user.delete'];
+    await osticket.query('UPDATE ost_staff SET permissions = ? WHERE staff_id = 1', [
+      JSON.stringify(permissions),
+    ]);
+    try {
+      const before = await everyRow(osticket);
+      const result = await runCli(
+        ['users', 'delete', String(gus.userId), '--anonymise-tickets', '--staff', '1', '--yes'],
+        env(),
+      );
+      assertCleanFailure(
+        result,
+        1,
+        /osTicket refused \(forbidden\): The agent may not delete users/,
+      );
+      assert.equal(await everyRow(osticket), before);
+    } finally {
+      await osticket.query('UPDATE ost_staff SET permissions = ? WHERE staff_id = 1', [
+        agent?.permissions,
+      ]);
+    }
+  });
+});
