@@ -33,6 +33,7 @@ class DeskgateUserErasure {
 
     private $user;
     private $personal;
+    private $placeholder;
 
     function __construct($user) {
         $this->user = $user;
@@ -53,10 +54,10 @@ class DeskgateUserErasure {
     /** Everything above; resolves to what the caller answers (ids only). */
     function run() {
         $userId = $this->user->getId();
-        $placeholder = $this->placeholder();
         $ticketIds = array();
         $entryIds = array();
         foreach (Ticket::objects()->filter(array('user_id' => $userId)) as $ticket) {
+            $placeholder = $this->placeholder();
             $ticketIds[] = (int) $ticket->getId();
             $entryIds = array_merge($entryIds, $this->eraseThread($ticket->getThread(), $placeholder));
             $this->eraseForms(DynamicFormEntry::forTicket($ticket->getId(), true));
@@ -74,17 +75,23 @@ class DeskgateUserErasure {
         }
         // The user's entries on tickets not theirs (as a collaborator).
         foreach (ThreadEntry::objects()->filter(array('user_id' => $userId)) as $entry)
-            $this->eraseOwnEntry($entry, $placeholder);
+            $this->eraseOwnEntry($entry, $this->placeholder());
         Collaborator::objects()->filter(array('user_id' => $userId))->delete();
         foreach (ThreadEvent::objects()->filter(array('uid' => $userId, 'uid_type' => 'U')) as $event) {
             $event->username = self::MARKER;
-            $event->uid = $placeholder->getId();
+            $event->uid = $this->placeholder()->getId();
             $event->save();
         }
-        foreach (ThreadEvent::objects()->filter(array('thread_id__in' => $this->threadIds($ticketIds))) as $event) {
-            if ($event->data !== null && $this->names($event->data)) {
-                $event->data = null;
-                $event->save();
+        // Event data that names them, on any thread (a collaborator added or removed, an owner
+        // changed), as stored (json_encode escapes non-ASCII) or plain.
+        foreach ($this->personal as $value) {
+            foreach (array_unique(array($value, trim(json_encode($value), '"'))) as $form) {
+                if ($form === '')
+                    continue;
+                foreach (ThreadEvent::objects()->filter(array('data__contains' => $form)) as $event) {
+                    $event->data = null;
+                    $event->save();
+                }
             }
         }
         $user = User::lookup($userId);
@@ -93,35 +100,23 @@ class DeskgateUserErasure {
             throw new DeskgateErasureFailed('User::delete refused');
         return array(
             'user_id' => (int) $userId,
-            'placeholder_user_id' => (int) $placeholder->getId(),
+            'placeholder_user_id' => $this->placeholder ? (int) $this->placeholder->getId() : null,
             'ticket_ids' => $ticketIds,
             'entry_ids' => $entryIds,
         );
     }
 
-    /** The one user erased users' tickets belong to, made once through osTicket's User::fromVars. */
+    /**
+     * The one user erased users' tickets belong to, made the first time one is needed through
+     * osTicket's User::fromVars (found by its address after).
+     */
     private function placeholder() {
-        $user = User::fromVars(array('name' => self::MARKER, 'email' => self::PLACEHOLDER_EMAIL));
-        if (!$user)
-            throw new DeskgateErasureFailed('the placeholder user could not be made');
-        return $user;
-    }
-
-    private function threadIds($ticketIds) {
-        if (!$ticketIds)
-            return array(0);
-        $ids = array();
-        foreach (Thread::objects()->filter(array('object_type' => 'T', 'object_id__in' => $ticketIds))
-                ->values_flat('id') as $row)
-            $ids[] = (int) $row[0];
-        return $ids ?: array(0);
-    }
-
-    private function names($text) {
-        foreach ($this->personal as $value)
-            if ($value !== '' && stripos($text, $value) !== false)
-                return true;
-        return false;
+        if (!$this->placeholder) {
+            $this->placeholder = User::fromVars(array('name' => self::MARKER, 'email' => self::PLACEHOLDER_EMAIL));
+            if (!$this->placeholder)
+                throw new DeskgateErasureFailed('the placeholder user could not be made');
+        }
+        return $this->placeholder;
     }
 
     /** Every entry of `thread` without its words; resolves to their ids. */

@@ -128,6 +128,14 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
     const erin = await customer('Erin Erasable');
     const otto = await customer('Otto Other');
     assert.equal(erin.ticketIds.length, 2);
+    // Erin writes on Otto's ticket too, as a collaborator (osTicket's own postMessage adds her).
+    const collab = `I am ${erin.name}, a colleague of Otto's`;
+    const posted = await osticket.runPhp(
+      `$t = Ticket::lookup(${otto.ticketIds[1]});
+       $e = $t->postMessage(array('userId' => ${erin.userId}, 'message' => ${JSON.stringify(collab)}), 'API', false);
+       echo $e ? $e->getId() : 'failed';`,
+    );
+    assert.match(posted, /^[0-9]+$/, posted);
     const args = ['users', 'delete', String(erin.userId), '--staff', '1', '--yes', '--json'];
 
     const before = await everyRow(osticket);
@@ -175,8 +183,26 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
 
     // No trace of the user anywhere in osTicket's tables (search index, form values, cdata, â€¦).
     const everything = await everyRow(osticket);
-    for (const text of [erin.name, erin.email, ...Object.values(erin.words)])
-      assert.ok(!everything.includes(text), `osTicket's tables still hold ${JSON.stringify(text)}`);
+    for (const text of [erin.name, erin.email, collab, ...Object.values(erin.words)])
+      assert.ok(
+        !everything.includes(text),
+        `osTicket's tables still hold ${JSON.stringify(text)}: ${everything.slice(Math.max(0, everything.indexOf(text) - 400), everything.indexOf(text) + 100)}`,
+      );
+    const [onOttos] = await osticket.query<Row>(
+      'SELECT user_id, poster, body FROM ost_thread_entry WHERE id = ?',
+      [Number(posted)],
+    );
+    assert.deepEqual(onOttos, {
+      user_id: Number(placeholder?.id),
+      poster: '[erased]',
+      body: '[erased]',
+    });
+    assert.deepEqual(
+      await osticket.query('SELECT id FROM ost_thread_collaborator WHERE user_id = ?', [
+        erin.userId,
+      ]),
+      [],
+    );
     for (const text of [otto.name, otto.email, ...Object.values(otto.words)])
       assert.ok(everything.includes(text), `another user's ${text} went too`);
 
@@ -199,6 +225,36 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
     assert.equal(read.status, 200, read.text);
     assert.ok(!read.text.includes(erin.name));
     assert.match(read.text, /\[erased\]/);
+  });
+
+  test('a user without tickets is deleted by osTicketâ€™s own User::delete, without the flag', async () => {
+    const name = 'Nora Noticket';
+    const email = `nora.${randomUUID().slice(0, 8)}@example.net`;
+    const made = await osticket.runPhp(
+      `echo User::fromVars(array('name' => ${JSON.stringify(name)}, 'email' => ${JSON.stringify(email)}))->getId();`,
+    );
+    const userId = Number(made);
+    assert.ok(userId > 0, made);
+    assert.ok((await everyRow(osticket)).includes(email));
+    const result = await runCli(
+      ['users', 'delete', String(userId), '--staff', '1', '--yes', '--json'],
+      env(),
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), {
+      id: userId,
+      deleted: true,
+      forgotten: { 'stored user/add answers': 0 },
+    });
+    const everything = await everyRow(osticket);
+    for (const text of [name, email]) assert.ok(!everything.includes(text), text);
+    const audit = await osticket.query<Row>(
+      "SELECT api_key_id, client_ip, operation, target_id FROM deskgate_audit_log WHERE operation = 'users delete' AND target_id = ?",
+      [String(userId)],
+    );
+    assert.deepEqual(audit, [
+      { api_key_id: 0, client_ip: 'cli', operation: 'users delete', target_id: String(userId) },
+    ]);
   });
 
   test('a failure inside osTicket leaves every row as it was', async () => {
