@@ -177,6 +177,12 @@ describeWithDatabase(
       assert.equal((await lookUp(id)).status, 200);
       for (const bad of ['abc', '0', '-1'])
         assertCleanFailure(await runCli(['users', 'delete', bad, '--yes', ...db()]), 2);
+      assertCleanFailure(
+        await runCli(['users', 'delete', id, '--staff', '1', '--yes', ...db()]),
+        2,
+        /--staff is for osTicket mode/,
+      );
+      assert.equal((await lookUp(id)).status, 200);
     });
 
     test('a user named by a ticket, without --yes off a terminal: exit 2, nothing deleted', async () => {

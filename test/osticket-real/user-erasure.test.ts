@@ -140,6 +140,11 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
 
     const before = await everyRow(osticket);
     assertCleanFailure(
+      await runCli(['users', 'delete', String(erin.userId), '--anonymise-tickets', '--yes'], env()),
+      2,
+      /acts as an agent with the permission to delete users: pass --staff ID/,
+    );
+    assertCleanFailure(
       await runCli(args, env()),
       1,
       new RegExp(`user ${erin.userId} is named by 2 ticket\\(s\\): pass --anonymise-tickets`),
