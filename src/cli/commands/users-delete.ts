@@ -6,7 +6,11 @@ import { tickets } from '../../data/tickets/tickets.ts';
 import { users } from '../../data/users/users.ts';
 import { writes } from '../../data/writes/writes.ts';
 import { DeskgateError } from '../../errors.ts';
-import { BridgeErasureRefused, eraseUserThroughBridge } from '../../osticket-api/call-osticket.ts';
+import {
+  type BridgeErasure,
+  BridgeErasureRefused,
+  eraseUserThroughBridge,
+} from '../../osticket-api/call-osticket.ts';
 import {
   type Erasure,
   type ErasureScope,
@@ -41,7 +45,7 @@ type Erase = (store: Store, scope: ErasureScope) => Promise<Erasure | undefined>
 /** osTicket mode (decision 344): through deskgate's osTicket plugin, as agent `staffId`. */
 function eraseThroughOsticket(api: OsticketApiConfig, id: number, staffId: number): Erase {
   return async (store, scope) => {
-    let erased: Awaited<ReturnType<typeof eraseUserThroughBridge>>;
+    let erased: BridgeErasure;
     try {
       erased = await eraseUserThroughBridge(api, {
         staff_id: staffId,
