@@ -13,7 +13,8 @@ class DeskgateErasureFailed extends Exception {}
  * one placeholder user, and lose what is the user's or about them:
  * - every entry of their tickets and their tasks: body `[erased]` (saved through the model, so
  *   osTicket's search index follows), no recipients, the e-mail headers nulled as
- *   Thread::delete does, attachments deleted (osTicket's deleteAttachments);
+ *   Thread::delete does, attachments deleted (osTicket's deleteAttachments) and their files
+ *   when nothing else uses them;
  * - the user's own entries anywhere: poster and title `[erased]`, no IP address, the
  *   placeholder as their user;
  * - the text, memo and phone answers of the tickets' and tasks' forms: `[erased]` (osTicket's
@@ -121,7 +122,7 @@ class DeskgateUserErasure {
 
     /** Every entry of `thread` without its words; resolves to their ids. */
     private function eraseThread($thread, $placeholder) {
-        $thread->deleteAttachments();
+        $this->deleteAttachments($thread);
         ThreadEntryEmailInfo::objects()
             ->filter(array('thread_entry__thread' => $thread))
             ->update(array('headers' => null));
@@ -139,6 +140,24 @@ class DeskgateUserErasure {
                 throw new DeskgateErasureFailed('an entry was not saved');
         }
         return $ids;
+    }
+
+    /**
+     * osTicket's Thread::deleteAttachments, and at once the files no other attachment uses
+     * (its deleteOrphans spares files younger than a day, for uploads in progress).
+     */
+    private function deleteAttachments($thread) {
+        $fileIds = array();
+        foreach (Attachment::objects()->filter(array('thread_entry__thread' => $thread))
+                ->values_flat('file_id') as $row)
+            $fileIds[] = (int) $row[0];
+        $thread->deleteAttachments();
+        foreach (array_unique($fileIds) as $fileId) {
+            if (Attachment::objects()->filter(array('file_id' => $fileId))->count())
+                continue;
+            if (($file = AttachmentFile::lookup($fileId)) && !$file->delete())
+                throw new DeskgateErasureFailed('an attachment file was not deleted');
+        }
     }
 
     private function eraseOwnEntry($entry, $placeholder) {

@@ -127,7 +127,37 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
   test('without --anonymise-tickets a user with tickets is kept; with it osTicket keeps the tickets and their history, with no trace of the user', async () => {
     const erin = await customer('Erin Erasable');
     const otto = await customer('Otto Other');
-    assert.equal(erin.ticketIds.length, 2);
+    // A third ticket through osTicket's own API, with an attachment named after her.
+    const attachment = 'erin-erasable-passport.txt';
+    const sent = await fetch(`${osticket.baseUrl}api/tickets.json`, {
+      method: 'POST',
+      headers: { 'x-api-key': osticket.apiKey.key },
+      body: JSON.stringify({
+        email: erin.email,
+        name: erin.name,
+        subject: 'Passport scan',
+        message: 'Attached.',
+        attachments: [
+          { [attachment]: `data:text/plain;base64,${Buffer.from('passport').toString('base64')}` },
+        ],
+      }),
+    });
+    assert.equal(sent.status, 201, await sent.text());
+    erin.ticketIds.push(
+      Number(
+        (
+          await osticket.query<{ id: number }>(
+            'SELECT MAX(ticket_id) AS id FROM ost_ticket WHERE user_id = ?',
+            [erin.userId],
+          )
+        )[0]?.id,
+      ),
+    );
+    assert.equal(
+      (await osticket.query('SELECT id FROM ost_file WHERE name = ?', [attachment])).length,
+      1,
+      'osTicket kept the attachment',
+    );
     // Erin writes on Otto's ticket too, as a collaborator (osTicket's own postMessage adds her).
     const collab = `I am ${erin.name}, a colleague of Otto's`;
     const posted = await osticket.runPhp(
@@ -147,7 +177,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
     assertCleanFailure(
       await runCli(args, env()),
       1,
-      new RegExp(`user ${erin.userId} is named by 2 ticket\\(s\\): pass --anonymise-tickets`),
+      new RegExp(`user ${erin.userId} is named by 3 ticket\\(s\\): pass --anonymise-tickets`),
     );
     assert.equal(await everyRow(osticket), before, 'the refusal changed nothing');
 
@@ -159,7 +189,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
       deleted: true,
       forgotten: {
         'stored user/add answers': 0,
-        'anonymised tickets': 2,
+        'anonymised tickets': 3,
         // ticket/add's Idempotency-Key answer (reply and close store none).
         'stored ticket write answers': 1,
       },
@@ -188,7 +218,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
 
     // No trace of the user anywhere in osTicket's tables (search index, form values, cdata, â€¦).
     const everything = await everyRow(osticket);
-    for (const text of [erin.name, erin.email, collab, ...Object.values(erin.words)])
+    for (const text of [erin.name, erin.email, collab, attachment, ...Object.values(erin.words)])
       assert.ok(
         !everything.includes(text),
         `osTicket's tables still hold ${JSON.stringify(text)}: ${everything.slice(Math.max(0, everything.indexOf(text) - 400), everything.indexOf(text) + 100)}`,
