@@ -127,6 +127,18 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
   test('without --anonymise-tickets a user with tickets is kept; with it osTicket keeps the tickets and their history, with no trace of the user', async () => {
     const erin = await customer('Erin Erasable');
     const otto = await customer('Otto Other');
+    // A task on her ticket, made by osTicket's own Task::create as the administrator.
+    const taskText = `Call ${erin.name} back`;
+    const task = await osticket.runPhp(
+      `$thisstaff = Staff::lookup(1);
+       $t = Task::create(array('object_id' => ${erin.ticketIds[1]}, 'object_type' => 'T',
+         'internal_formdata' => array('dept_id' => 1),
+         'default_formdata' => array('title' => ${JSON.stringify(taskText)}),
+         'description' => ${JSON.stringify(`${taskText} about the refund`)}));
+       echo $t ? $t->getId() : 'failed';`,
+    );
+    assert.match(task, /^[0-9]+$/, task);
+    assert.ok((await everyRow(osticket)).includes(`${taskText} about the refund`));
     // A third ticket through osTicket's own API, with an attachment named after her.
     const attachment = 'erin-erasable-passport.txt';
     const sent = await fetch(`${osticket.baseUrl}api/tickets.json`, {
@@ -218,7 +230,14 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
 
     // No trace of the user anywhere in osTicket's tables (search index, form values, cdata, â€¦).
     const everything = await everyRow(osticket);
-    for (const text of [erin.name, erin.email, collab, attachment, ...Object.values(erin.words)])
+    for (const text of [
+      erin.name,
+      erin.email,
+      collab,
+      attachment,
+      taskText,
+      ...Object.values(erin.words),
+    ])
       assert.ok(
         !everything.includes(text),
         `osTicket's tables still hold ${JSON.stringify(text)}: ${everything.slice(Math.max(0, everything.indexOf(text) - 400), everything.indexOf(text) + 100)}`,
@@ -232,6 +251,11 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
       poster: '[erased]',
       body: '[erased]',
     });
+    const [taskRow] = await osticket.query<Row>(
+      'SELECT t.number, c.title FROM ost_task t JOIN ost_task__cdata c ON c.task_id = t.id WHERE t.id = ?',
+      [Number(task)],
+    );
+    assert.equal(taskRow?.title, '[erased]', 'the task stays, without its words');
     assert.deepEqual(
       await osticket.query('SELECT id FROM ost_thread_collaborator WHERE user_id = ?', [
         erin.userId,
