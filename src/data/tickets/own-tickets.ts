@@ -609,11 +609,15 @@ export async function anonymiseTicketsOf(
   userId: number,
   marker: string,
 ): Promise<AnonymisedTickets> {
-  const ticketIds = (
+  // Sub-selects, not id lists: no bound on how many tickets a user has. Their tickets' rows are
+  // changed last, as the sub-selects find them by their user.
+  const theirTickets = trx.selectFrom('tickets').select('id').where('user_id', '=', userId);
+  const ticketIds = (await theirTickets.orderBy('id').execute()).map((row) => Number(row.id));
+  const entryIds = (
     await trx
-      .selectFrom('tickets')
+      .selectFrom('ticket_entries')
       .select('id')
-      .where('user_id', '=', userId)
+      .where('ticket_id', 'in', theirTickets)
       .orderBy('id')
       .execute()
   ).map((row) => Number(row.id));
@@ -621,36 +625,26 @@ export async function anonymiseTicketsOf(
   const userEntries = trx.updateTable('ticket_entries').where('user_id', '=', userId);
   await userEntries.set({ title: marker }).where('title', 'is not', null).execute();
   await userEntries.set({ body: marker, poster: marker, ip_address: '', user_id: 0 }).execute();
-  let entryIds: number[] = [];
-  if (ticketIds.length > 0) {
-    // On their own tickets every entry is about them (replies quote them, greet them by name):
-    // the agents' entries keep who wrote them and when, not what.
-    await trx
-      .updateTable('ticket_entries')
-      .set({ body: marker })
-      .where('ticket_id', 'in', ticketIds)
-      .execute();
-    await trx
-      .updateTable('tickets')
-      .set({ user_id: 0, subject: marker, ip_address: '' })
-      .where('id', 'in', ticketIds)
-      .execute();
-    await trx
-      .updateTable('tasks')
-      .set({ title: marker, description: marker })
-      .where('ticket_id', 'in', ticketIds)
-      .execute();
-    entryIds = (
-      await trx
-        .selectFrom('ticket_entries')
-        .select('id')
-        .where('ticket_id', 'in', ticketIds)
-        .execute()
-    ).map((row) => Number(row.id));
-  }
+  // On their own tickets every entry is about them (replies quote them, greet them by name):
+  // the agents' entries keep who wrote them and when, not what.
+  await trx
+    .updateTable('ticket_entries')
+    .set({ body: marker })
+    .where('ticket_id', 'in', theirTickets)
+    .execute();
+  await trx
+    .updateTable('tasks')
+    .set({ title: marker, description: marker })
+    .where('ticket_id', 'in', theirTickets)
+    .execute();
   await trx
     .updateTable('ticket_events')
     .set({ user_id: 0 })
+    .where('user_id', '=', userId)
+    .execute();
+  await trx
+    .updateTable('tickets')
+    .set({ user_id: 0, subject: marker, ip_address: '' })
     .where('user_id', '=', userId)
     .execute();
   return { ticketIds, entryIds };
