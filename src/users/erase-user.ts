@@ -49,18 +49,17 @@ interface ErasureSteps {
 export const ERASED_MARKER = '[erased]';
 
 /** Forgets the stored answers of `operation` that are one of `ids` (JSON strings, as stored). */
-async function forgetAnswersNaming(
+function forgetAnswersNaming(
   store: Store,
   trx: WriteTransaction,
   operation: string,
   ids: readonly number[],
 ): Promise<number> {
-  let forgotten = 0;
-  for (const id of ids)
-    forgotten += await store
-      .data(writes)
-      .forgetAnswersOf(trx, operation, JSON.stringify(String(id)));
-  return forgotten;
+  return store.data(writes).forgetAnswersOf(
+    trx,
+    operation,
+    ids.map((id) => JSON.stringify(String(id))),
+  );
 }
 
 /** The stored answers of ticket writes naming these tickets or their entries. */
