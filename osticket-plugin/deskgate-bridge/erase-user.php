@@ -84,11 +84,12 @@ class DeskgateUserErasure {
             $event->save();
         }
         // Event data that names them, on any thread (a collaborator added or removed, an owner
-        // changed), as stored (json_encode escapes non-ASCII) or plain.
+        // changed): a whole JSON string, as stored (json_encode escapes non-ASCII) or plain,
+        // so that a short name does not match inside other words.
         foreach ($this->personal as $value) {
-            foreach (array_unique(array($value, trim(json_encode($value), '"'))) as $form) {
-                if ($form === '')
-                    continue;
+            if ($value === '')
+                continue;
+            foreach (array_unique(array(json_encode($value), '"' . $value . '"')) as $form) {
                 foreach (ThreadEvent::objects()->filter(array('data__contains' => $form)) as $event) {
                     $event->data = null;
                     $event->save();

@@ -194,6 +194,13 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
     assert.equal(await everyRow(osticket), before, 'the refusal changed nothing');
 
     const histories = await Promise.all(erin.ticketIds.map((id) => history(osticket, id)));
+    // Event data naming no one (a status change, â€¦) stays, on every ticket.
+    const eventData = () =>
+      osticket.query<Row>(
+        `SELECT id, data FROM ost_thread_event WHERE data IS NOT NULL AND data NOT LIKE '%Erin Erasable%' ORDER BY id`,
+      );
+    const eventDataBefore = await eventData();
+    assert.ok(eventDataBefore.length > 0);
     const result = await runCli([...args, '--anonymise-tickets'], env());
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), {
@@ -227,6 +234,8 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
       [],
       'osTicket deleted the user',
     );
+
+    assert.deepEqual(await eventData(), eventDataBefore);
 
     // No trace of the user anywhere in osTicket's tables (search index, form values, cdata, â€¦).
     const everything = await everyRow(osticket);
