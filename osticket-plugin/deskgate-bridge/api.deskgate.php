@@ -2,9 +2,10 @@
 require_once INCLUDE_DIR . 'class.api.php';
 require_once INCLUDE_DIR . 'class.ticket.php';
 require_once INCLUDE_DIR . 'class.client.php';
+require_once __DIR__ . '/erase-user.php';
 
 /**
- * POST api/deskgate/{tickets,reply,close,account-confirmation}.json. Every answer is JSON: {ticket_id, number,
+ * POST api/deskgate/{tickets,reply,close,account-confirmation,erase-user}.json. Every answer is JSON: {ticket_id, number,
  * entry_id} on success, {error, message[, field]} otherwise. osTicket's own objects do the
  * work (Ticket::create, Ticket::postReply, Ticket::setStatus) as the agent `staff_id` names.
  */
@@ -168,6 +169,44 @@ class DeskgateBridgeApi extends ApiController {
         if (!$account->sendConfirmEmail())
             $this->fail(502, 'not_sent', "osTicket could not send the confirmation mail (no default e-mail or no 'registration-client' page).");
         $this->emit(200, array('user_id' => (int) $userId, 'mail' => 'sent'));
+    }
+
+    /**
+     * Erases a user (deskgate decision 344): with `anonymise_tickets` their tickets stay, as the
+     * placeholder user's, without their name, address, words or attachments; then osTicket's
+     * own User::delete. One database transaction; the agent needs osTicket's user.delete.
+     */
+    function eraseUser() {
+        global $thisstaff;
+        $this->authenticate();
+        $body = $this->body();
+        $staff = $this->agent($body);
+        $user = User::lookup($this->id($body, 'user_id', true));
+        if (!$user)
+            $this->fail(404, 'not_found', 'No user has this id.');
+        $anonymise = ($body['anonymise_tickets'] ?? false) === true;
+        if (!$staff->hasPerm(User::PERM_DELETE))
+            $this->fail(403, 'forbidden', 'The agent may not delete users.');
+        if (DeskgateUserErasure::isPlaceholder($user))
+            $this->fail(409, 'placeholder', 'This is the user erased users\' tickets belong to.');
+        $thisstaff = $staff;
+        $erasure = new DeskgateUserErasure($user);
+        if (!$anonymise && $erasure->ticketCount())
+            $this->fail(409, 'has_tickets', sprintf('The user is named by %d ticket(s).', $erasure->ticketCount()));
+        db_autocommit(false);
+        try {
+            $erased = $erasure->run();
+            if (!db_query('COMMIT'))
+                throw new DeskgateErasureFailed('the commit failed');
+        } catch (Throwable $e) {
+            db_query('ROLLBACK');
+            db_autocommit(true);
+            // Only deskgate's own messages: a database error's text may quote the data.
+            $this->fail(500, 'not_erased', 'osTicket did not erase the user; nothing changed: '
+                . ($e instanceof DeskgateErasureFailed ? $e->getMessage() : 'an error in osTicket (' . get_class($e) . ')'));
+        }
+        db_autocommit(true);
+        $this->emit(200, $erased);
     }
 
     private function authenticate() {

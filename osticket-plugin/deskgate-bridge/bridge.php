@@ -24,5 +24,6 @@ class DeskgateBridgePlugin extends Plugin {
         $dispatcher->append(url_post('^/deskgate/close\.json$', array($controller, 'close')));
         $dispatcher->append(url_post('^/deskgate/account-confirmation\.json$',
             array($controller, 'sendAccountConfirmation')));
+        $dispatcher->append(url_post('^/deskgate/erase-user\.json$', array($controller, 'eraseUser')));
     }
 }

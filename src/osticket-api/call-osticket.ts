@@ -181,3 +181,67 @@ export async function sendAccountConfirmation(
   if (status === 401 || status === 403) throw keyRefused(api, path, text);
   throw new Error(`osTicket answered ${status} at ${path}: ${cleaned(api, text)}`);
 }
+
+/** What the plugin's `erase-user` route answers: ids only (decision 344). */
+export interface BridgeErasure {
+  ticketIds: number[];
+  entryIds: number[];
+  placeholderUserId: number;
+}
+
+/** Why the plugin did not erase: one line for the command, with osTicket's own words. */
+export class BridgeErasureRefused extends Error {
+  override name = 'BridgeErasureRefused';
+}
+
+function idsOf(value: unknown): number[] {
+  return Array.isArray(value) ? value.map(Number).filter(Number.isSafeInteger) : [];
+}
+
+/**
+ * The plugin's `erase-user` route: osTicket anonymises the user's tickets (with
+ * `anonymiseTickets`) and deletes the user through its own objects, in one transaction of its
+ * database. A refusal is a BridgeErasureRefused naming why; a route osTicket does not serve
+ * (the plugin missing, disabled, or older), its key refused, or no answer a DeskgateError.
+ */
+export async function eraseUserThroughBridge(
+  api: OsticketApiConfig,
+  body: { staff_id: number; user_id: number; anonymise_tickets: boolean },
+): Promise<BridgeErasure> {
+  const path = 'api/deskgate/erase-user.json';
+  const { status, text } = await post(api, path, body);
+  let answer: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    answer =
+      parsed !== null && typeof parsed === 'object'
+        ? (parsed as Record<string, unknown>)
+        : undefined;
+  } catch {
+    answer = undefined;
+  }
+  if (answer === undefined) {
+    if (status === 404 || status === 400) {
+      throw new DeskgateError('requires_osticket_bridge', MESSAGES.osticketPluginNotServing, {
+        cause: new Error(
+          `osTicket answered ${status} at ${path}: the plugin is not enabled, or older than this route`,
+        ),
+      });
+    }
+    if (status === 401) throw keyRefused(api, path, text);
+    throw new DeskgateError('osticket_unavailable', MESSAGES.osticketUnavailable, {
+      cause: new Error(`osTicket answered ${status} at ${path}: ${cleaned(api, text)}`),
+    });
+  }
+  if (status === 200) {
+    return {
+      ticketIds: idsOf(answer.ticket_ids),
+      entryIds: idsOf(answer.entry_ids),
+      placeholderUserId: Number(answer.placeholder_user_id),
+    };
+  }
+  const error = String(answer.error);
+  const message = cleaned(api, String(answer.message ?? ''));
+  if (error === 'unauthorized' || error === 'key_not_allowed') throw keyRefused(api, path, message);
+  throw new BridgeErasureRefused(`osTicket refused (${error}): ${message}`);
+}

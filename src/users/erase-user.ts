@@ -1,6 +1,6 @@
 import type { WriteTransaction } from '../data/entity.ts';
 import { type Store, StoreError } from '../data/store.ts';
-import { tickets } from '../data/tickets/tickets.ts';
+import { type AnonymisedTickets, tickets } from '../data/tickets/tickets.ts';
 import { users } from '../data/users/users.ts';
 import { writes } from '../data/writes/writes.ts';
 import type { Actor } from '../domain.ts';
@@ -15,9 +15,64 @@ import type { Actor } from '../domain.ts';
 export interface UserReference {
   /** What the command reports, e.g. `stored user/add answers`. */
   readonly what: string;
-  refusal?(store: Store, userId: number, trx?: WriteTransaction): Promise<string | undefined>;
-  /** Forgets the user's references; resolves to how many went. */
-  forget?(store: Store, trx: WriteTransaction, userId: number): Promise<number>;
+  refusal?(
+    store: Store,
+    userId: number,
+    scope: ErasureScope,
+    trx?: WriteTransaction,
+  ): Promise<string | undefined>;
+  /**
+   * Forgets the user's references; resolves to how many went, or undefined when `scope` leaves
+   * them alone. Earlier lines have run: a later one may use what they left in `done`.
+   */
+  forget?(
+    store: Store,
+    trx: WriteTransaction,
+    userId: number,
+    scope: ErasureScope,
+    done: ErasureSteps,
+  ): Promise<number | undefined>;
+}
+
+/** What an erasure covers beyond the user's own rows. */
+export interface ErasureScope {
+  /** `--anonymise-tickets`: the user's tickets stay, anonymised (decision 343). */
+  tickets: boolean;
+}
+
+/** What earlier USER_REFERENCES lines did, for later ones. */
+interface ErasureSteps {
+  tickets?: AnonymisedTickets;
+}
+
+/** What replaces the user's words and name in their tickets (decision 343). */
+export const ERASED_MARKER = '[erased]';
+
+/** Forgets the stored answers of `operation` that are one of `ids` (JSON strings, as stored). */
+function forgetAnswersNaming(
+  store: Store,
+  trx: WriteTransaction,
+  operation: string,
+  ids: readonly number[],
+): Promise<number> {
+  return store.data(writes).forgetAnswersOf(
+    trx,
+    operation,
+    ids.map((id) => JSON.stringify(String(id))),
+  );
+}
+
+/** The stored answers of ticket writes naming these tickets or their entries. */
+async function forgetTicketAnswers(
+  store: Store,
+  trx: WriteTransaction,
+  { ticketIds, entryIds }: AnonymisedTickets,
+): Promise<number> {
+  return (
+    (await forgetAnswersNaming(store, trx, 'ticket/add', ticketIds)) +
+    (await forgetAnswersNaming(store, trx, 'ticket/close', ticketIds)) +
+    (await forgetAnswersNaming(store, trx, 'ticket/reply', entryIds))
+  );
 }
 
 export const USER_REFERENCES: readonly UserReference[] = [
@@ -28,14 +83,27 @@ export const USER_REFERENCES: readonly UserReference[] = [
       store.data(writes).forgetAnswersOf(trx, 'user/add', JSON.stringify(String(userId))),
   },
   {
-    // A ticket's messages are the user's words too; deleting them is a decision of its own.
-    what: 'tickets',
-    async refusal(store, userId, trx) {
+    // A ticket's messages are the user's words too: kept unless the erasure is asked to cover them.
+    what: 'anonymised tickets',
+    async refusal(store, userId, scope, trx) {
+      if (scope.tickets) return undefined;
       const count = await store.data(tickets).countTicketsNaming({ userId }, trx);
       return count === 0
         ? undefined
-        : `user ${userId} is named by ${count} ticket(s), which deskgate does not erase; the user is kept (docs/decisions/216)`;
+        : `user ${userId} is named by ${count} ticket(s): pass --anonymise-tickets to erase what they hold ` +
+            'about the user too (the tickets and their history stay); the user is kept (docs/decisions/343)';
     },
+    async forget(store, trx, userId, scope, done) {
+      if (!scope.tickets) return undefined;
+      done.tickets = await store.data(tickets).anonymiseTicketsOf(trx, userId, ERASED_MARKER);
+      return done.tickets.ticketIds.length;
+    },
+  },
+  {
+    // The answers are ids, but their fingerprints hash the words those writes sent.
+    what: 'stored ticket write answers',
+    forget: (store, trx, _userId, _scope, done) =>
+      done.tickets ? forgetTicketAnswers(store, trx, done.tickets) : Promise.resolve(undefined),
   },
 ];
 
@@ -48,10 +116,11 @@ export class ErasureRefusedError extends StoreError {
 export async function findErasureRefusal(
   store: Store,
   id: number,
+  scope: ErasureScope,
   trx?: WriteTransaction,
 ): Promise<string | undefined> {
   for (const reference of USER_REFERENCES) {
-    const refusal = await reference.refusal?.(store, id, trx);
+    const refusal = await reference.refusal?.(store, id, scope, trx);
     if (refusal) return refusal;
   }
   return undefined;
@@ -68,25 +137,30 @@ export interface Erasure {
 class NoSuchUser extends Error {}
 
 /**
- * Deletes user `id` (its rows, addresses and account), forgets every USER_REFERENCES entry and
- * writes an audit entry holding only the id, in one transaction; ErasureRefusedError when a
+ * Deletes user `id` (its rows, addresses and account), forgets every USER_REFERENCES entry
+ * `scope` covers (with `tickets`, anonymises the user's tickets) and writes an audit entry
+ * holding only the id, in one transaction; ErasureRefusedError when a
  * reference refuses, undefined when there is no such user (nothing written either way). The
  * audit log keeps the ids it holds: an id is no personal data once its user is gone.
  */
 export async function eraseUser(
   store: Store,
   id: number,
+  scope: ErasureScope,
   actor: Actor = CLI_ACTOR,
 ): Promise<Erasure | undefined> {
   try {
     return await store.data(writes).recordWrite({
       actor,
       async run(trx) {
-        const refusal = await findErasureRefusal(store, id, trx);
+        const refusal = await findErasureRefusal(store, id, scope, trx);
         if (refusal) throw new ErasureRefusedError(refusal);
         const forgotten: Record<string, number> = {};
-        for (const reference of USER_REFERENCES)
-          if (reference.forget) forgotten[reference.what] = await reference.forget(store, trx, id);
+        const done: ErasureSteps = {};
+        for (const reference of USER_REFERENCES) {
+          const count = await reference.forget?.(store, trx, id, scope, done);
+          if (count !== undefined) forgotten[reference.what] = count;
+        }
         if (!(await store.data(users).deleteUser(trx, id))) throw new NoSuchUser();
         return { forgotten };
       },
@@ -98,4 +172,37 @@ export async function eraseUser(
     if (error instanceof NoSuchUser) return undefined;
     throw error;
   }
+}
+
+/**
+ * osTicket mode (decision 344): what deskgate keeps once osTicket's own objects erased user `id`
+ * (deskgate's plugin, in osTicket's transaction): its stored user/add answers and those of the
+ * ticket writes naming `erased` go, and the audit entry (the id only) is written, in one
+ * transaction of deskgate's tables.
+ */
+export function recordOsticketErasure(
+  store: Store,
+  id: number,
+  scope: ErasureScope,
+  erased: AnonymisedTickets,
+  actor: Actor = CLI_ACTOR,
+): Promise<Erasure> {
+  return store.data(writes).recordWrite({
+    actor,
+    async run(trx) {
+      const forgotten: Record<string, number> = {
+        'stored user/add answers': await store
+          .data(writes)
+          .forgetAnswersOf(trx, 'user/add', JSON.stringify(String(id))),
+      };
+      if (scope.tickets) {
+        forgotten['anonymised tickets'] = erased.ticketIds.length;
+        forgotten['stored ticket write answers'] = await forgetTicketAnswers(store, trx, erased);
+      }
+      return { forgotten };
+    },
+    targetId: () => String(id),
+    outcome: () => `deleted user ${id} (through osTicket)`,
+    answer: (erasure) => erasure,
+  });
 }

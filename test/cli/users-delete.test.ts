@@ -177,6 +177,12 @@ describeWithDatabase(
       assert.equal((await lookUp(id)).status, 200);
       for (const bad of ['abc', '0', '-1'])
         assertCleanFailure(await runCli(['users', 'delete', bad, '--yes', ...db()]), 2);
+      assertCleanFailure(
+        await runCli(['users', 'delete', id, '--staff', '1', '--yes', ...db()]),
+        2,
+        /--staff is for osTicket mode/,
+      );
+      assert.equal((await lookUp(id)).status, 200);
     });
 
     test('a user named by a ticket, without --yes off a terminal: exit 2, nothing deleted', async () => {
@@ -201,6 +207,28 @@ describeWithDatabase(
       assert.equal((await lookUp(id)).status, 200);
       const confirmed = await runCliOnTerminal(['users', 'delete', id, ...db()], `${id}\n`);
       assert.equal(confirmed.code, 0, confirmed.output);
+      assert.equal((await lookUp(id)).status, 204);
+    });
+
+    test('with --anonymise-tickets the question says how many tickets it anonymises', {
+      skip: !HAS_SCRIPT && 'no util-linux script here',
+    }, async () => {
+      const id = String(
+        (await addUser(userFields({ name: 'Asked About Tickets' }), randomUUID())).body?.data,
+      );
+      for (let i = 0; i < 2; i++)
+        assert.equal(
+          (await server.request(ticketAddBody(Number(id)), { method: 'POST' })).status,
+          200,
+        );
+      const args = ['users', 'delete', id, '--anonymise-tickets', ...db()];
+      const refused = await runCliOnTerminal(args, 'no\n');
+      assert.equal(refused.code, 1, refused.output);
+      assert.match(refused.output, /erase what 2 ticket\(s\) hold about them/);
+      assert.equal((await lookUp(id)).status, 200);
+      const confirmed = await runCliOnTerminal(args, `${id}\n`);
+      assert.equal(confirmed.code, 0, confirmed.output);
+      assert.match(confirmed.output, /2 anonymised tickets/);
       assert.equal((await lookUp(id)).status, 204);
     });
   },

@@ -48,6 +48,10 @@ describe('osTicket mode: keys, users and topics are managed in osTicket', {
       [['keys', 'rotate', String(database.writeKey.id), '--grace', '1d'], /admin panel/],
       [['users', 'delete', String(userId), '--yes'], /staff panel/],
       [['users', 'delete', String(userId)], /staff panel/],
+      [
+        ['users', 'delete', String(userId), '--anonymise-tickets', '--yes'],
+        /staff panel \(Users\), not by deskgate, unless deskgate's osTicket plugin erases them/,
+      ],
       [['topics', 'edit', '11', '--sort', '1'], /admin panel/],
       [['topics', 'delete', '13'], /admin panel/],
       [['departments', 'add', '--name', 'Billing'], /admin panel/],

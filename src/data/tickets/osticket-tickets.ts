@@ -307,7 +307,18 @@ export function makeOsticketTickets(handle: OsticketHandle): TicketData {
     insertTicket: writtenByOsticket,
     insertReply: writtenByOsticket,
     closeTicket: writtenByOsticket,
-    // Asked only by users delete and topics delete, which osTicket mode refuses before.
-    countTicketsNaming: writtenByOsticket,
+    // users delete asks before calling deskgate's plugin (which asks again); topics delete is
+    // refused before it asks.
+    countTicketsNaming: async (reference) => {
+      if (!('userId' in reference)) return writtenByOsticket();
+      const row = await db
+        .selectFrom('ticket')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', reference.userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    // deskgate's osTicket plugin does it, through osTicket's objects (decision 344).
+    anonymiseTicketsOf: writtenByOsticket,
   };
 }

@@ -18,7 +18,7 @@ import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
-import type { CreatedTicket, TicketData } from './tickets.ts';
+import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
 
 /** Tables of deskgate's own schema for tickets (migration 006). */
@@ -604,6 +604,53 @@ export async function countTicketsNaming(
   return Number(row.n);
 }
 
+/** TicketData.anonymiseTicketsOf on deskgate's own schema, in the erasure's transaction. */
+export async function anonymiseTicketsOf(
+  trx: Trx,
+  userId: number,
+  marker: string,
+): Promise<AnonymisedTickets> {
+  // Sub-selects, not id lists: no bound on how many tickets a user has. Their tickets' rows are
+  // changed last, as the sub-selects find them by their user.
+  const theirTickets = trx.selectFrom('tickets').select('id').where('user_id', '=', userId);
+  const ticketIds = (await theirTickets.orderBy('id').execute()).map((row) => Number(row.id));
+  const entryIds = (
+    await trx
+      .selectFrom('ticket_entries')
+      .select('id')
+      .where('ticket_id', 'in', theirTickets)
+      .orderBy('id')
+      .execute()
+  ).map((row) => Number(row.id));
+  // The user's own entries, wherever they are: their words, name and address.
+  const userEntries = trx.updateTable('ticket_entries').where('user_id', '=', userId);
+  await userEntries.set({ title: marker }).where('title', 'is not', null).execute();
+  await userEntries.set({ body: marker, poster: marker, ip_address: '', user_id: 0 }).execute();
+  // On their own tickets every entry is about them (replies quote them, greet them by name):
+  // the agents' entries keep who wrote them and when, not what.
+  await trx
+    .updateTable('ticket_entries')
+    .set({ body: marker })
+    .where('ticket_id', 'in', theirTickets)
+    .execute();
+  await trx
+    .updateTable('tasks')
+    .set({ title: marker, description: marker })
+    .where('ticket_id', 'in', theirTickets)
+    .execute();
+  await trx
+    .updateTable('ticket_events')
+    .set({ user_id: 0 })
+    .where('user_id', '=', userId)
+    .execute();
+  await trx
+    .updateTable('tickets')
+    .set({ user_id: 0, subject: marker, ip_address: '' })
+    .where('user_id', '=', userId)
+    .execute();
+  return { ticketIds, entryIds };
+}
+
 export function makeOwnTickets(handle: OwnHandle): TicketData {
   const db = tablesOf<OwnTicketTables>(handle.db);
   const reader = readerOf<OwnTicketTables>(handle.reader);
@@ -619,5 +666,7 @@ export function makeOwnTickets(handle: OwnHandle): TicketData {
       closeTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, closing, at),
     countTicketsNaming: (reference, trx) =>
       countTicketsNaming(trx ? tablesOf<OwnTicketTables>(trx) : db, reference),
+    anonymiseTicketsOf: (trx, userId, marker) =>
+      anonymiseTicketsOf(tablesOf<OwnTicketTables>(trx) as Trx, userId, marker),
   };
 }

@@ -39,6 +39,26 @@ export interface TicketData {
     reference: { userId: number } | { topicId: number },
     trx?: WriteTransaction,
   ): Promise<number>;
+  /**
+   * In an erasure's transaction (decision 343): the user's tickets keep their ids, numbers,
+   * status, times, events and entries' ids, types and times, but no longer name the user nor
+   * hold their words: `marker` replaces the subject, every entry's body on them, the user's own
+   * entries' poster and title, and their tasks' title and description; the user's address and
+   * id go. What is done to entries the user posted on other tickets is the same as to their own.
+   */
+  anonymiseTicketsOf(
+    trx: WriteTransaction,
+    userId: number,
+    marker: string,
+  ): Promise<AnonymisedTickets>;
+}
+
+/** What anonymiseTicketsOf changed: ids whose stored write answers the erasure forgets too. */
+export interface AnonymisedTickets {
+  /** The user's tickets, now naming no one. */
+  ticketIds: number[];
+  /** Every entry on them. */
+  entryIds: number[];
 }
 
 export const tickets = defineEntity<TicketData>({

@@ -71,18 +71,26 @@ export async function deleteStoredAnswersBefore(
   await query.execute();
 }
 
-/** Deletes the records of `operation` whose answer is `answer`; resolves to how many. */
+/** How many answers one DELETE names: far below every driver's bound on parameters. */
+const ANSWERS_PER_DELETE = 500;
+
+/** Deletes the records of `operation` whose answer is `answer` (or one of them); resolves to how many. */
 export async function deleteStoredAnswersOf(
   db: Kysely<IdempotencyTables>,
   operation: string,
-  answer: string,
+  answer: string | readonly string[],
 ): Promise<number> {
-  const deleted = await db
-    .deleteFrom('idempotency_keys')
-    .where('operation', '=', operation)
-    .where('answer', '=', answer)
-    .executeTakeFirst();
-  return Number(deleted.numDeletedRows);
+  const answers = typeof answer === 'string' ? [answer] : answer;
+  let deleted = 0;
+  for (let start = 0; start < answers.length; start += ANSWERS_PER_DELETE) {
+    const result = await db
+      .deleteFrom('idempotency_keys')
+      .where('operation', '=', operation)
+      .where('answer', 'in', answers.slice(start, start + ANSWERS_PER_DELETE))
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
 }
 
 const insertRecord = prepareQuery(

@@ -56,9 +56,13 @@ export interface Writes {
   forgetAnswersBefore(cutoff: string, only?: WriteKey): Promise<void>;
   /**
    * In a write's transaction, forgets the stored answers of `operation` that are exactly `answer`
-   * (JSON as stored, e.g. user/add's `"42"`); resolves to how many.
+   * or one of `answer` (JSON as stored, e.g. user/add's `"42"`); resolves to how many.
    */
-  forgetAnswersOf(trx: WriteTransaction, operation: string, answer: string): Promise<number>;
+  forgetAnswersOf(
+    trx: WriteTransaction,
+    operation: string,
+    answer: string | readonly string[],
+  ): Promise<number>;
 }
 
 export class IdempotencyConflictError extends Error {
