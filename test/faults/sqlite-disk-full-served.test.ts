@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { builtCli } from '../helpers/built-cli.ts';
-import { childEnv } from '../helpers/child-env.ts';
 import { call, userBody } from '../helpers/http.ts';
+import { startServer } from '../helpers/server.ts';
 
 /**
  * Beside sqlite-disk-full.test.ts (user/add, in-process, needs root): the served command and the
@@ -24,43 +22,16 @@ test('`deskgate serve` on a full disk: ticket/add answers 503 and every error li
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'deskgate-full-'));
   const data = join(dir, 'data');
-  const keyFile = join(dir, 'first-api-key.txt');
-  const cli = await builtCli();
-  const child = spawn(
-    'unshare',
-    [
-      '-rm',
-      'sh',
-      '-c',
-      `mkdir -p "${data}" && mount -t tmpfs -o size=512k tmpfs "${data}" && exec "${process.execPath}" "${cli}" serve`,
-    ],
-    {
-      env: childEnv({
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DESKGATE_DATABASE_URL: `sqlite:${join(data, 'deskgate.db')}`,
-        DESKGATE_LOG_FORMAT: 'json',
-        DESKGATE_RATE_LIMIT: '0',
-        DESKGATE_FIRST_KEY_FILE: keyFile,
-      }),
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startServer({
+    databaseUrl: `sqlite:${join(data, 'deskgate.db')}`,
+    prelude: {
+      wrapper: ['unshare', '-rm'],
+      script: `mkdir -p "${data}" && mount -t tmpfs -o size=512k tmpfs "${data}"`,
     },
-  );
-  const output: string[] = [];
+  });
+  const { output, port } = server;
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(output.join('\n'))), 15_000);
-      for (const stream of [child.stdout, child.stderr]) {
-        createInterface({ input: stream }).on('line', (line) => {
-          output.push(line);
-          if (line.includes('"deskgate listening"')) {
-            clearTimeout(timer);
-            resolve((JSON.parse(line) as { port: number }).port);
-          }
-        });
-      }
-    });
-    const key = /[0-9A-F]{32}/.exec(readFileSync(keyFile, 'utf8'))?.[0] ?? '';
+    const key = /[0-9A-F]{32}/.exec(readFileSync(server.firstKeyFile, 'utf8'))?.[0] ?? '';
     const url = `http://127.0.0.1:${port}/upload/svc_wbs/`;
     const user = await call(url, {
       method: 'POST',
@@ -97,8 +68,7 @@ test('`deskgate serve` on a full disk: ticket/add answers 503 and every error li
     const health = await call(`http://127.0.0.1:${port}/healthz`, { method: 'GET' });
     assert.equal(health.status, 200);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -35,8 +35,11 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Options after `serve`, e.g. `['--port', '0']`. */
   args?: readonly string[];
-  /** The umask the server starts with (set by a shell that then execs it), e.g. 0. */
-  umask?: number;
+  /**
+   * Shell commands run before the server, which the shell then becomes (`exec`), e.g. `umask 0`;
+   * under `wrapper` when given (`['unshare', '-rm']` for a mount namespace of its own).
+   */
+  prelude?: { script: string; wrapper?: readonly string[] };
 }
 
 /**
@@ -47,16 +50,15 @@ export async function startServer({
   databaseUrl,
   env = {},
   args = [],
-  umask,
+  prelude,
 }: StartOptions): Promise<StartedServer> {
   const keyDir = mkdtempSync(join(tmpdir(), 'deskgate-first-key-'));
   const firstKeyFile = env.DESKGATE_FIRST_KEY_FILE ?? join(keyDir, 'first-api-key.txt');
   const serve = [process.execPath, await builtCli(), 'serve', ...args];
-  // A test's process keeps its own umask: the shell sets the server's, then becomes it.
   const [command, ...commandArgs] =
-    umask === undefined
+    prelude === undefined
       ? serve
-      : ['/bin/sh', '-c', `umask ${umask.toString(8)} && exec "$@"`, 'sh', ...serve];
+      : [...(prelude.wrapper ?? []), 'sh', '-c', `${prelude.script} && exec "$@"`, 'sh', ...serve];
   const child = spawn(command as string, commandArgs, {
     cwd: ROOT,
     env: childEnv({

@@ -9,8 +9,11 @@ import { startServer } from '../helpers/server.ts';
 test('deskgate serve creates the SQLite file, its -wal and -shm 0600, whatever the umask', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'deskgate-modes-'));
   const path = join(dir, 'data', 'deskgate.db');
-  // The most permissive umask.
-  const server = await startServer({ databaseUrl: `sqlite:${path}`, umask: 0 });
+  // The most permissive umask, set in the server's shell: the test's process keeps its own.
+  const server = await startServer({
+    databaseUrl: `sqlite:${path}`,
+    prelude: { script: 'umask 0' },
+  });
   try {
     for (const file of [path, `${path}-wal`, `${path}-shm`]) {
       assert.equal((statSync(file).mode & 0o777).toString(8), '600', file);
