@@ -1,11 +1,16 @@
+import type { Generated } from 'kysely';
 import {
   type ColumnMap,
   columnOf,
+  hasRowWith,
   mappedColumns,
   readRows,
   selectRows,
 } from '../common/column-map.ts';
-import { defineEntity } from '../entity.ts';
+import { insertReturningId } from '../common/insert-returning-id.ts';
+import { defineEntity, type OwnHandle, tablesOf } from '../entity.ts';
+import { RejectedValueError } from '../store.ts';
+import { now } from '../time.ts';
 
 /** A team tickets can be assigned to (team/all): osTicket's `team`. */
 export interface Team {
@@ -24,7 +29,7 @@ interface TeamRow {
 
 /** deskgate's `teams` (migration 012). */
 export interface OwnTeamTable {
-  id: number;
+  id: Generated<number>;
   name: string;
   is_enabled: number;
   created_at: string;
@@ -64,6 +69,11 @@ const OSTICKET_TEAMS: ColumnMap<OstTeamTable, TeamRow, Team> = {
 export interface TeamData {
   /** Every team, enabled or not (`isEnabled` says), in id order, `limit` at most. */
   list(limit: number): Promise<Team[]>;
+  /**
+   * `deskgate teams add`: a team of that unique name (RejectedValueError('name') when taken).
+   * deskgate's own schema only: in osTicket mode its admin panel adds them.
+   */
+  readonly addTeam?: (team: { name: string; isEnabled: boolean }) => Promise<Team>;
 }
 
 function listTeams<Table>(
@@ -76,9 +86,37 @@ function listTeams<Table>(
   };
 }
 
+/** A team on deskgate's own schema, in a write transaction of its own; the new team as listed. */
+async function addOwnTeam(
+  { db, dialect }: OwnHandle,
+  team: { name: string; isEnabled: boolean },
+): Promise<Team> {
+  const id = await dialect.writeTransaction(db, async (trx) => {
+    if (await hasRowWith(trx, OWN_TEAMS, 'name', team.name)) {
+      throw new RejectedValueError('name', 'is already the name of a team');
+    }
+    const at = now();
+    return insertReturningId(
+      tablesOf<{ teams: OwnTeamTable }>(trx)
+        .insertInto('teams')
+        .values({
+          name: team.name,
+          is_enabled: team.isEnabled ? 1 : 0,
+          created_at: at,
+          updated_at: at,
+        }),
+      dialect,
+    );
+  });
+  return { id, name: team.name, isEnabled: team.isEnabled };
+}
+
 export const teams = defineEntity<TeamData>({
   name: 'teams',
-  own: (handle) => listTeams(handle, OWN_TEAMS),
+  own: (handle) => ({
+    ...listTeams(handle, OWN_TEAMS),
+    addTeam: (team) => addOwnTeam(handle, team),
+  }),
   osticket: (handle) => listTeams(handle, OSTICKET_TEAMS),
   osticketRequires: {
     comment: 'teams: read (team/all)',
