@@ -21,6 +21,27 @@ describeEachDatabaseKind('deskgate statuses, priorities and teams', (database) =
       `INSERT INTO ost_team (lead_id, flags, name, notes, created, updated)
        VALUES (0, 1, 'Level I Support', NULL, NOW(), NOW()), (0, 0, 'Old team', NULL, NOW(), NOW())`,
     );
+    await osticket.query(
+      `INSERT INTO ost_staff (dept_id, role_id, username, firstname, lastname, email, signature,
+         isactive, created, updated)
+       VALUES (1, 1, 'login.alex', 'Alex', 'Agent', 'alex@deskgate.test', '', 1, NOW(), NOW())`,
+    );
+  });
+
+  test('agents list in osTicket mode: its staff as staff/all answers them, no e-mail or login', {
+    skip:
+      database.kind === 'osticket'
+        ? false
+        : 'deskgate agents add/list are tested in agents-tasks.test.ts',
+  }, async () => {
+    const staff = await runCliJson<Record<string, unknown>[]>(['agents', 'list', ...args()], env());
+    assert.deepEqual(
+      staff.map(({ id: _id, ...rest }) => rest),
+      [{ name: 'Alex Agent', dept_id: 1, active: true }],
+    );
+    const text = await runCliText(['agents', 'list', ...args()], env());
+    assert.match(text, /Alex Agent/);
+    assert.doesNotMatch(text, /login\.alex|deskgate\.test/);
   });
 
   test('statuses list: the statuses status/all answers', async () => {
