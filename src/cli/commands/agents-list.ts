@@ -1,5 +1,5 @@
 import { agents } from '../../data/agents/agents.ts';
-import { staffDirectory } from '../../data/work-catalogues/staff-directory.ts';
+import { staffDirectory } from '../../data/agents/staff-directory.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';

@@ -1,4 +1,4 @@
-import { ticketPriorities } from '../../data/work-catalogues/ticket-priorities.ts';
+import { ticketPriorities } from '../../data/ticket-priorities/ticket-priorities.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';

@@ -1,4 +1,4 @@
-import { ticketStatuses } from '../../data/work-catalogues/ticket-statuses.ts';
+import { ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';

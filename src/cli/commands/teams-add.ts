@@ -1,5 +1,5 @@
 import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
-import { teams } from '../../data/work-catalogues/teams.ts';
+import { teams } from '../../data/teams/teams.ts';
 import { type Command, JSON_OPTION, printJson, UsageError } from '../command.ts';
 import { hasControlCharacters } from '../control-characters.ts';
 import { usingStore } from '../using-store.ts';

@@ -1,4 +1,5 @@
-import { type Team, teams } from '../../data/work-catalogues/teams.ts';
+import type { Team } from '../../data/teams/team.ts';
+import { teams } from '../../data/teams/teams.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ticketPriorities } from '../../data/work-catalogues/ticket-priorities.ts';
+import { ticketPriorities } from '../../data/ticket-priorities/ticket-priorities.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { readWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';

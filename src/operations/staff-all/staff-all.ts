@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { staffDirectory } from '../../data/work-catalogues/staff-directory.ts';
+import { staffDirectory } from '../../data/agents/staff-directory.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { readWholeList } from '../read-whole-list.ts';

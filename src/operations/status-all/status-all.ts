@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ticketStatuses } from '../../data/work-catalogues/ticket-statuses.ts';
+import { ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { readWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { teams } from '../../data/work-catalogues/teams.ts';
+import { teams } from '../../data/teams/teams.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { readWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
