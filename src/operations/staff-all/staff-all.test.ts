@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dataOf } from '../../../test/helpers/catalogue-server.ts';
-import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
+import {
+  describeEachDatabaseKind,
+  describeWithDatabase,
+  SQLITE,
+} from '../../../test/helpers/each-database.ts';
+import { useTestServer } from '../../../test/helpers/test-server.ts';
+import { addAgent } from '../../../test/helpers/tickets.ts';
 import { useWorkCatalogueServer } from '../../../test/helpers/work-catalogue-server.ts';
 
 interface Staff {
@@ -64,5 +70,21 @@ describeEachDatabaseKind('staff/all', (database) => {
     const reply = await suite.list('staff', undefined, suite.readKey);
     assert.equal(reply.status, 403, reply.text);
     assert.equal(reply.body?.code, 'insufficient_scope');
+  });
+});
+
+describeWithDatabase('staff/all is bounded', SQLITE, (database) => {
+  const server = useTestServer({ database, env: { DESKGATE_MAX_LIST: '2' } });
+
+  test('more agents than DESKGATE_MAX_LIST → 400 too_many_results, not a list cut short', async () => {
+    for (const name of ['Ann One', 'Ben Two', 'Cat Three']) await addAgent(server.store, name);
+    const reply = await server.request({ query: 'staff', condition: 'all' }, { method: 'GET' });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.body?.code, 'too_many_results');
+    const department = await server.request(
+      { query: 'staff', condition: 'all', parameters: { dept_id: 2 } },
+      { method: 'GET' },
+    );
+    assert.deepEqual(dataOf(department), { total: 0, staff: [] });
   });
 });
