@@ -17,7 +17,11 @@ import type { z } from 'zod';
 import { ERROR_STATUS } from '../src/errors.ts';
 import { componentsOf, pascal, sortSuffix } from '../src/http/openapi/service-operations.ts';
 import type { Operation } from '../src/operations/operation.ts';
+import { priorityViewSchema } from '../src/operations/priority-all/priority-all.ts';
 import { OPERATIONS } from '../src/operations/registry.ts';
+import { staffViewSchema } from '../src/operations/staff-all/staff-all.ts';
+import { statusViewSchema } from '../src/operations/status-all/status-all.ts';
+import { teamViewSchema } from '../src/operations/team-all/team-all.ts';
 import {
   departmentViewSchema,
   faqCategoryViewSchema,
@@ -46,6 +50,10 @@ const RECORDS: readonly [z.ZodType, string][] = [
   [slaViewSchema, 'SlaRecord'],
   [faqViewSchema, 'FaqRecord'],
   [faqCategoryViewSchema, 'FaqCategoryRecord'],
+  [statusViewSchema, 'StatusRecord'],
+  [priorityViewSchema, 'PriorityRecord'],
+  [staffViewSchema, 'StaffRecord'],
+  [teamViewSchema, 'TeamRecord'],
 ];
 
 function parametersName(operation: Operation, sort: string | undefined): string {

@@ -9,8 +9,12 @@ import type {
   LookUpName,
   LookUpRequest,
   LookUps,
+  PriorityRecord,
   SlaRecord,
+  StaffRecord,
+  StatusRecord,
   TaskRecord,
+  TeamRecord,
   TicketRecord,
   TopicRecord,
   UserPage,
@@ -416,6 +420,34 @@ export class DeskgateClient {
   ): Promise<Page<SlaRecord>> {
     const data = await this.lookUp('sla/all', request, options);
     return { elements: data?.sla ?? [], next: data?.next };
+  }
+
+  /** status/all (tickets:read): the statuses a ticket can be set to, in the help desk's order. */
+  async ticketStatuses(options: CallOptions = {}): Promise<StatusRecord[]> {
+    const data = await this.lookUp('status/all', { parameters: {} }, options);
+    return data?.statuses ?? [];
+  }
+
+  /** priority/all (tickets:read): every ticket priority, in id order. */
+  async ticketPriorities(options: CallOptions = {}): Promise<PriorityRecord[]> {
+    const data = await this.lookUp('priority/all', { parameters: {} }, options);
+    return data?.priorities ?? [];
+  }
+
+  /**
+   * staff/all (tickets:read): every agent, active or not, in id order (never an e-mail address
+   * or login name); with `deptId`, the members of that department.
+   */
+  async agents(deptId?: number | string, options: CallOptions = {}): Promise<StaffRecord[]> {
+    const parameters = deptId === undefined ? {} : { dept_id: deptId };
+    const data = await this.lookUp('staff/all', { parameters }, options);
+    return data?.staff ?? [];
+  }
+
+  /** team/all (tickets:read): every team, enabled or not, in id order. */
+  async teams(options: CallOptions = {}): Promise<TeamRecord[]> {
+    const data = await this.lookUp('team/all', { parameters: {} }, options);
+    return data?.teams ?? [];
   }
 
   /** sla/specific; null if there is no such plan. */

@@ -445,6 +445,15 @@ export interface SlaDeleteParameters {
    */
   id: number | string;
 }
+export type StatusAllParameters = Record<string, never>;
+export type PriorityAllParameters = Record<string, never>;
+export interface StaffAllParameters {
+  /**
+   * Only the members of this department.
+   */
+  dept_id?: number | string;
+}
+export type TeamAllParameters = Record<string, never>;
 /**
  * A help topic; every value is a string.
  */
@@ -776,6 +785,78 @@ export interface FaqCategoryRecord {
   };
 }
 /**
+ * A ticket status (values as strings).
+ */
+export interface StatusRecord {
+  /**
+   * The status id, for ticket/status `status_id`.
+   */
+  id: string;
+  /**
+   * Its name, as the staff panel shows it.
+   */
+  name: string;
+  /**
+   * What setting it does: open or close.
+   */
+  state: 'open' | 'closed';
+}
+/**
+ * A ticket priority (values as strings).
+ */
+export interface PriorityRecord {
+  /**
+   * The priority id, for ticket/update `priority_id`.
+   */
+  id: string;
+  /**
+   * Its name, as agents and clients see it ("High").
+   */
+  name: string;
+  /**
+   * 1 the most urgent; larger numbers less.
+   */
+  urgency: string;
+}
+/**
+ * An agent: never its e-mail address or login name.
+ */
+export interface StaffRecord {
+  /**
+   * The agent id, for `staff_id` and ticket/assign `agent_id`.
+   */
+  staff_id: string;
+  /**
+   * First and last name, as the staff panel shows them.
+   */
+  name: string;
+  /**
+   * The agent’s primary department.
+   */
+  dept_id: string;
+  /**
+   * "1" active, "0" locked.
+   */
+  isactive: '0' | '1';
+}
+/**
+ * A team (values as strings).
+ */
+export interface TeamRecord {
+  /**
+   * The team id, for ticket/assign `team_id`.
+   */
+  team_id: string;
+  /**
+   * Its name.
+   */
+  name: string;
+  /**
+   * "1" enabled, "0" disabled.
+   */
+  isenabled: '0' | '1';
+}
+/**
  * The topic found.
  */
 export interface TopicsSpecificData {
@@ -945,6 +1026,46 @@ export interface SlaSpecificData {
    */
   sla: SlaRecord[];
 }
+/**
+ * The ticket statuses.
+ */
+export interface StatusAllData {
+  /**
+   * How many statuses this answer holds.
+   */
+  total: number;
+  statuses: StatusRecord[];
+}
+/**
+ * The ticket priorities.
+ */
+export interface PriorityAllData {
+  /**
+   * How many priorities this answer holds.
+   */
+  total: number;
+  priorities: PriorityRecord[];
+}
+/**
+ * The agents, in id order.
+ */
+export interface StaffAllData {
+  /**
+   * How many agents this answer holds.
+   */
+  total: number;
+  staff: StaffRecord[];
+}
+/**
+ * The teams, in id order.
+ */
+export interface TeamAllData {
+  /**
+   * How many teams this answer holds.
+   */
+  total: number;
+  teams: TeamRecord[];
+}
 
 /** Every operation: its `sort` values (`*`: it takes none) with the parameters each selects, and the `data` it answers. */
 export interface Operations {
@@ -995,6 +1116,10 @@ export interface Operations {
   'sla/specific': { sorts: { '*': SlaSpecificParameters }; data: SlaSpecificData };
   'sla/add': { sorts: { '*': SlaAddParameters }; data: SlaAddData };
   'sla/delete': { sorts: { '*': SlaDeleteParameters }; data: SlaDeleteData };
+  'status/all': { sorts: { '*': StatusAllParameters }; data: StatusAllData };
+  'priority/all': { sorts: { '*': PriorityAllParameters }; data: PriorityAllData };
+  'staff/all': { sorts: { '*': StaffAllParameters }; data: StaffAllData };
+  'team/all': { sorts: { '*': TeamAllParameters }; data: TeamAllData };
 }
 
 /** The look-ups: the operations sent as a GET with a JSON body. */
@@ -1012,7 +1137,11 @@ export type LookUpName =
   | 'faq/all'
   | 'faq/specific'
   | 'sla/all'
-  | 'sla/specific';
+  | 'sla/specific'
+  | 'status/all'
+  | 'priority/all'
+  | 'staff/all'
+  | 'team/all';
 
 /** Every error code the server answers with (the `code` of the error envelope). */
 export type ErrorCode =

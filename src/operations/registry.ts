@@ -4,12 +4,16 @@ import { departmentSpecific } from './department-specific/department-specific.ts
 import { faqAll } from './faq-all/faq-all.ts';
 import { faqSpecific } from './faq-specific/faq-specific.ts';
 import type { Operation } from './operation.ts';
+import { priorityAll } from './priority-all/priority-all.ts';
 import { slaAdd } from './sla-add/sla-add.ts';
 import { slaAll } from './sla-all/sla-all.ts';
 import { slaDelete } from './sla-delete/sla-delete.ts';
 import { slaSpecific } from './sla-specific/sla-specific.ts';
+import { staffAll } from './staff-all/staff-all.ts';
+import { statusAll } from './status-all/status-all.ts';
 import { tasksAll } from './tasks-all/tasks-all.ts';
 import { tasksSpecific } from './tasks-specific/tasks-specific.ts';
+import { teamAll } from './team-all/team-all.ts';
 import { ticketAdd } from './ticket-add/ticket-add.ts';
 import { ticketAll } from './ticket-all/ticket-all.ts';
 import { ticketClose } from './ticket-close/ticket-close.ts';
@@ -47,6 +51,10 @@ export const OPERATIONS = {
   'sla/specific': slaSpecific,
   'sla/add': slaAdd,
   'sla/delete': slaDelete,
+  'status/all': statusAll,
+  'priority/all': priorityAll,
+  'staff/all': staffAll,
+  'team/all': teamAll,
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

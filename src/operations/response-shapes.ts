@@ -48,3 +48,23 @@ export function idResponse(description: string, example: string) {
     .regex(/^[0-9]+$/)
     .meta({ description, examples: [example] });
 }
+
+/**
+ * A short list answered whole (status/all, priority/all, staff/all, team/all): `total` and the
+ * elements under `key`, never a `next` (readWholeList refuses more than DESKGATE_MAX_LIST).
+ */
+export function wholeListResponse<const Key extends string, Item extends z.ZodType>(
+  key: Key,
+  item: Item,
+  noun: string,
+  description: string,
+) {
+  const shape = {
+    total: z
+      .int()
+      .min(0)
+      .meta({ description: `How many ${noun} this answer holds.` }),
+    [key]: z.array(item),
+  } as { total: z.ZodInt } & Record<Key, z.ZodArray<Item>>;
+  return z.strictObject(shape).meta({ description });
+}

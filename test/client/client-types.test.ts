@@ -24,12 +24,19 @@ import type { departmentAddParameters } from '../../src/operations/department-ad
 import type { departmentAllParameters } from '../../src/operations/department-all/department-all.ts';
 import type { departmentSpecificParameters } from '../../src/operations/department-specific/department-specific.ts';
 import type { faqSpecificParameters } from '../../src/operations/faq-specific/faq-specific.ts';
+import type { priorityViewSchema } from '../../src/operations/priority-all/priority-all.ts';
 import { OPERATIONS, type OperationName } from '../../src/operations/registry.ts';
 import type { slaAddParameters } from '../../src/operations/sla-add/sla-add.ts';
 import type { slaAllParameters } from '../../src/operations/sla-all/sla-all.ts';
 import type { slaSpecificParameters } from '../../src/operations/sla-specific/sla-specific.ts';
+import type {
+  staffAllParameters,
+  staffViewSchema,
+} from '../../src/operations/staff-all/staff-all.ts';
+import type { statusViewSchema } from '../../src/operations/status-all/status-all.ts';
 import type { tasksAllParameters } from '../../src/operations/tasks-all/tasks-all.ts';
 import type { tasksSpecificParameters } from '../../src/operations/tasks-specific/tasks-specific.ts';
+import type { teamViewSchema } from '../../src/operations/team-all/team-all.ts';
 import type { ticketAddParameters } from '../../src/operations/ticket-add/ticket-add.ts';
 import type {
   ticketAllParameters,
@@ -62,6 +69,11 @@ import type { TaskView, TicketView } from '../../src/operations/views/ticket-vie
 import type { TopicView } from '../../src/operations/views/topic-view.ts';
 import type { UserView } from '../../src/operations/views/user-view.ts';
 import { ROOT } from '../helpers/paths.ts';
+
+type StatusView = z.output<typeof statusViewSchema>;
+type PriorityView = z.output<typeof priorityViewSchema>;
+type StaffView = z.output<typeof staffViewSchema>;
+type TeamView = z.output<typeof teamViewSchema>;
 
 /** True when A and B are the same type (each assignable to the other). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -202,6 +214,34 @@ const clientMatchesServer = {
   'sla/add': checks<[Same<SlaAddFields, z.input<typeof slaAddParameters>>]>(),
   'sla/delete':
     checks<[Same<Awaited<ReturnType<DeskgateClient['deleteSlaPlan']>>, string | null>]>(),
+  'status/all':
+    checks<
+      [
+        Same<LookUps['status/all']['data'], { total: number; statuses: StatusView[] }>,
+        Same<LookUps['status/all']['sorts'], { '*': Record<string, never> }>,
+      ]
+    >(),
+  'priority/all':
+    checks<
+      [
+        Same<LookUps['priority/all']['data'], { total: number; priorities: PriorityView[] }>,
+        Same<LookUps['priority/all']['sorts'], { '*': Record<string, never> }>,
+      ]
+    >(),
+  'staff/all':
+    checks<
+      [
+        Same<LookUps['staff/all']['data'], { total: number; staff: StaffView[] }>,
+        Same<LookUps['staff/all']['sorts'], Inputs<typeof staffAllParameters>>,
+      ]
+    >(),
+  'team/all':
+    checks<
+      [
+        Same<LookUps['team/all']['data'], { total: number; teams: TeamView[] }>,
+        Same<LookUps['team/all']['sorts'], { '*': Record<string, never> }>,
+      ]
+    >(),
 } satisfies Record<OperationName, readonly true[]>;
 
 const recordsMatchViews =
@@ -240,6 +280,10 @@ const CLIENT_METHODS = {
   'sla/specific': ['slaById', 'lookUp'],
   'sla/add': ['addSlaPlan'],
   'sla/delete': ['deleteSlaPlan'],
+  'status/all': ['ticketStatuses', 'lookUp'],
+  'priority/all': ['ticketPriorities', 'lookUp'],
+  'staff/all': ['agents', 'lookUp'],
+  'team/all': ['teams', 'lookUp'],
 } as const satisfies Record<
   OperationName,
   readonly [keyof DeskgateClient, ...(keyof DeskgateClient)[]]
@@ -261,6 +305,10 @@ const LOOK_UPS = {
   'faq/specific': true,
   'sla/all': true,
   'sla/specific': true,
+  'status/all': true,
+  'priority/all': true,
+  'staff/all': true,
+  'team/all': true,
 } as const satisfies Record<LookUpName, true>;
 
 // Issue 33, item 6: the client's types are generated from the registry's schemas; a schema changed

@@ -77,6 +77,7 @@ export async function addTicketsForLookUps(
   database: KindDatabase,
 ): Promise<void> {
   await addCatalogueForLookUps(server, database);
+  await addTeamAndAgentForLookUps(database);
   const { osticket } = database;
   if (osticket) {
     await osticket.query("SET SESSION sql_mode = ''");
@@ -114,6 +115,32 @@ export async function addTicketsForLookUps(
   }
   await withDatabase(database.url, (db) =>
     sql`update tasks set created_at = ${CREATED}`.execute(db),
+  );
+}
+
+/**
+ * What staff/all and team/all's examples read: a team on every layout, and in osTicket mode the
+ * agent 1 of department 1 its admin panel would have made (deskgate's schema has it from the
+ * ticket examples).
+ */
+async function addTeamAndAgentForLookUps(database: KindDatabase): Promise<void> {
+  const { osticket } = database;
+  if (osticket) {
+    await osticket.query(
+      `INSERT INTO ost_staff (staff_id, dept_id, role_id, username, firstname, lastname, email,
+         signature, isactive, created, updated)
+       VALUES (1, 1, 1, 'alex', 'Alex', 'Agent', 'alex@example.com', '', 1, NOW(), NOW())`,
+    );
+    await osticket.query(
+      `INSERT INTO ost_team (lead_id, flags, name, notes, created, updated)
+       VALUES (0, 1, 'Level I Support', NULL, NOW(), NOW())`,
+    );
+    return;
+  }
+  await withDatabase(database.url, (db) =>
+    sql`insert into teams (name, is_enabled, created_at, updated_at) values ('Level I Support', 1, ${CREATED}, ${CREATED})`.execute(
+      db,
+    ),
   );
 }
 

@@ -1,20 +1,44 @@
 import { agents } from '../../data/agents/agents.ts';
-import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
+import { staffDirectory } from '../../data/agents/staff-directory.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
 import { agentToJson } from './agents-add.ts';
+import { CATALOGUE_COMMAND_MAX } from './statuses-list.ts';
 
 export const agentsList: Command = {
   name: 'agents list',
   usage: 'deskgate agents list [--database URL] [--json]',
-  summary: 'List agents.',
+  summary: 'List agents (osTicket mode: its staff, as staff/all answers them).',
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
-    const list = await usingStore(input.config, [agents], (store) =>
-      requireCapability(store.data(agents), 'agents').listAgents(),
-    );
+    const listed = await usingStore(input.config, [agents, staffDirectory], async (store) => {
+      const own = store.data(agents);
+      if (own) return { own: await own.listAgents() };
+      // osTicket mode: its staff as staff/all reads them, never their e-mail or login name.
+      return { staff: await store.data(staffDirectory).list(CATALOGUE_COMMAND_MAX, undefined) };
+    });
+    if (listed.staff) {
+      const rows = listed.staff.map((a) => ({
+        id: a.id,
+        name: a.name,
+        dept_id: a.deptId,
+        active: a.isActive,
+      }));
+      if (input.values.json) {
+        printJson(input, rows);
+        return;
+      }
+      input.out(
+        formatTable(
+          ['ID', 'NAME', 'DEPT', 'ACTIVE'],
+          rows.map((a) => [String(a.id), a.name, String(a.dept_id), a.active ? 'yes' : 'no']),
+        ),
+      );
+      return;
+    }
+    const list = listed.own ?? [];
     if (input.values.json) {
       printJson(input, list.map(agentToJson));
       return;

@@ -41,6 +41,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'agents add', load: async () => (await import('./agents-add.ts')).agentsAdd },
   { name: 'agents list', load: async () => (await import('./agents-list.ts')).agentsList },
   { name: 'tasks add', load: async () => (await import('./tasks-add.ts')).tasksAdd },
+  { name: 'statuses list', load: async () => (await import('./statuses-list.ts')).statusesList },
+  {
+    name: 'priorities list',
+    load: async () => (await import('./priorities-list.ts')).prioritiesList,
+  },
+  { name: 'teams add', load: async () => (await import('./teams-add.ts')).teamsAdd },
+  { name: 'teams list', load: async () => (await import('./teams-list.ts')).teamsList },
   {
     name: 'departments add',
     load: async () => (await import('./departments-add.ts')).departmentsAdd,

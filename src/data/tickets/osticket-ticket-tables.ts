@@ -58,6 +58,8 @@ export interface OstTicketPriorityTable {
   priority_id: number;
   priority: string;
   priority_desc: string;
+  /** 1 the most urgent. */
+  priority_urgency: number;
 }
 
 export interface OstTicketCdataTable {

@@ -1,0 +1,28 @@
+import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
+import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
+import type { Team, TeamRow } from './team.ts';
+
+/** osTicket 1.18.1's `team` (schema-1.18.1.sql), the columns deskgate reads. */
+export interface OstTeamTable {
+  team_id: number;
+  name: string;
+  /** Bit 1: enabled (Team::FLAG_ENABLED). */
+  flags: number;
+}
+
+/** Team::FLAG_ENABLED (include/class.team.php). */
+const FLAG_ENABLED = 0x1;
+
+export const OSTICKET_TEAMS: ColumnMap<OstTeamTable, TeamRow, Team> = {
+  table: 'team',
+  columns: { id: 'team_id', name: 'name', is_enabled: null, flags: 'flags' },
+  toDomain: (row) => ({
+    id: Number(row.id),
+    name: row.name,
+    isEnabled: (Number(row.flags) & FLAG_ENABLED) !== 0,
+  }),
+};
+
+export const OSTICKET_TEAM_TABLES: readonly OsticketTableRequirement[] = [
+  { table: 'team', privileges: ['SELECT'], columns: mappedColumns(OSTICKET_TEAMS) },
+];

@@ -1,0 +1,34 @@
+import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
+import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
+import { type TicketStatus, type TicketStatusRow, toTicketStatus } from './ticket-status.ts';
+
+/** osTicket 1.18.1's `ticket_status` (schema-1.18.1.sql), the columns deskgate reads. */
+export interface OstTicketStatusTable {
+  id: number;
+  name: string;
+  state: string | null;
+  /** Bits: 1 enabled (TicketStatus::ENABLED), 2 internal. */
+  mode: number;
+  sort: number;
+}
+
+export const OSTICKET_TICKET_STATUSES: ColumnMap<
+  OstTicketStatusTable,
+  TicketStatusRow,
+  TicketStatus
+> = {
+  table: 'ticket_status',
+  columns: { id: 'id', name: 'name', state: 'state', sort: 'sort' },
+  toDomain: toTicketStatus,
+};
+
+/** TicketStatus::ENABLED (include/class.list.php): a disabled status is not offered. */
+export const MODE_ENABLED = 1;
+
+export const OSTICKET_TICKET_STATUS_TABLES: readonly OsticketTableRequirement[] = [
+  {
+    table: 'ticket_status',
+    privileges: ['SELECT'],
+    columns: [...mappedColumns(OSTICKET_TICKET_STATUSES), 'mode'],
+  },
+];

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import {
+  type ColumnMap,
+  columnOf,
+  type MappedSelect,
+  readRows,
+  selectRows,
+} from '../common/column-map.ts';
+import { defineEntity } from '../entity.ts';
+import {
+  MODE_ENABLED,
+  OSTICKET_TICKET_STATUS_TABLES,
+  OSTICKET_TICKET_STATUSES,
+} from './osticket-ticket-statuses.ts';
+import { OWN_TICKET_STATUSES } from './own-ticket-statuses.ts';
+import { SETTABLE_STATES, type TicketStatus, type TicketStatusRow } from './ticket-status.ts';
+
+export interface TicketStatusData {
+  /**
+   * The statuses a ticket can be set to, in osTicket's (sort, id) order, `limit` at most: the
+   * enabled ones of state open or closed, as the staff panel's status menu lists them
+   * (include/staff/ticket-view.inc.php); archived and deleted are not a status one sets.
+   */
+  list(limit: number): Promise<TicketStatus[]>;
+}
+
+/** The settable statuses of `select` (over `map`'s table), in (sort, id) order. */
+function settable<Table>(
+  select: MappedSelect<Table>,
+  map: ColumnMap<Table, TicketStatusRow, TicketStatus>,
+  limit: number,
+): Promise<TicketStatus[]> {
+  return readRows(
+    select
+      .where(columnOf(map, 'state'), 'in', SETTABLE_STATES)
+      .orderBy(columnOf(map, 'sort'))
+      .orderBy(columnOf(map, 'id'))
+      .limit(limit),
+    map,
+  );
+}
+
+export const ticketStatuses = defineEntity<TicketStatusData>({
+  name: 'ticket-statuses',
+  own(handle) {
+    return {
+      list: (limit) =>
+        settable(selectRows(handle.db, OWN_TICKET_STATUSES), OWN_TICKET_STATUSES, limit),
+    };
+  },
+  osticket(handle) {
+    return {
+      list: (limit) =>
+        settable(
+          selectRows(handle.db, OSTICKET_TICKET_STATUSES).where(
+            sql<boolean>`(${sql.ref('mode')} & ${MODE_ENABLED}) <> 0`,
+          ),
+          OSTICKET_TICKET_STATUSES,
+          limit,
+        ),
+    };
+  },
+  osticketRequires: {
+    comment: 'ticket statuses: read (status/all)',
+    tables: OSTICKET_TICKET_STATUS_TABLES,
+  },
+});

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { ticketPriorities } from '../../data/ticket-priorities/ticket-priorities.ts';
+import { defineOperation, NO_SORT } from '../operation.ts';
+import { readWholeList } from '../read-whole-list.ts';
+import { wholeListResponse } from '../response-shapes.ts';
+import { digitsText } from '../views/digits-text.ts';
+
+export const priorityViewSchema = z
+  .strictObject({
+    id: digitsText('The priority id, for ticket/update `priority_id`.'),
+    name: z.string().meta({ description: 'Its name, as agents and clients see it ("High").' }),
+    urgency: digitsText('1 the most urgent; larger numbers less.'),
+  })
+  .meta({ description: 'A ticket priority (values as strings).' });
+
+export const priorityAll = defineOperation({
+  query: 'priority',
+  condition: 'all',
+  methods: ['GET'],
+  scope: 'tickets:read',
+  summary: 'List the ticket priorities',
+  description:
+    'Needs `tickets:read`. Every priority, in id order (agents may set any of them). Every ' +
+    'match up to DESKGATE_MAX_LIST, else 400 `too_many_results`.',
+  parameters: { [NO_SORT]: z.strictObject({}) },
+  parametersOptional: true,
+  response: wholeListResponse(
+    'priorities',
+    priorityViewSchema,
+    'priorities',
+    'The ticket priorities.',
+  ),
+  responseExample: {
+    total: 2,
+    priorities: [
+      { id: '1', name: 'Low', urgency: '4' },
+      { id: '4', name: 'Emergency', urgency: '1' },
+    ],
+  },
+  examples: [{ name: 'all', summary: 'Every priority' }],
+  uses: [ticketPriorities],
+  nothingFound: false,
+  errors: ['too_many_results'],
+  async handle(_selection, { data, config }) {
+    const priorities = await readWholeList(config, 'ticket priorities', (count) =>
+      data(ticketPriorities).list(count),
+    );
+    return {
+      total: priorities.length,
+      priorities: priorities.map((priority) => ({
+        id: String(priority.id),
+        name: priority.name,
+        urgency: String(priority.urgency),
+      })),
+    };
+  },
+});

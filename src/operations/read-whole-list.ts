@@ -1,0 +1,20 @@
+import type { Config } from '../config.ts';
+import { DeskgateError } from '../errors.ts';
+import { tooManyResultsMessage } from '../messages.ts';
+
+/**
+ * status/all, priority/all, staff/all and team/all: a short list answered whole, bounded as every
+ * list is (SPEC §4a): `read(count)` is asked for one more than DESKGATE_MAX_LIST, and more than
+ * that is 400 `too_many_results` rather than a list cut short.
+ */
+export async function readWholeList<Element>(
+  config: Pick<Config, 'maxList'>,
+  noun: string,
+  read: (count: number) => Promise<Element[]>,
+): Promise<Element[]> {
+  const elements = await read(config.maxList + 1);
+  if (elements.length > config.maxList) {
+    throw new DeskgateError('too_many_results', tooManyResultsMessage(noun, config.maxList));
+  }
+  return elements;
+}
