@@ -150,7 +150,7 @@ export async function runServiceCall(
     // An osTicket key's refusal names the admin's one command (SPEC §4a).
     const grant =
       isOsticketKey(deps.config, apiKey) && operation.scope !== 'admin'
-        ? ` An admin can grant it: ${osticketGrantCommand(apiKey, { scope: operation.scope })}`
+        ? ` An admin can grant it: ${osticketGrantCommand(apiKey, { scope: operation.scope, notes: operation.needsNotes })}`
         : '';
     throw new DeskgateError(
       'insufficient_scope',

@@ -105,6 +105,8 @@ export interface OperationDefinition<
   errors?: readonly ErrorCode[];
   /** Headers its success answer adds (ticket/add: `X-Ticket-Number`), for the document. */
   responseHeaders?: Readonly<Record<string, ResponseHeader>>;
+  /** It answers agent-internal text: the key needs the notes grant too (tasks, decision 322). */
+  needsNotes?: boolean;
   handle(
     selection: Selection<Sets>,
     context: OperationContext<Used>,
@@ -149,6 +151,7 @@ export interface Operation {
   readonly idempotencyKey: boolean;
   readonly errors: readonly ErrorCode[];
   readonly responseHeaders: Readonly<Record<string, ResponseHeader>>;
+  readonly needsNotes: boolean;
   /**
    * Picks the variant by `sort`, validates `parameters` (every problem at once) and runs the
    * handler. Resolves to the envelope's `data`, or undefined when nothing was found.
@@ -251,6 +254,7 @@ export function defineOperation<
     nothingFound: definition.nothingFound,
     idempotencyKey: definition.idempotencyKey ?? false,
     responseHeaders: definition.responseHeaders ?? {},
+    needsNotes: definition.needsNotes ?? false,
     errors: definition.errors ?? [],
     async run(body, context) {
       const sort = readSort(body, sorts, fallback);

@@ -60,6 +60,7 @@ export const tasksAll = defineOperation({
     },
   ],
   uses: [tasks],
+  needsNotes: true,
   nothingFound: false,
   errors: ['too_many_results', 'insufficient_scope'],
   async handle({ parameters }, { data, config, apiKey }) {

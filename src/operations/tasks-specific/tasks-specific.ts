@@ -24,6 +24,7 @@ export const tasksSpecific = defineOperation({
   responseExample: { total: 1, tasks: [TASK_EXAMPLE] },
   examples: [{ name: 'by-id', summary: 'By id', parameters: { id: 3 } }],
   uses: [tasks],
+  needsNotes: true,
   nothingFound: true,
   errors: ['insufficient_scope'],
   async handle({ parameters }, { data, apiKey, config }) {
