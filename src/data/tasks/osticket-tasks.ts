@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Task, TaskListQuery } from '../../domain.ts';
+import { afterPosition } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
@@ -81,11 +82,8 @@ export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
   }
   const after = query.after;
   if (after) {
-    select = select.where((eb) =>
-      eb.or([
-        eb('task.created', '>', after.created),
-        eb.and([eb('task.created', '=', after.created), eb('task.id', '>', after.id)]),
-      ]),
+    select = select.where(
+      afterPosition('task.created', 'task.id', { key: after.created, id: after.id }),
     );
   }
   const rows = await select.orderBy('task.created').orderBy('task.id').limit(query.limit).execute();

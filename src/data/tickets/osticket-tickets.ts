@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from '../../domain.ts';
+import { afterPosition } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { UnsupportedInModeError } from '../store.ts';
@@ -223,11 +224,8 @@ export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticke
   let page = select.select(TICKET_COLUMNS).where(column, 'is not', null);
   const after = query.after;
   if (after) {
-    page = page.where((eb) =>
-      eb.or([
-        eb(column, '>', after.created),
-        eb.and([eb(column, '=', after.created), eb('ticket.ticket_id', '>', after.id)]),
-      ]),
+    page = page.where(
+      afterPosition(column, 'ticket.ticket_id', { key: after.created, id: after.id }),
     );
   }
   const rows = await page.orderBy(column).orderBy('ticket.ticket_id').limit(query.limit).execute();
