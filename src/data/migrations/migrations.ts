@@ -9,6 +9,7 @@ import * as tickets from './006-tickets.ts';
 import * as phoneAsText from './007-phone-as-text.ts';
 import * as catalogue from './008-catalogue.ts';
 import * as apiKeyExpiry from './009-api-key-expiry.ts';
+import * as keysetFilterIndexes from './011-keyset-filter-indexes.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
@@ -31,6 +32,7 @@ export const MIGRATIONS = {
     ['007-phone-as-text', phoneAsText],
     ['008-catalogue', catalogue],
     ['009-api-key-expiry', apiKeyExpiry],
+    ['011-keyset-filter-indexes', keysetFilterIndexes],
   ],
   osticket: [
     ['osticket-001-deskgate-tables', osticketOwnTables],
