@@ -10,6 +10,7 @@ import type { Limits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import { MESSAGES } from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { advisoriesOnReadiness } from '../server/log-advisories.ts';
 import { makeClientAddress } from './client-address.ts';
 import { makeCors } from './cors.ts';
 import { endWithTurn } from './end-with-turn.ts';
@@ -81,6 +82,7 @@ export interface DeskgateServer extends Server {
  */
 export function makeServer(deps: ServerDeps): DeskgateServer {
   const { config, store, logger } = deps;
+  const adviseOnReadiness = advisoriesOnReadiness(store, logger);
   // /openapi.json and /docs: the document is built here, once per process.
   const reference = makeReferenceRoutes(config.basePath, config.metrics, config.servicePaths[0]);
   const route = makeRouter(config.basePath, config.servicePaths, reference);
@@ -164,6 +166,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
               { cause: error, headers: { 'Retry-After': '5' } },
             );
           }
+          adviseOnReadiness();
           written = sendSuccess(res, head, startedAt, 'ready');
           break;
         case 'metrics':

@@ -26,6 +26,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'users get', load: async () => (await import('./users-get.ts')).usersGet },
   { name: 'users delete', load: async () => (await import('./users-delete.ts')).usersDelete },
   { name: 'osticket check', load: async () => (await import('./osticket-check.ts')).osticketCheck },
+  {
+    name: 'osticket indexes',
+    load: async () => (await import('./osticket-indexes.ts')).osticketIndexes,
+  },
   { name: 'agents add', load: async () => (await import('./agents-add.ts')).agentsAdd },
   { name: 'agents list', load: async () => (await import('./agents-list.ts')).agentsList },
   { name: 'tasks add', load: async () => (await import('./tasks-add.ts')).tasksAdd },
