@@ -293,8 +293,11 @@ for (const layout of layouts) {
             serverPids: server.child.pid ? [server.child.pid] : [],
             cores: '1',
           });
-          const byRead = (results[layout] ??= {});
-          (byRead[read.name] ??= {})[tickets] = {
+          const byRead = results[layout] ?? {};
+          results[layout] = byRead;
+          const bySize = byRead[read.name] ?? {};
+          byRead[read.name] = bySize;
+          bySize[tickets] = {
             p50: result.p50,
             p99: result.p99,
             cpuMicrosPerRequest: result.cpuMicrosPerRequest,
