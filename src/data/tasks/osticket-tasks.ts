@@ -38,15 +38,17 @@ async function toTasks(db: Db, rows: TaskRow[]): Promise<Task[]> {
     const entries = await db
       .selectFrom('thread')
       .innerJoin('thread_entry', 'thread_entry.thread_id', 'thread.id')
-      .select(['thread.object_id', 'thread_entry.body'])
+      .select(['thread.object_id', 'thread_entry.id', 'thread_entry.body'])
       .where('thread.object_type', '=', 'A')
       .where(
         'thread.object_id',
         'in',
         rows.map((row) => Number(row.id)),
       )
-      .orderBy('thread_entry.id')
       .execute();
+    // Ordered here: ORDER BY over this join sorts the bodies (TEXT) in a temporary table, on disk
+    // in MariaDB (issue 34).
+    entries.sort((a, b) => Number(a.id) - Number(b.id));
     for (const entry of entries) {
       const id = Number(entry.object_id);
       if (!descriptions.has(id)) descriptions.set(id, entry.body);

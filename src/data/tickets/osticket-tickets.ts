@@ -63,6 +63,7 @@ async function answersOf(db: Db, ids: number[]): Promise<Map<number, Answers>> {
     .innerJoin('form_entry_values', 'form_entry_values.entry_id', 'form_entry.id')
     .innerJoin('form_field', 'form_field.id', 'form_entry_values.field_id')
     .select([
+      'form_entry.id',
       'form_entry.object_id',
       'form_field.name',
       'form_entry_values.value',
@@ -72,8 +73,10 @@ async function answersOf(db: Db, ids: number[]): Promise<Map<number, Answers>> {
     .where('form.type', '=', 'T')
     .where('form_entry.object_id', 'in', ids)
     .where('form_field.name', 'in', ['subject', 'priority'])
-    .orderBy('form_entry.id')
     .execute();
+  // The first form entry's answer counts. Ordered here: ORDER BY over this join sorts the values
+  // (TEXT) in a temporary table, on disk in MariaDB (issue 34).
+  values.sort((a, b) => Number(a.id) - Number(b.id));
   for (const row of values) {
     const answer = answers.get(Number(row.object_id));
     if (!answer || row.value === null) continue;
@@ -144,10 +147,11 @@ async function entriesOf(
     .where('thread.object_type', '=', 'T')
     .where('thread.object_id', 'in', ids)
     .where('thread_entry.type', 'in', notes ? ['M', 'R', 'N'] : ['M', 'R'])
-    .orderBy('thread.object_id')
-    .orderBy('thread_entry.id')
     .execute();
+  // Ordered here, not by the database: ORDER BY over this join sorts the bodies (TEXT) in a
+  // temporary table, on disk in MariaDB (issue 34).
   for (const row of rows) byTicket.get(Number(row.object_id))?.push(toTicketEntry(row));
+  for (const entries of byTicket.values()) entries.sort((a, b) => a.id - b.id);
   return byTicket;
 }
 
