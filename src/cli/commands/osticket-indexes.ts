@@ -18,7 +18,7 @@ function refusal(error: unknown): string | undefined {
   return undefined;
 }
 
-function describe(prefix: string, state: ReadIndexState): string {
+function describeState(prefix: string, state: ReadIndexState): string {
   const { index } = state;
   const table = `${prefix}${index.table}`;
   if (state.present) return `present  ${table}.${index.column}`;
@@ -82,7 +82,7 @@ export const osticketIndexes: Command = {
       }
       const lines = [
         ...added.map((statement) => `added    ${statement}`),
-        ...states.map((state) => describe(prefix, state)),
+        ...states.map((state) => describeState(prefix, state)),
       ];
       const missing = states.filter((state) => !state.present).length;
       lines.push(
