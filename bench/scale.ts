@@ -2,7 +2,7 @@
  * The scale scenario (issue 34, item 4): each read at a small and a large size, on each layout,
  * with wrk: p50, p99 and server CPU per request, first and deep pages included.
  *
- *   node bench/scale.ts [--tickets 1000000] [--small 1000] [--seconds 5]
+ *   node bench/scale.ts [--tickets 1000000] [--small 1000] [--seconds 5] [--connections 1]
  *     [--layouts postgres,mysql,osticket,sqlite] [--quick]
  *
  * PostgreSQL and MariaDB come from DESKGATE_BENCH_*_URL or DESKGATE_TEST_*_URL, as in run.ts;
@@ -37,6 +37,7 @@ const { values } = parseArgs({
     small: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '5' },
     layouts: { type: 'string', default: 'postgres,mysql,osticket,sqlite' },
+    connections: { type: 'string', default: '1' },
     quick: { type: 'boolean', default: false },
   },
 });
@@ -44,6 +45,8 @@ const quick = values.quick === true;
 const sizes = quick ? [200, 2_000] : [Number(values.small), Number(values.tickets)];
 const seconds = quick ? 1 : Number(values.seconds);
 const layouts = String(values.layouts).split(',') as Layout[];
+/** One client by default: the p50 is then a read's own time, not a queue's. */
+const connections = Number(values.connections);
 
 if (!hasWrk()) {
   console.error('bench/scale.ts needs wrk (apt-get install wrk)');
@@ -287,7 +290,7 @@ for (const layout of layouts) {
             method: 'GET',
             headers: { apikey: prepared.key },
             body: JSON.stringify(read.body),
-            connections: 8,
+            connections,
             seconds,
             expectStatus: 200,
             serverPids: server.child.pid ? [server.child.pid] : [],
