@@ -25,7 +25,7 @@ export interface ScaleSize {
 
 /** `n` from 1 to `count`, as a FROM clause (alias `s`, column `n`). */
 function series(dialect: DialectName, count: number) {
-  if (dialect === 'postgres') return sql.raw(`generate_series(1, ${count}) as s(n)`);
+  if (dialect === 'postgres') return sql.raw(`generate_series(1::bigint, ${count}) as s(n)`);
   if (dialect === 'mysql') return sql.raw(`(select seq as n from seq_1_to_${count}) as s`);
   return sql.raw(
     `(with recursive c(n) as (select 1 union all select n + 1 from c where n < ${count}) select n from c) as s`,
