@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { makeAuthenticator } from '../auth/authenticate.ts';
 import { makeOsticketKeyPolicy } from '../auth/osticket-key-policy.ts';
 import type { Config } from '../config.ts';
-import { ClientGoneError, runForRequest } from '../data/dialects/request-signal.ts';
+import { runForRequest } from '../data/dialects/request-signal.ts';
 import { MissingGrantError } from '../data/osticket/assert-grants.ts';
 import type { Store } from '../data/store.ts';
 import { DeskgateError } from '../errors.ts';
@@ -85,8 +85,6 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
   const { config, store, logger } = deps;
   const adviseOnReadiness = advisoriesOnReadiness(store, logger);
   const cancelsStatements = store.dialect !== 'sqlite';
-  const isUnavailable = (error: unknown) =>
-    error instanceof ClientGoneError || deps.isConnectionError(error);
   // /openapi.json and /docs: the document is built here, once per process.
   const reference = makeReferenceRoutes(config.basePath, config.metrics, config.servicePaths[0]);
   const route = makeRouter(config.basePath, config.servicePaths, reference);
@@ -211,7 +209,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           );
       }
     } catch (thrown) {
-      const error = toDeskgateError(thrown, isUnavailable);
+      const error = toDeskgateError(thrown, deps.isConnectionError);
       if (error.status >= 500) failure = thrown;
       if (res.headersSent) {
         res.destroy();

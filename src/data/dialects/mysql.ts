@@ -120,6 +120,9 @@ function withQueryTimeout(pool: Pool, timeoutMs: number): MysqlPool {
   function wrap(connection: PoolConnection): MysqlPoolConnection {
     const known = wrappers.get(connection);
     if (known) return known;
+    // A kill under way keeps the connection out of the pool until it is done: it can then reach
+    // only this call's statement (or none), never the next call's (decision 334).
+    let killing: Promise<unknown> | undefined;
     const wrapper: MysqlPoolConnection = {
       config: connection.config,
       get threadId() {
@@ -127,10 +130,18 @@ function withQueryTimeout(pool: Pool, timeoutMs: number): MysqlPool {
       },
       connect: (callback) => connection.connect(callback),
       destroy: () => connection.destroy(),
-      release: () => connection.release(),
+      release: () => {
+        const pending = killing;
+        killing = undefined;
+        if (pending) void pending.then(() => connection.release());
+        else connection.release();
+      },
       query(text, parameters, callback) {
         const threadId = connection.threadId;
-        const ended = watchForClientGone(() => killQuery(pool, threadId, text));
+        const ended = watchForClientGone(text, () => {
+          killing = killQuery(pool, threadId, text).catch(() => {});
+          return killing;
+        });
         return connection.query(
           { sql: text, values: parameters, timeout: timeoutMs },
           (error: unknown, result: unknown) => {

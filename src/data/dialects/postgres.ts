@@ -95,9 +95,15 @@ function withDiscardOnTimeout(pool: pg.Pool): PostgresPool {
     async connect() {
       const client = await pool.connect();
       let timedOut: Error | undefined;
+      // A cancel under way keeps the connection out of the pool until it is done: it can then
+      // reach only this call's statement (or none), never the next call's (decision 334).
+      let cancelling: Promise<unknown> | undefined;
       const wrapped = {
         async query(text: string, parameters: readonly unknown[]) {
-          const ended = watchForClientGone(() => cancelOn(pool, client, text));
+          const ended = watchForClientGone(text, () => {
+            cancelling = cancelOn(pool, client, text).catch(() => {});
+            return cancelling;
+          });
           try {
             return await client.query(text, parameters as unknown[]);
           } catch (error) {
@@ -107,7 +113,10 @@ function withDiscardOnTimeout(pool: pg.Pool): PostgresPool {
             ended();
           }
         },
-        release: () => client.release(timedOut),
+        release: () => {
+          if (cancelling) void cancelling.then(() => client.release(timedOut));
+          else client.release(timedOut);
+        },
       };
       // Kysely calls only query(text, parameters) and release(); cursors are never used here.
       return wrapped as unknown as PostgresPoolClient;
