@@ -14,6 +14,7 @@ import { type Layout, MIGRATIONS } from './migrations/migrations.ts';
 import { DEFAULT_POOL, openDatabase, redactUrl } from './open-database.ts';
 import { assertGrants } from './osticket/assert-grants.ts';
 import { assertOsticketTables, assertTablesReadable } from './osticket/assert-osticket-tables.ts';
+import { missingIndexMessage, missingReadIndexes } from './osticket/osticket-indexes.ts';
 import { collectRequirements, tableRequirements } from './osticket/osticket-requirements.ts';
 import { TablePrefixPlugin } from './osticket/table-prefix-plugin.ts';
 import { DatabaseUnreachableError, type Store, StoreError } from './store.ts';
@@ -100,6 +101,7 @@ function makeStore(
   handle: DataHandle,
   entities: readonly AnyEntity[],
   ping: () => Promise<void>,
+  advisories: () => Promise<string[]> = async () => [],
 ): Store {
   const declared = new Set(entities);
   const built = new Map<AnyEntity, unknown>();
@@ -118,6 +120,7 @@ function makeStore(
     dialect: handle.dialect.name,
     data,
     ping,
+    advisories,
     close: () => handle.db.destroy(),
   };
 }
@@ -178,7 +181,9 @@ export async function openStore(
         syslog,
         adminWrites,
       };
-      return makeStore(handle, options.entities, ping);
+      const advisories = async () =>
+        (await missingReadIndexes(db, prefix)).map((state) => missingIndexMessage(prefix, state));
+      return makeStore(handle, options.entities, ping, advisories);
     });
   }
   return openLayout(location, options, 'deskgate', async (db, dialect, runRead) => {

@@ -11,6 +11,11 @@ export interface Store {
   readonly data: DataAccess;
   /** Resolves when the database answers and the tables deskgate reads can be read. */
   ping(): Promise<void>;
+  /**
+   * What the admin should fix but the service runs without, one line each (osTicket mode: an
+   * index deskgate's reads need, missing on a large table; decision 333). Empty elsewhere.
+   */
+  advisories(): Promise<string[]>;
   close(): Promise<void>;
 }
 

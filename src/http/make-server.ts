@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { makeAuthenticator } from '../auth/authenticate.ts';
 import { makeOsticketKeyPolicy } from '../auth/osticket-key-policy.ts';
 import type { Config } from '../config.ts';
+import { runForRequest } from '../data/dialects/request-signal.ts';
 import { MissingGrantError } from '../data/osticket/assert-grants.ts';
 import type { Store } from '../data/store.ts';
 import { DeskgateError } from '../errors.ts';
@@ -10,6 +11,7 @@ import type { Limits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import { MESSAGES } from '../messages.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { advisoriesOnReadiness } from '../server/log-advisories.ts';
 import { makeClientAddress } from './client-address.ts';
 import { makeCors } from './cors.ts';
 import { endWithTurn } from './end-with-turn.ts';
@@ -80,6 +82,8 @@ export interface DeskgateServer extends Server {
  */
 export function makeServer(deps: ServerDeps): DeskgateServer {
   const { config, store, logger } = deps;
+  const adviseOnReadiness = advisoriesOnReadiness(store, logger);
+  const cancelsStatements = store.dialect !== 'sqlite';
   // /openapi.json and /docs: the document is built here, once per process.
   const reference = makeReferenceRoutes(config.basePath, config.metrics, config.servicePaths[0]);
   const route = makeRouter(config.basePath, config.servicePaths, reference);
@@ -131,10 +135,19 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
           }
           inFlight++;
           let outcome: ServiceOutcome;
+          // PostgreSQL and MariaDB: a client that goes away cancels the statements of its call
+          // (decision 334). SQLite's statements are short and run in-process: nothing to cancel.
+          const gone = cancelsStatements ? new AbortController() : undefined;
+          const onClose = () => {
+            if (!res.writableEnded) gone?.abort();
+          };
+          if (gone) res.once('close', onClose);
           try {
-            outcome = await runServiceCall(req, head, clientIp, requestId, record, callDeps);
+            const call = () => runServiceCall(req, head, clientIp, requestId, record, callDeps);
+            outcome = await (gone ? runForRequest(gone.signal, call) : call());
           } finally {
             inFlight--;
+            if (gone) res.off('close', onClose);
           }
           // Nothing after an answer may throw: the catch below would answer a second time.
           if (outcome.found) written = sendSuccess(res, head, startedAt, outcome.data);
@@ -174,6 +187,7 @@ export function makeServer(deps: ServerDeps): DeskgateServer {
               headers: { 'Retry-After': '5' },
             });
           }
+          adviseOnReadiness();
           written = sendSuccess(res, head, startedAt, 'ready');
           break;
         case 'metrics':

@@ -8,6 +8,7 @@ import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import { makeMetrics } from '../metrics/metrics.ts';
 import { announceFirstKey } from './announce-first-key.ts';
+import { logAdvisories } from './log-advisories.ts';
 import { SERVICE_ENTITIES } from './service-entities.ts';
 import { settleWithin } from './settle-within.ts';
 
@@ -26,13 +27,18 @@ export interface RunningServer {
 export async function runServer(
   config: Readonly<Config>,
   logger: Logger,
-  options: { announceFirstKey: boolean },
+  options: {
+    announceFirstKey: boolean;
+    /** Log the store's advisories at start (not in each worker: the primary does; default true). */
+    adviseAtStart?: boolean;
+  },
 ): Promise<RunningServer> {
   const { store, dialect, applied, poolStats, writesWaiting } = await openStore(config, {
     migrate: config.migrate,
     entities: SERVICE_ENTITIES,
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+  if (options.adviseAtStart !== false) await logAdvisories(store, logger, 'start');
   const limits = await makeLimits(config, logger);
   let server: DeskgateServer;
   try {

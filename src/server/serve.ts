@@ -4,6 +4,7 @@ import { openStore } from '../data/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { answerMetricsRequests } from '../metrics/cluster-metrics.ts';
 import { announceFirstKey } from './announce-first-key.ts';
+import { logAdvisories } from './log-advisories.ts';
 import { runServer } from './run-server.ts';
 import { SERVICE_ENTITIES } from './service-entities.ts';
 
@@ -16,7 +17,10 @@ async function serveInThisProcess(
   logger: Logger,
   isWorker: boolean,
 ): Promise<void> {
-  const running = await runServer(config, logger, { announceFirstKey: !isWorker });
+  const running = await runServer(config, logger, {
+    announceFirstKey: !isWorker,
+    adviseAtStart: !isWorker,
+  });
   let shuttingDown = false;
   const shutDown = (signal: string) => {
     if (shuttingDown) return;
@@ -51,6 +55,7 @@ async function serveWithWorkers(config: Readonly<Config>, logger: Logger): Promi
     migrate: config.migrate,
     entities: SERVICE_ENTITIES,
   });
+  await logAdvisories(store, logger, 'start');
   await store.close();
   // Workers share the port, so a scrape reaches one of them: it asks here for everyone's series.
   if (config.metrics) answerMetricsRequests();

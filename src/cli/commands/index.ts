@@ -38,6 +38,10 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'osticket keys list',
     load: async () => (await import('./osticket-keys.ts')).osticketKeysList,
   },
+  {
+    name: 'osticket indexes',
+    load: async () => (await import('./osticket-indexes.ts')).osticketIndexes,
+  },
   { name: 'agents add', load: async () => (await import('./agents-add.ts')).agentsAdd },
   { name: 'agents list', load: async () => (await import('./agents-list.ts')).agentsList },
   { name: 'tasks add', load: async () => (await import('./tasks-add.ts')).tasksAdd },

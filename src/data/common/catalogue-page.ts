@@ -8,6 +8,7 @@ import {
   readRows,
   selectVisibleRows,
 } from './column-map.ts';
+import { afterPosition } from './keyset.ts';
 
 /** The fields a catalogue list is bounded and ordered by. */
 export interface PagedRow {
@@ -41,9 +42,7 @@ function cataloguePage<Table, Row extends PagedRow, Domain>(
   if (query.to !== undefined) page = page.where(sql<boolean>`${created} <= ${query.to}`);
   const after = query.after;
   if (after) {
-    page = page.where(
-      sql<boolean>`(${key} > ${after.key} or (${key} = ${after.key} and ${id} > ${after.id}))`,
-    );
+    page = page.where(afterPosition(key, id, after));
   }
   return page.orderBy(key).orderBy(id).limit(query.limit);
 }

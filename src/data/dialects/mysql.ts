@@ -19,6 +19,7 @@ import {
   type PoolOptions,
   type PoolStats,
 } from './dialect.ts';
+import { watchForClientGone } from './request-signal.ts';
 
 /** mysql2's codes for a connection that is gone or a server that stopped answering. */
 const CONNECTION_CODES =
@@ -89,11 +90,39 @@ const mysqlDialect: Dialect = {
  * stops waiting: the statement is still in progress on the connection, so a connection that
  * timed out is destroyed (the server ends the session) instead of going back to the pool.
  */
+/**
+ * Ends the statement `text` on the session `threadId`, from another pooled connection, if that
+ * session still runs it (the client of its request went away; decision 334): MariaDB by the
+ * statement's own id (`KILL QUERY ID`), MySQL, which has none, by the session's.
+ */
+async function killQuery(pool: Pool, threadId: number, text: string): Promise<void> {
+  const placeholder = text.indexOf('?');
+  const head = text.slice(0, Math.min(placeholder === -1 ? text.length : placeholder, 256));
+  const [rows] = await pool
+    .promise()
+    .query(
+      `select * from information_schema.processlist where id = ? and command = 'Query' and left(info, ?) = ?`,
+      [threadId, head.length, head],
+    );
+  const [found] = rows as { QUERY_ID?: number | string }[];
+  if (!found) return;
+  await pool
+    .promise()
+    .query(
+      found.QUERY_ID === undefined
+        ? `kill query ${Number(threadId)}`
+        : `kill query id ${Number(found.QUERY_ID)}`,
+    );
+}
+
 function withQueryTimeout(pool: Pool, timeoutMs: number): MysqlPool {
   const wrappers = new WeakMap<PoolConnection, MysqlPoolConnection>();
   function wrap(connection: PoolConnection): MysqlPoolConnection {
     const known = wrappers.get(connection);
     if (known) return known;
+    // A kill under way keeps the connection out of the pool until it is done: it can then reach
+    // only this call's statement (or none), never the next call's (decision 334).
+    let killing: Promise<unknown> | undefined;
     const wrapper: MysqlPoolConnection = {
       config: connection.config,
       get threadId() {
@@ -101,11 +130,22 @@ function withQueryTimeout(pool: Pool, timeoutMs: number): MysqlPool {
       },
       connect: (callback) => connection.connect(callback),
       destroy: () => connection.destroy(),
-      release: () => connection.release(),
+      release: () => {
+        const pending = killing;
+        killing = undefined;
+        if (pending) void pending.then(() => connection.release());
+        else connection.release();
+      },
       query(text, parameters, callback) {
+        const threadId = connection.threadId;
+        const ended = watchForClientGone(text, () => {
+          killing = killQuery(pool, threadId, text).catch(() => {});
+          return killing;
+        });
         return connection.query(
           { sql: text, values: parameters, timeout: timeoutMs },
           (error: unknown, result: unknown) => {
+            ended();
             if (errorCode(error) === 'PROTOCOL_SEQUENCE_TIMEOUT') connection.destroy();
             callback?.(error, result as never);
           },

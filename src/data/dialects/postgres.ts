@@ -10,6 +10,7 @@ import {
   type OpenDatabase,
   type PoolOptions,
 } from './dialect.ts';
+import { watchForClientGone } from './request-signal.ts';
 
 let loaded: typeof pg | undefined;
 
@@ -71,6 +72,20 @@ const postgresDialect: Dialect = {
 };
 
 /**
+ * Cancels the statement `text` on `client`'s backend, from another pooled connection, if that
+ * backend still runs it (the client of its request went away; decision 334).
+ */
+async function cancelOn(pool: pg.Pool, client: pg.PoolClient, text: string): Promise<void> {
+  const pid = (client as unknown as { processID?: number }).processID;
+  if (!pid) return;
+  await pool.query(
+    `select pg_cancel_backend(pid) from pg_stat_activity
+     where pid = $1 and state = 'active' and left(query, 256) = left($2, 256)`,
+    [pid, text],
+  );
+}
+
+/**
  * Hands Kysely pooled clients that are thrown away, not reused, after a client-side read
  * timeout: the query is still running on that connection (the server went silent), so the next
  * query on it would queue behind it.
@@ -80,16 +95,28 @@ function withDiscardOnTimeout(pool: pg.Pool): PostgresPool {
     async connect() {
       const client = await pool.connect();
       let timedOut: Error | undefined;
+      // A cancel under way keeps the connection out of the pool until it is done: it can then
+      // reach only this call's statement (or none), never the next call's (decision 334).
+      let cancelling: Promise<unknown> | undefined;
       const wrapped = {
         async query(text: string, parameters: readonly unknown[]) {
+          const ended = watchForClientGone(text, () => {
+            cancelling = cancelOn(pool, client, text).catch(() => {});
+            return cancelling;
+          });
           try {
             return await client.query(text, parameters as unknown[]);
           } catch (error) {
             if (errorMessage(error) === 'Query read timeout') timedOut = error as Error;
             throw error;
+          } finally {
+            ended();
           }
         },
-        release: () => client.release(timedOut),
+        release: () => {
+          if (cancelling) void cancelling.then(() => client.release(timedOut));
+          else client.release(timedOut);
+        },
       };
       // Kysely calls only query(text, parameters) and release(); cursors are never used here.
       return wrapped as unknown as PostgresPoolClient;

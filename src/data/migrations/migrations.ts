@@ -10,6 +10,7 @@ import * as phoneAsText from './007-phone-as-text.ts';
 import * as catalogue from './008-catalogue.ts';
 import * as apiKeyExpiry from './009-api-key-expiry.ts';
 import * as apiKeyAgents from './010-api-key-agents.ts';
+import * as keysetFilterIndexes from './011-keyset-filter-indexes.ts';
 import * as teams from './012-teams.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
@@ -35,6 +36,7 @@ export const MIGRATIONS = {
     ['008-catalogue', catalogue],
     ['009-api-key-expiry', apiKeyExpiry],
     ['010-api-key-agents', apiKeyAgents],
+    ['011-keyset-filter-indexes', keysetFilterIndexes],
     ['012-teams', teams],
   ],
   osticket: [

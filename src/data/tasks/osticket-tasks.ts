@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Task, TaskListQuery } from '../../domain.ts';
+import { afterPosition } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
-import { notHidden } from '../tickets/hidden-entries.ts';
+import { byCreatedThenId, notHidden } from '../tickets/hidden-entries.ts';
 import type { OsticketTicketTables } from '../tickets/osticket-ticket-tables.ts';
 import { formatTimestamp } from '../time.ts';
 import type { TaskData } from './tasks.ts';
@@ -42,7 +43,7 @@ async function toTasks(db: Db, rows: TaskRow[]): Promise<Task[]> {
     const entries = await db
       .selectFrom('thread')
       .innerJoin('thread_entry', 'thread_entry.thread_id', 'thread.id')
-      .select(['thread.object_id', 'thread_entry.body'])
+      .select(['thread.object_id', 'thread_entry.id', 'thread_entry.created', 'thread_entry.body'])
       .where('thread.object_type', '=', 'A')
       .where(
         'thread.object_id',
@@ -51,9 +52,11 @@ async function toTasks(db: Db, rows: TaskRow[]): Promise<Task[]> {
       )
       .where('thread_entry.type', '=', 'M')
       .where(notHidden)
-      .orderBy('thread_entry.created')
-      .orderBy('thread_entry.id')
       .execute();
+    // In osTicket's order (created, then id: an edit keeps the original's `created`), ordered
+    // here: ORDER BY over this join sorts the bodies (TEXT) in a temporary table, on disk in
+    // MariaDB (issue 34).
+    entries.sort(byCreatedThenId);
     for (const entry of entries) {
       const id = Number(entry.object_id);
       if (!descriptions.has(id)) descriptions.set(id, entry.body);
@@ -89,11 +92,8 @@ export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
   }
   const after = query.after;
   if (after) {
-    select = select.where((eb) =>
-      eb.or([
-        eb('task.created', '>', after.created),
-        eb.and([eb('task.created', '=', after.created), eb('task.id', '>', after.id)]),
-      ]),
+    select = select.where(
+      afterPosition('task.created', 'task.id', { key: after.created, id: after.id }),
     );
   }
   const rows = await select.orderBy('task.created').orderBy('task.id').limit(query.limit).execute();

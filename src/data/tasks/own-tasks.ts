@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { NewTask, Task, TaskListQuery } from '../../domain.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { afterPosition } from '../common/keyset.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
@@ -45,12 +46,7 @@ export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
   let select = filtered(db, query).selectAll();
   const after = query.after;
   if (after) {
-    select = select.where((eb) =>
-      eb.or([
-        eb('created_at', '>', after.created),
-        eb.and([eb('created_at', '=', after.created), eb('id', '>', after.id)]),
-      ]),
-    );
+    select = select.where(afterPosition('created_at', 'id', { key: after.created, id: after.id }));
   }
   const rows = await select.orderBy('created_at').orderBy('id').limit(query.limit).execute();
   return rows.map(toTask);

@@ -1,10 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from '../../domain.ts';
+import { afterPosition } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { UnsupportedInModeError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
-import { notHidden } from './hidden-entries.ts';
+import { byCreatedThenId, notHidden } from './hidden-entries.ts';
 import type { OsticketTicketTables, OstTicketTable } from './osticket-ticket-tables.ts';
 import type { TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
@@ -63,6 +64,7 @@ async function answersOf(db: Db, ids: number[]): Promise<Map<number, Answers>> {
     .innerJoin('form_entry_values', 'form_entry_values.entry_id', 'form_entry.id')
     .innerJoin('form_field', 'form_field.id', 'form_entry_values.field_id')
     .select([
+      'form_entry.id',
       'form_entry.object_id',
       'form_field.name',
       'form_entry_values.value',
@@ -72,8 +74,10 @@ async function answersOf(db: Db, ids: number[]): Promise<Map<number, Answers>> {
     .where('form.type', '=', 'T')
     .where('form_entry.object_id', 'in', ids)
     .where('form_field.name', 'in', ['subject', 'priority'])
-    .orderBy('form_entry.id')
     .execute();
+  // The first form entry's answer counts. Ordered here: ORDER BY over this join sorts the values
+  // (TEXT) in a temporary table, on disk in MariaDB (issue 34).
+  values.sort((a, b) => Number(a.id) - Number(b.id));
   for (const row of values) {
     const answer = answers.get(Number(row.object_id));
     if (!answer || row.value === null) continue;
@@ -149,10 +153,9 @@ async function entriesOf(
     .where('thread.object_id', 'in', ids)
     .where('thread_entry.type', 'in', notes ? ['M', 'R', 'N'] : ['M', 'R'])
     .where(notHidden)
-    .orderBy('thread_entry.created')
-    .orderBy('thread_entry.id')
     .execute();
   for (const row of rows) byTicket.get(Number(row.object_id))?.push(toTicketEntry(row));
+  for (const entries of byTicket.values()) entries.sort(byCreatedThenId);
   return byTicket;
 }
 
@@ -229,11 +232,8 @@ export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticke
   let page = select.select(TICKET_COLUMNS).where(column, 'is not', null);
   const after = query.after;
   if (after) {
-    page = page.where((eb) =>
-      eb.or([
-        eb(column, '>', after.created),
-        eb.and([eb(column, '=', after.created), eb('ticket.ticket_id', '>', after.id)]),
-      ]),
+    page = page.where(
+      afterPosition(column, 'ticket.ticket_id', { key: after.created, id: after.id }),
     );
   }
   const rows = await page.orderBy(column).orderBy('ticket.ticket_id').limit(query.limit).execute();

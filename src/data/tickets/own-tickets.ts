@@ -10,6 +10,7 @@ import type {
 } from '../../domain.ts';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { afterPosition } from '../common/keyset.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
@@ -263,11 +264,8 @@ export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticke
   let { select } = filtered(db, query);
   const after = query.after;
   if (after) {
-    select = select.where((eb) =>
-      eb.or([
-        eb(column, '>', after.created),
-        eb.and([eb(column, '=', after.created), eb('tickets.id', '>', after.id)]),
-      ]),
+    select = select.where(
+      afterPosition(column, 'tickets.id', { key: after.created, id: after.id }),
     );
   }
   const rows = await select.orderBy(column).orderBy('tickets.id').limit(query.limit).execute();

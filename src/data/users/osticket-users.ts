@@ -1,5 +1,6 @@
 import type { Generated, Kysely } from 'kysely';
 import type { User, UserRangeQuery } from '../../domain.ts';
+import { afterPosition } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
@@ -265,11 +266,8 @@ export async function listUsersCreatedBetween(
 ): Promise<User[]> {
   let query = selectUsers(db).where('user.created', '>=', from).where('user.created', '<=', to);
   if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('user.created', '>', after.created),
-        eb.and([eb('user.created', '=', after.created), eb('user.id', '>', after.id)]),
-      ]),
+    query = query.where(
+      afterPosition('user.created', 'user.id', { key: after.created, id: after.id }),
     );
   }
   const rows = await query.orderBy('user.created').orderBy('user.id').limit(limit).execute();

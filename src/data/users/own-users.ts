@@ -1,6 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
 import type { NewUser, User, UserRangeQuery } from '../../domain.ts';
 import { prepareInsertReturningId } from '../common/insert-returning-id.ts';
+import { afterPosition } from '../common/keyset.ts';
 import { type Param, prepareQuery } from '../common/prepared-query.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
@@ -216,11 +217,8 @@ export async function listUsersCreatedBetween(
     .where('users.created_at', '>=', from)
     .where('users.created_at', '<=', to);
   if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('users.created_at', '>', after.created),
-        eb.and([eb('users.created_at', '=', after.created), eb('users.id', '>', after.id)]),
-      ]),
+    query = query.where(
+      afterPosition('users.created_at', 'users.id', { key: after.created, id: after.id }),
     );
   }
   const rows = await query.orderBy('users.created_at').orderBy('users.id').limit(limit).execute();
