@@ -89,8 +89,12 @@ function prepare(databaseUrl: string): string {
     ],
     env,
   );
-  return (JSON.parse(cli(['keys', 'create', '--name', 'bench', '--json'], env)) as { key: string })
-    .key;
+  // --any-agent: the ticket scenarios reply as the agent made above (a key acts only as its agents).
+  return (
+    JSON.parse(cli(['keys', 'create', '--name', 'bench', '--any-agent', '--json'], env)) as {
+      key: string;
+    }
+  ).key;
 }
 const key = prepare(sqliteUrl);
 const prehashed = hashSync('bench password', 10).replace(/^\$2b\$/, '$2y$');
