@@ -5,6 +5,14 @@ import { z } from 'zod';
  * schemas and the client's types cannot drift apart.
  */
 
+/** A list answer's `total`: how many `noun` it holds. */
+function totalOf(noun: string) {
+  return z
+    .int()
+    .min(0)
+    .meta({ description: `How many ${noun} this answer holds.` });
+}
+
 /**
  * A list answer: `total`, the elements under `key`, and `next` when more follow (list-page.ts).
  * `noun` fills "How many {noun} this answer holds."; `description` describes the whole.
@@ -16,10 +24,7 @@ export function listResponse<const Key extends string, Item extends z.ZodType>(
   description: string,
 ) {
   const shape = {
-    total: z
-      .int()
-      .min(0)
-      .meta({ description: `How many ${noun} this answer holds.` }),
+    total: totalOf(noun),
     [key]: z.array(item),
     next: z
       .string()
@@ -60,10 +65,7 @@ export function wholeListResponse<const Key extends string, Item extends z.ZodTy
   description: string,
 ) {
   const shape = {
-    total: z
-      .int()
-      .min(0)
-      .meta({ description: `How many ${noun} this answer holds.` }),
+    total: totalOf(noun),
     [key]: z.array(item),
   } as { total: z.ZodInt } & Record<Key, z.ZodArray<Item>>;
   return z.strictObject(shape).meta({ description });
