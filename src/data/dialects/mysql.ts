@@ -120,8 +120,10 @@ function withQueryTimeout(pool: Pool, timeoutMs: number): MysqlPool {
   function wrap(connection: PoolConnection): MysqlPoolConnection {
     const known = wrappers.get(connection);
     if (known) return known;
-    // A kill under way keeps the connection out of the pool until it is done: it can then reach
-    // only this call's statement (or none), never the next call's (decision 334).
+    // A connection whose statement a kill went out for is destroyed, not pooled: the kill can
+    // then reach only this call's statement (or none), never the next call's (decision 334).
+    // Holding it back until the kill ended deadlocked the pool when every connection waited for
+    // a kill that itself waited for a free connection.
     let killing: Promise<unknown> | undefined;
     const wrapper: MysqlPoolConnection = {
       config: connection.config,
@@ -131,10 +133,9 @@ function withQueryTimeout(pool: Pool, timeoutMs: number): MysqlPool {
       connect: (callback) => connection.connect(callback),
       destroy: () => connection.destroy(),
       release: () => {
-        const pending = killing;
-        killing = undefined;
-        if (pending) void pending.then(() => connection.release());
+        if (killing) connection.destroy();
         else connection.release();
+        killing = undefined;
       },
       query(text, parameters, callback) {
         const threadId = connection.threadId;

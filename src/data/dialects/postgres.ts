@@ -95,8 +95,10 @@ function withDiscardOnTimeout(pool: pg.Pool): PostgresPool {
     async connect() {
       const client = await pool.connect();
       let timedOut: Error | undefined;
-      // A cancel under way keeps the connection out of the pool until it is done: it can then
-      // reach only this call's statement (or none), never the next call's (decision 334).
+      // A connection whose statement a cancel went out for is destroyed, not pooled: the cancel
+      // can then reach only this call's statement (or none), never the next call's (decision
+      // 334). Holding it back until the cancel ended deadlocked the pool when every connection
+      // waited for a cancel that itself waited for a free connection.
       let cancelling: Promise<unknown> | undefined;
       const wrapped = {
         async query(text: string, parameters: readonly unknown[]) {
@@ -113,10 +115,7 @@ function withDiscardOnTimeout(pool: pg.Pool): PostgresPool {
             ended();
           }
         },
-        release: () => {
-          if (cancelling) void cancelling.then(() => client.release(timedOut));
-          else client.release(timedOut);
-        },
+        release: () => client.release(cancelling ? true : timedOut),
       };
       // Kysely calls only query(text, parameters) and release(); cursors are never used here.
       return wrapped as unknown as PostgresPoolClient;
