@@ -17,8 +17,10 @@ import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
-import { formatTimestamp } from '../time.ts';
+import { formatTimestamp, timestampToMs } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
+import { changeTicket } from './own-ticket-changes.ts';
+import { insertTicketEvent } from './own-ticket-events.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
 
@@ -54,6 +56,8 @@ export interface TicketTable {
   sla_id: number;
   topic_id: number;
   staff_id: number;
+  /** The team it is assigned to, 0: none (migration 013). */
+  team_id: Generated<number>;
   subject: string;
   source: string;
   ip_address: string;
@@ -95,7 +99,10 @@ export interface TicketEventTable {
   user_id: number;
   dept_id: number;
   topic_id: number;
+  team_id: Generated<number>;
   data: string | null;
+  /** The changed columns, before and after, as JSON (migration 013; null before it). */
+  changes: Generated<string | null>;
   at: string;
 }
 
@@ -127,10 +134,11 @@ export interface OwnTicketTables {
   /** What a ticket names of the users and topics entities' tables. */
   users: { id: number; name: string };
   topics: { id: number };
+  teams: { id: number; name: string; is_enabled: number };
 }
 
 type Db = Kysely<OwnTicketTables>;
-type Trx = Transaction<OwnTicketTables>;
+export type Trx = Transaction<OwnTicketTables>;
 
 /** osTicket's default priority on a fresh install (config `default_priority_id`): Normal. */
 const DEFAULT_PRIORITY_ID = 2;
@@ -161,7 +169,7 @@ function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
     slaId: Number(row.sla_id),
     topicId: Number(row.topic_id),
     staffId: Number(row.staff_id),
-    teamId: 0,
+    teamId: Number(row.team_id),
     emailId: 0,
     lockId: 0,
     flags: 0,
@@ -273,7 +281,7 @@ export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticke
 }
 
 /** Adds hours to a `YYYY-MM-DD HH:MM:SS` UTC time (decision 172: no business-hours schedule). */
-function addHours(at: string, hours: number): string {
+export function addHours(at: string, hours: number): string {
   return formatTimestamp(new Date(Date.parse(`${at.replace(' ', 'T')}Z`) + hours * 3_600_000));
 }
 
@@ -359,6 +367,7 @@ export async function insertTicket(
         sla_id: Number(sla.id),
         topic_id: ticket.topicId,
         staff_id: 0,
+        team_id: 0,
         subject: ticket.subject,
         source: 'API',
         ip_address: ticket.ipAddress,
@@ -402,37 +411,47 @@ export async function insertTicket(
       user_id: ticket.userId,
       dept_id: Number(department.id),
       topic_id: ticket.topicId,
+      team_id: 0,
       at,
     };
-    await trx
-      .insertInto('ticket_events')
-      .values({ ...event, kind: 'created', data: null })
-      .execute();
+    await insertTicketEvent(trx, { ...event, kind: 'created', data: null, changes: null });
     if (closed) {
-      await trx
-        .insertInto('ticket_events')
-        .values({
-          ...event,
-          kind: 'closed',
-          data: JSON.stringify({ status: [Number(status.id), status.name] }),
-        })
-        .execute();
+      await insertTicketEvent(trx, {
+        ...event,
+        kind: 'closed',
+        data: { status: [Number(status.id), status.name] },
+        changes: null,
+      });
     }
     return { id, number };
   }
 }
 
-async function requireTicket(trx: Trx, ticketId: number) {
-  const ticket = await trx
-    .selectFrom('tickets')
-    .selectAll()
-    .where('id', '=', ticketId)
-    .executeTakeFirst();
+/**
+ * The ticket, its row locked until the write's transaction ends (SQLite's write transaction
+ * already holds the database's one write lock): changes to one ticket queue, and each sees the
+ * one before it.
+ */
+export async function lockTicket(trx: Trx, dialect: Dialect, ticketId: number) {
+  const select = trx.selectFrom('tickets').selectAll().where('id', '=', ticketId);
+  const ticket = await (dialect.name === 'sqlite' ? select : select.forUpdate()).executeTakeFirst();
   if (!ticket) throw new RejectedValueError('ticket_id', 'is not an existing ticket');
   return ticket;
 }
 
-async function requireAgent(trx: Trx, staffId: number) {
+export type TicketRowOf = Awaited<ReturnType<typeof lockTicket>>;
+
+/**
+ * The time of a write to a ticket, its `updated` after: now, or one second after the `updated`
+ * it had when that is not earlier, so that every write gives a new `updated` and
+ * `if_unmodified_since` tells two changes in one second apart (decision 411).
+ */
+export function nextUpdated(previous: string, at: string): string {
+  const before = formatTimestamp(previous);
+  return before < at ? at : formatTimestamp(new Date(timestampToMs(before) + 1000));
+}
+
+export async function requireAgent(trx: Trx, staffId: number) {
   const agent = await trx
     .selectFrom('agents')
     .selectAll()
@@ -444,7 +463,7 @@ async function requireAgent(trx: Trx, staffId: number) {
   return agent;
 }
 
-async function lastMessageId(trx: Trx, ticketId: number): Promise<number> {
+export async function lastMessageId(trx: Trx, ticketId: number): Promise<number> {
   const row = await trx
     .selectFrom('ticket_entries')
     .select('id')
@@ -456,7 +475,7 @@ async function lastMessageId(trx: Trx, ticketId: number): Promise<number> {
   return row ? Number(row.id) : 0;
 }
 
-async function insertEntry(
+export async function insertEntry(
   trx: Trx,
   dialect: Dialect,
   values: Omit<Selectable<TicketEntryTable>, 'id'>,
@@ -472,8 +491,9 @@ export async function insertReply(
   at: string,
 ): Promise<number> {
   {
-    const ticket = await requireTicket(trx, reply.ticketId);
+    const ticket = await lockTicket(trx, dialect, reply.ticketId);
     const agent = await requireAgent(trx, reply.staffId);
+    const when = nextUpdated(ticket.updated_at, at);
     const entryId = await insertEntry(trx, dialect, {
       ticket_id: reply.ticketId,
       pid: await lastMessageId(trx, reply.ticketId),
@@ -486,14 +506,14 @@ export async function insertReply(
       format: 'text',
       source: 'API',
       ip_address: reply.ipAddress,
-      created_at: at,
+      created_at: when,
     });
     await trx
       .updateTable('tickets')
       .set({
         is_answered: 1,
-        last_response_at: at,
-        updated_at: at,
+        last_response_at: when,
+        updated_at: when,
         staff_id: Number(ticket.staff_id) === 0 ? reply.staffId : Number(ticket.staff_id),
       })
       .where('id', '=', reply.ticketId)
@@ -513,8 +533,9 @@ export async function closeTicket(
   at: string,
 ): Promise<void> {
   {
-    const ticket = await requireTicket(trx, closing.ticketId);
+    const ticket = await lockTicket(trx, dialect, closing.ticketId);
     const agent = await requireAgent(trx, closing.staffId);
+    const when = nextUpdated(ticket.updated_at, at);
     const status = await trx
       .selectFrom('ticket_statuses')
       .selectAll()
@@ -527,7 +548,7 @@ export async function closeTicket(
     if (
       (closing.deptId !== 0 && closing.deptId !== Number(ticket.dept_id)) ||
       (closing.topicId !== 0 && closing.topicId !== Number(ticket.topic_id)) ||
-      closing.teamId !== 0 ||
+      (closing.teamId !== 0 && closing.teamId !== Number(ticket.team_id)) ||
       (closing.username !== undefined && closing.username !== agent.username)
     )
       throw new CloseFieldsMismatchError('close fields do not match');
@@ -544,34 +565,37 @@ export async function closeTicket(
         format: 'text',
         source: 'API',
         ip_address: closing.ipAddress,
-        created_at: at,
+        created_at: when,
       });
     }
     await trx
       .updateTable('tickets')
       .set({
         status_id: closing.statusId,
-        closed_at: at,
-        last_update_at: at,
-        updated_at: at,
+        closed_at: when,
+        last_update_at: when,
+        updated_at: when,
         staff_id: closing.staffId,
         is_overdue: 0,
       })
       .where('id', '=', closing.ticketId)
       .execute();
-    await trx
-      .insertInto('ticket_events')
-      .values({
-        ticket_id: closing.ticketId,
-        kind: 'closed',
-        staff_id: closing.staffId,
-        user_id: 0,
-        dept_id: Number(ticket.dept_id),
-        topic_id: Number(ticket.topic_id),
-        data: JSON.stringify({ status: [Number(status.id), status.name] }),
-        at,
-      })
-      .execute();
+    await insertTicketEvent(trx, {
+      ticket_id: closing.ticketId,
+      kind: 'closed',
+      staff_id: closing.staffId,
+      user_id: 0,
+      dept_id: Number(ticket.dept_id),
+      topic_id: Number(ticket.topic_id),
+      team_id: Number(ticket.team_id),
+      data: { status: [Number(status.id), status.name] },
+      changes: {
+        status_id: [Number(ticket.status_id), Number(status.id)],
+        staff_id: [Number(ticket.staff_id), closing.staffId],
+        closed_at: [ticket.closed_at, when],
+      },
+      at: when,
+    });
   }
 }
 
@@ -662,6 +686,8 @@ export function makeOwnTickets(handle: OwnHandle): TicketData {
       insertReply(tablesOf<OwnTicketTables>(trx) as Trx, dialect, reply, at),
     closeTicket: (trx, closing, at) =>
       closeTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, closing, at),
+    changeTicket: (trx, change, at) =>
+      changeTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, change, at),
     countTicketsNaming: (reference, trx) =>
       countTicketsNaming(trx ? tablesOf<OwnTicketTables>(trx) : db, reference),
     anonymiseTicketsOf: (trx, userId, marker) =>
