@@ -24,10 +24,12 @@ type Row = TicketRowOf;
 type Agent = Awaited<ReturnType<typeof requireAgent>>;
 type Change<Kind extends TicketChange['kind']> = Extract<TicketChange, { kind: Kind }>;
 
-/** One event as the change writes it: osTicket's name and data. */
+/** One event as the change writes it: osTicket's name and data (and its own columns' changes). */
 interface PlannedEvent {
   kind: string;
   data: unknown;
+  /** The columns this event changed; absent: the whole change's, on its first event. */
+  changes?: Record<string, [unknown, unknown]>;
 }
 
 /** What a change writes: the ticket's columns, its events in order, and an internal note. */
@@ -360,14 +362,23 @@ async function planUpdate(trx: Trx, row: Row, change: Change<'update'>, at: stri
     const start = formatTimestamp(row.reopened_at ?? row.created_at);
     full.sla_due_at = await slaDueFrom(trx, Number(full.sla_id ?? row.sla_id), start);
   }
-  // The event names the columns as osTicket's `edited` does (priority: its id, decision 410).
-  const data = Object.fromEntries(
-    Object.entries(changes).map(([column, values]) => [
-      column === 'due_at' ? 'duedate' : column,
-      values,
-    ]),
-  );
-  return { set: full, events: [{ kind: 'edited', data }] };
+  // One `edited` event per field, as the staff panel's inline edits write them, named as osTicket
+  // names its columns (priority: its id, decision 410); the SLA due time goes with the last.
+  const after = changedColumns(row, full);
+  const events: PlannedEvent[] = names.map((column) => {
+    const values = changes[column] as [unknown, unknown];
+    return {
+      kind: 'edited',
+      data: { [column === 'due_at' ? 'duedate' : column]: values },
+      changes: { [column]: values },
+    };
+  });
+  const last = events.at(-1)?.changes;
+  for (const column of ['sla_due_at', 'is_overdue', 'due_at']) {
+    const values = after[column];
+    if (last && values && !(column in changes)) last[column] = values;
+  }
+  return { set: full, events };
 }
 
 async function plan(
@@ -450,7 +461,7 @@ export async function changeTicket(
       team_id: Number(after.team_id),
       data: event.data,
       // The columns the call changed, on its first event (a reopen folded in shares them).
-      changes: index === 0 ? changes : null,
+      changes: event.changes ?? (index === 0 ? changes : null),
       at: when,
     });
   }

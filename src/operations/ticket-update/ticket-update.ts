@@ -63,8 +63,8 @@ export const ticketUpdate = defineOperation({
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
     'naming the grant otherwise; a key of one agent may leave it out). Sets one or more of ' +
     '`priority_id`, `topic_id`, `sla_id` and `duedate` (`null` clears it) as the staff panel ' +
-    'edits them: `lastupdate` now, one `edited` event naming each changed field before and ' +
-    'after (`{"priority_id":[2,3]}`), and a new SLA plan or due date counts the SLA due time ' +
+    'edits them: `lastupdate` now, an `edited` event per changed field with its value before ' +
+    'and after (`{"priority_id":[2,3]}`), and a new SLA plan or due date counts the SLA due time ' +
     'again. Values the ticket has already change nothing: 200, no event, `updated` unchanged. ' +
     'Every id is checked (400 naming the field); a due date must be in the future. A stale ' +
     "`if_unmodified_since` → 409 `conflict` with the ticket's current `updated`, nothing " +
