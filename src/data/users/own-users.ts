@@ -6,7 +6,8 @@ import { type Param, prepareQuery } from '../common/prepared-query.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
 import { formatTimestamp } from '../time.ts';
-import { DuplicateEmailError, type UserData } from './users.ts';
+import { DuplicateEmailError } from './duplicate-email-error.ts';
+import type { UserData } from './users.ts';
 
 /** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
 export interface UserTable {

@@ -23,9 +23,7 @@ export interface UserData {
   deleteUser(trx: WriteTransaction, id: number): Promise<boolean>;
 }
 
-export class DuplicateEmailError extends Error {
-  override name = 'DuplicateEmailError';
-}
+export { DuplicateEmailError } from './duplicate-email-error.ts';
 
 export const users = defineEntity<UserData>({
   name: 'users',

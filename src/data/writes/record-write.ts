@@ -2,6 +2,7 @@ import { callLog } from '../call-log/call-log.ts';
 import { type DataHandle, tablesOf } from '../entity.ts';
 import { now } from '../time.ts';
 import { type AuditLogTables, insertAuditEntry } from './audit-log.ts';
+import { IdempotencyConflictError } from './idempotency-conflict-error.ts';
 import {
   deletePendingClaim,
   deleteStoredAnswersBefore,
@@ -13,7 +14,7 @@ import {
   insertStoredAnswer,
   settlePendingClaim,
 } from './idempotency-records.ts';
-import { IdempotencyConflictError, type Writes } from './writes.ts';
+import type { Writes } from './writes.ts';
 
 /**
  * The write path over deskgate's own tables, the same in every layout (in an osTicket database
