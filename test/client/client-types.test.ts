@@ -24,10 +24,7 @@ import type { FeedEvent } from '../../src/data/events/event.ts';
 import type { departmentAddParameters } from '../../src/operations/department-add/department-add.ts';
 import type { departmentAllParameters } from '../../src/operations/department-all/department-all.ts';
 import type { departmentSpecificParameters } from '../../src/operations/department-specific/department-specific.ts';
-import type {
-  eventsSince,
-  eventsSinceParameters,
-} from '../../src/operations/events-since/events-since.ts';
+import type { eventsSinceParameters } from '../../src/operations/events-since/events-since.ts';
 import type { faqSpecificParameters } from '../../src/operations/faq-specific/faq-specific.ts';
 import type { priorityViewSchema } from '../../src/operations/priority-all/priority-all.ts';
 import { OPERATIONS, type OperationName } from '../../src/operations/registry.ts';

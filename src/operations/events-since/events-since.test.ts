@@ -324,7 +324,7 @@ describeEachDatabase('events/since', (database) => {
       );
       assert.equal(answer.status, 200, answer.text);
       assert.deepEqual(
-        (answer.body?.data as unknown as Page).events.map((event) => event.type),
+        ((answer.body?.data ?? {}) as unknown as Page).events.map((event) => event.type),
         ['ticket.created', 'ticket.message.created'],
       );
     });
