@@ -70,11 +70,7 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
     const answer = await change(route, { staff_id: 1, ticket_id: ours, ...body });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.equal(answer.body.changed, true, JSON.stringify(answer.body));
-    const [row] = await osticket.query<{ updated: string }>(
-      'SELECT updated FROM ost_ticket WHERE ticket_id = ?',
-      [ours],
-    );
-    assert.equal(answer.body.updated, row?.updated);
+    assert.equal(answer.body.updated, await updatedOf(answer.body.ticket_id as number));
     return answer;
   };
   /** A staff-panel XHR on the twin ticket; osTicket answers 201 when it did it. */
@@ -341,7 +337,35 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
       'invalid_field',
       'if_unmodified_since',
     ]);
+    // Transfer needs access to the target department too: helper has none to Sales.
+    await refused('transfer', { staff_id: helper, dept_id: 2 }, [403, 'forbidden']);
+    // osTicket's own refusals of the assignee, naming the parameter.
+    const away = await osticket.insert(
+      `INSERT INTO ost_staff (dept_id, role_id, username, firstname, lastname, email, signature, isactive, onvacation, created, updated)
+       VALUES (1, 1, 'away', 'Test', 'away', 'away@deskgate.test', '', 1, 1, NOW(), NOW())`,
+    );
+    await refused('assign', { agent_id: away }, [409, 'refused', 'agent_id']);
+    const empty = await osticket.insert(
+      `INSERT INTO ost_team (lead_id, flags, name, notes, created, updated) VALUES (0, 1, 'Empty', '', NOW(), NOW())`,
+    );
+    await refused('assign', { team_id: empty }, [409, 'refused', 'team_id']);
     assert.deepEqual(await counts(), before);
+
+    // The panel lets an agent who may open tickets reopen one: so does the plugin.
+    await ok('status', { ticket_id: ticket, status_id: 3 });
+    const reopened = await change('status', {
+      staff_id: lookOnly,
+      ticket_id: ticket,
+      status_id: 1,
+    });
+    assert.deepEqual([reopened.status, reopened.body.changed], [200, true]);
+    // The caller's address is the note's.
+    const noted = await ok('note', { ticket_id: ticket, note: 'From afar', ip: '203.0.113.9' });
+    const [entry] = await osticket.query<Row>(
+      'SELECT ip_address FROM ost_thread_entry WHERE id = ?',
+      [noted.body.entry_id],
+    );
+    assert.deepEqual(entry, { ip_address: '203.0.113.9' });
   });
 
   test('if_unmodified_since: a stale value is 409 conflict with the current updated, nothing written', async () => {
