@@ -253,6 +253,16 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
       priority: '4',
     });
 
+    // The SLA due date osTicket recomputed for the new plan (times are masked above).
+    const [due] = await osticket.query<{ est_duedate: string }>(
+      'SELECT est_duedate FROM ost_ticket WHERE ticket_id = ?',
+      [ours],
+    );
+    assert.equal(
+      due?.est_duedate,
+      await osticket.runPhp(`echo Ticket::lookup(${ours})->getSLADueDate(true);`),
+    );
+
     await ok('update', { duedate: null });
     await inPanel('field/duedate/edit', { duedate: '', comments: '' });
     await sameRows([...textBody(1), 'search[1].content']);
