@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { TaskListQuery } from '../../data/tasks/task.ts';
 import { tasks } from '../../data/tasks/tasks.ts';
-import type { TaskListQuery } from '../../domain.ts';
 import { CREATED_CURSOR } from '../created-cursor.ts';
 import { dateRangeParameters, endBound } from '../date-range.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
