@@ -170,8 +170,9 @@ describeEachDatabase('deskgate users delete --anonymise-tickets', (database, kin
       forgotten: {
         'stored user/add answers': 1,
         'anonymised tickets': 1,
-        // ticket/add's, sent with an Idempotency-Key (reply and close store none on this schema).
-        'stored ticket write answers': 1,
+        'feed events naming the user': 1,
+        // ticket/add's, reply's and close's, each sent with an Idempotency-Key.
+        'stored ticket write answers': 3,
       },
     });
 

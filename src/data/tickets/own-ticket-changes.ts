@@ -4,6 +4,7 @@ import type { Dialect } from '../dialects/dialect.ts';
 import { RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { insertTicketEvent } from './own-ticket-events.ts';
+import { feedEntry } from './own-ticket-feed.ts';
 import {
   addHours,
   insertEntry,
@@ -11,9 +12,8 @@ import {
   nextUpdated,
   requireAgent,
   type TicketRowOf,
-  type TicketTable,
-  type Trx,
-} from './own-tickets.ts';
+} from './own-ticket-rows.ts';
+import type { TicketTable, Trx } from './own-tickets.ts';
 import { TicketConflictError, TicketNotCloseableError } from './ticket-errors.ts';
 
 /** An SLA plan's flags, as osTicket's: active (sets a due time), transient (a transfer replaces it). */
@@ -422,22 +422,25 @@ export async function changeTicket(
   const updated = formatTimestamp(row.updated_at);
   if (change.ifUnmodifiedSince !== undefined && change.ifUnmodifiedSince !== updated)
     throw new TicketConflictError(updated);
-  const entryId = planned.note
-    ? await insertEntry(trx, dialect, {
-        ticket_id: change.ticketId,
-        pid: 0,
-        type: 'N',
-        user_id: 0,
-        staff_id: change.staffId,
-        poster: actor.name,
-        title: planned.note.title,
-        body: planned.note.body,
-        format: 'text',
-        source: 'API',
-        ip_address: change.ipAddress,
-        created_at: planned.events.length === 0 ? at : when,
-      })
-    : null;
+  let entryId: number | null = null;
+  if (planned.note) {
+    const note = {
+      ticket_id: change.ticketId,
+      pid: 0,
+      type: 'N',
+      user_id: 0,
+      staff_id: change.staffId,
+      poster: actor.name,
+      title: planned.note.title,
+      body: planned.note.body,
+      format: 'text',
+      source: 'API',
+      ip_address: change.ipAddress,
+      created_at: planned.events.length === 0 ? at : when,
+    };
+    entryId = await insertEntry(trx, dialect, note);
+    await feedEntry(trx, dialect, { ...note, id: entryId });
+  }
   if (planned.events.length === 0)
     return { ticketId: change.ticketId, changed: entryId !== null, updated, entryId };
   const changes = changedColumns(row, planned.set);
@@ -451,7 +454,7 @@ export async function changeTicket(
   if (Number(result.numUpdatedRows) !== 1) throw new TicketConflictError(updated);
   const after = { ...row, ...planned.set };
   for (const [index, event] of planned.events.entries()) {
-    await insertTicketEvent(trx, {
+    await insertTicketEvent(trx, dialect, {
       ticket_id: change.ticketId,
       kind: event.kind,
       staff_id: change.staffId,

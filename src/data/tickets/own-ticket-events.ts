@@ -1,5 +1,7 @@
 import type { Transaction } from 'kysely';
-import type { TicketEventTable } from './own-tickets.ts';
+import type { Dialect } from '../dialects/dialect.ts';
+import { feedTicketEvent } from './own-ticket-feed.ts';
+import type { OwnTicketTables } from './own-tickets.ts';
 
 /** A value before and after a change, e.g. `status_id: [1, 3]`. */
 export type EventChanges = Readonly<Record<string, readonly [unknown, unknown]>>;
@@ -26,25 +28,25 @@ export interface NewTicketEvent {
 
 /**
  * The one way a ticket event is written on deskgate's own schema, in the change's own
- * transaction (every ticket write's events go through here).
+ * transaction (every ticket write's events go through here), with its event in the change feed.
  */
 export async function insertTicketEvent(
-  trx: Transaction<{ ticket_events: TicketEventTable }>,
+  trx: Transaction<OwnTicketTables>,
+  dialect: Dialect,
   row: NewTicketEvent,
 ): Promise<void> {
-  await trx
-    .insertInto('ticket_events')
-    .values({
-      ticket_id: row.ticket_id,
-      kind: row.kind,
-      staff_id: row.staff_id,
-      user_id: row.user_id,
-      dept_id: row.dept_id,
-      topic_id: row.topic_id,
-      team_id: row.team_id,
-      data: row.data === null || row.data === undefined ? null : JSON.stringify(row.data),
-      changes: row.changes === null ? null : JSON.stringify(row.changes),
-      at: row.at,
-    })
-    .execute();
+  const stored = {
+    ticket_id: row.ticket_id,
+    kind: row.kind,
+    staff_id: row.staff_id,
+    user_id: row.user_id,
+    dept_id: row.dept_id,
+    topic_id: row.topic_id,
+    team_id: row.team_id,
+    data: row.data === null || row.data === undefined ? null : JSON.stringify(row.data),
+    changes: row.changes === null ? null : JSON.stringify(row.changes),
+    at: row.at,
+  };
+  await trx.insertInto('ticket_events').values(stored).execute();
+  await feedTicketEvent(trx, dialect, stored);
 }

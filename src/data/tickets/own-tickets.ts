@@ -1,4 +1,4 @@
-import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 import type {
   NewReply,
   NewTicket,
@@ -17,10 +17,12 @@ import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
-import { formatTimestamp, timestampToMs } from '../time.ts';
+import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
 import { changeTicket } from './own-ticket-changes.ts';
 import { insertTicketEvent } from './own-ticket-events.ts';
+import { feedEntry } from './own-ticket-feed.ts';
+import { addHours, insertEntry, lockTicket, nextUpdated, requireAgent } from './own-ticket-rows.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
 
@@ -280,11 +282,6 @@ export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticke
   return withEntries(db, rows, query.notes);
 }
 
-/** Adds hours to a `YYYY-MM-DD HH:MM:SS` UTC time (decision 172: no business-hours schedule). */
-export function addHours(at: string, hours: number): string {
-  return formatTimestamp(new Date(Date.parse(`${at.replace(' ', 'T')}Z`) + hours * 3_600_000));
-}
-
 async function requireRow(
   found: Promise<unknown>,
   field: string,
@@ -388,23 +385,21 @@ export async function insertTicket(
       }),
       dialect,
     );
-    await trx
-      .insertInto('ticket_entries')
-      .values({
-        ticket_id: id,
-        pid: 0,
-        type: 'M',
-        user_id: ticket.userId,
-        staff_id: 0,
-        poster: user.name,
-        title: ticket.subject,
-        body: ticket.body,
-        format: 'text',
-        source: 'API',
-        ip_address: ticket.ipAddress,
-        created_at: at,
-      })
-      .execute();
+    const message = {
+      ticket_id: id,
+      pid: 0,
+      type: 'M',
+      user_id: ticket.userId,
+      staff_id: 0,
+      poster: user.name,
+      title: ticket.subject,
+      body: ticket.body,
+      format: 'text',
+      source: 'API',
+      ip_address: ticket.ipAddress,
+      created_at: at,
+    };
+    const messageId = await insertEntry(trx, dialect, message);
     const event = {
       ticket_id: id,
       staff_id: 0,
@@ -414,9 +409,10 @@ export async function insertTicket(
       team_id: 0,
       at,
     };
-    await insertTicketEvent(trx, { ...event, kind: 'created', data: null, changes: null });
+    await insertTicketEvent(trx, dialect, { ...event, kind: 'created', data: null, changes: null });
+    await feedEntry(trx, dialect, { ...message, id: messageId });
     if (closed) {
-      await insertTicketEvent(trx, {
+      await insertTicketEvent(trx, dialect, {
         ...event,
         kind: 'closed',
         data: { status: [Number(status.id), status.name] },
@@ -425,42 +421,6 @@ export async function insertTicket(
     }
     return { id, number };
   }
-}
-
-/**
- * The ticket, its row locked until the write's transaction ends (SQLite's write transaction
- * already holds the database's one write lock): changes to one ticket queue, and each sees the
- * one before it.
- */
-export async function lockTicket(trx: Trx, dialect: Dialect, ticketId: number) {
-  const select = trx.selectFrom('tickets').selectAll().where('id', '=', ticketId);
-  const ticket = await (dialect.name === 'sqlite' ? select : select.forUpdate()).executeTakeFirst();
-  if (!ticket) throw new RejectedValueError('ticket_id', 'is not an existing ticket');
-  return ticket;
-}
-
-export type TicketRowOf = Awaited<ReturnType<typeof lockTicket>>;
-
-/**
- * The time of a write to a ticket, its `updated` after: now, or one second after the `updated`
- * it had when that is not earlier, so that every write gives a new `updated` and
- * `if_unmodified_since` tells two changes in one second apart (decision 411).
- */
-export function nextUpdated(previous: string, at: string): string {
-  const before = formatTimestamp(previous);
-  return before < at ? at : formatTimestamp(new Date(timestampToMs(before) + 1000));
-}
-
-export async function requireAgent(trx: Trx, staffId: number) {
-  const agent = await trx
-    .selectFrom('agents')
-    .selectAll()
-    .where('id', '=', staffId)
-    .executeTakeFirst();
-  if (!agent) throw new RejectedValueError('staff_id', 'is not an existing agent');
-  if (Number(agent.is_active) !== 1)
-    throw new RejectedValueError('staff_id', 'is not an active agent');
-  return agent;
 }
 
 export async function lastMessageId(trx: Trx, ticketId: number): Promise<number> {
@@ -475,14 +435,6 @@ export async function lastMessageId(trx: Trx, ticketId: number): Promise<number>
   return row ? Number(row.id) : 0;
 }
 
-export async function insertEntry(
-  trx: Trx,
-  dialect: Dialect,
-  values: Omit<Selectable<TicketEntryTable>, 'id'>,
-): Promise<number> {
-  return insertReturningId(trx.insertInto('ticket_entries').values(values), dialect);
-}
-
 /** An agent's response, as osTicket's postReply writes it: the ticket becomes answered and, if unassigned, the agent's. */
 export async function insertReply(
   trx: Trx,
@@ -494,7 +446,7 @@ export async function insertReply(
     const ticket = await lockTicket(trx, dialect, reply.ticketId);
     const agent = await requireAgent(trx, reply.staffId);
     const when = nextUpdated(ticket.updated_at, at);
-    const entryId = await insertEntry(trx, dialect, {
+    const response = {
       ticket_id: reply.ticketId,
       pid: await lastMessageId(trx, reply.ticketId),
       type: 'R',
@@ -507,7 +459,9 @@ export async function insertReply(
       source: 'API',
       ip_address: reply.ipAddress,
       created_at: when,
-    });
+    };
+    const entryId = await insertEntry(trx, dialect, response);
+    await feedEntry(trx, dialect, { ...response, id: entryId });
     await trx
       .updateTable('tickets')
       .set({
@@ -553,7 +507,7 @@ export async function closeTicket(
     )
       throw new CloseFieldsMismatchError('close fields do not match');
     if (closing.body !== '') {
-      await insertEntry(trx, dialect, {
+      const note = {
         ticket_id: closing.ticketId,
         pid: 0,
         type: 'N',
@@ -566,7 +520,8 @@ export async function closeTicket(
         source: 'API',
         ip_address: closing.ipAddress,
         created_at: when,
-      });
+      };
+      await feedEntry(trx, dialect, { ...note, id: await insertEntry(trx, dialect, note) });
     }
     await trx
       .updateTable('tickets')
@@ -580,7 +535,7 @@ export async function closeTicket(
       })
       .where('id', '=', closing.ticketId)
       .execute();
-    await insertTicketEvent(trx, {
+    await insertTicketEvent(trx, dialect, {
       ticket_id: closing.ticketId,
       kind: 'closed',
       staff_id: closing.staffId,
