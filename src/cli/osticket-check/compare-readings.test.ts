@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lookupProbes, userAddProbes } from './check-probes.ts';
+import {
+  lookupProbes,
+  type Probe,
+  ticketAddProbe,
+  ticketChangeProbes,
+  userAddProbes,
+} from './check-probes.ts';
 import { compareReadings } from './compare-readings.ts';
 import type { Reading } from './read-answer.ts';
 
@@ -132,4 +138,74 @@ test('a task read refused for want of the notes grant is change-tasks-notes, wha
     const comparison = compareReadings(probe('tasks/specific'), original, refused);
     assert.deepEqual([comparison.anchors, comparison.undocumented], [['change-tasks-notes'], []]);
   }
+});
+
+const VALUES = {
+  staffId: 1,
+  username: 'admin',
+  openStatusId: 1,
+  closedStatusId: 3,
+  deptId: 1,
+  topicId: 1,
+  slaId: 1,
+  priorityId: 2,
+  teamId: 1,
+};
+const [reply, closeAsOriginal, closeAsGuide] = ticketChangeProbes(VALUES, {
+  original: 7,
+  deskgate: 8,
+}) as [Probe, Probe, Probe];
+const add = ticketAddProbe(VALUES, 'tag', { original: 5, deskgate: 6 });
+const refused = (code: string, fields: string[] = [], message = ''): Reading => ({
+  outcome: 'error',
+  status: 400,
+  data: message,
+  code,
+  message,
+  fields,
+});
+const originalError = (message: string): Reading => ({
+  outcome: 'error',
+  status: 200,
+  data: message,
+  message,
+});
+
+test('ticket writes: each step of the throwaway ticket named by its guide item', () => {
+  const named = (p: Probe, original: Reading, deskgate: Reading) => {
+    const found = compareReadings(p, original, deskgate);
+    return [found.anchors, found.undocumented];
+  };
+  // The original answered the highest ticket id; deskgate the new ticket's, the entry's.
+  assert.deepEqual(named(add, success('9'), success('8')), [['change-ticket-writes'], []]);
+  assert.deepEqual(named(reply, success('9'), success('41')), [['change-ticket-writes'], []]);
+  assert.deepEqual(named(add, success('9'), refused('requires_osticket_bridge')), [
+    ['change-ticket-writes'],
+    [],
+  ]);
+  assert.deepEqual(named(reply, success('9'), refused('agent_not_allowed')), [
+    ['change-users-read'],
+    [],
+  ]);
+  // A team the ticket does not have: one 400 naming the parameters.
+  assert.deepEqual(
+    named(closeAsOriginal, success('9'), refused('invalid_parameters', ['parameters'])),
+    [['change-close-fields'], []],
+  );
+  // The ticket has that team: both close it.
+  assert.deepEqual(named(closeAsOriginal, success('9'), success('8')), [[], []]);
+  const missing = originalError(
+    'Empty or Incorrect fields were given, read documentation for more info.',
+  );
+  assert.deepEqual(named(closeAsGuide, missing, success('8')), [['change-close-fields'], []]);
+  // Anything else is not in the guide.
+  assert.equal(
+    named(closeAsGuide, missing, refused('not_closeable'))[1]?.length,
+    1,
+    'a refused close',
+  );
+  assert.equal(
+    named(add, success('9'), refused('invalid_parameters', ['parameters.dept_id']))[1]?.length,
+    1,
+  );
 });

@@ -266,7 +266,6 @@ function compareSuccesses(
   const now = deskgate.data;
   if (probe.kind === 'user-add') {
     // Each side made its own user: both answer a new id.
-    const isId = (value: unknown) => typeof value === 'string' && /^[1-9][0-9]*$/.test(value);
     if (!isId(before) || !isId(now))
       found.undocumented.push(
         `user/add answered ${JSON.stringify(before)} vs ${JSON.stringify(now)}`,
@@ -329,6 +328,43 @@ function firstTicketId(reading: Reading): unknown {
     ?.ticket_id;
 }
 
+const isId = (value: unknown) => typeof value === 'string' && /^[1-9][0-9]*$/.test(value);
+
+/** The original's answer to a request missing one of the fields it required. */
+const ORIGINAL_MISSING_FIELDS = /^Empty or Incorrect fields/;
+
+/**
+ * A step of the throwaway ticket's life, each side on its own ticket: an id answered by both is
+ * the same outcome (the original answered the highest ticket id for every write, deskgate the
+ * new ticket's or entry's: change-ticket-writes).
+ */
+function compareTicketWrite(
+  found: Differences,
+  probe: Probe,
+  original: Reading,
+  deskgate: Reading,
+): void {
+  const o = original.outcome;
+  const n = deskgate.outcome;
+  const code = deskgate.code;
+  if (n === 'error' && code === 'requires_osticket_bridge') found.add('change-ticket-writes');
+  else if (n === 'error' && (code === 'insufficient_scope' || code === 'agent_not_allowed'))
+    found.add('change-users-read');
+  else if (probe.ticketWrite === 'close-original') {
+    if (o === 'success' && n === 'error' && deskgate.fields?.includes('parameters'))
+      found.add('change-close-fields');
+    else if (!(o === 'success' && n === 'success' && isId(original.data) && isId(deskgate.data)))
+      found.undocumented.push('ticket/close answered differently');
+  } else if (probe.ticketWrite === 'close-guide') {
+    // The original required every field; deskgate takes them left out.
+    if (o === 'error' && ORIGINAL_MISSING_FIELDS.test(original.message ?? '') && n === 'success')
+      found.add('change-close-fields');
+    else found.undocumented.push('ticket/close without the original fields answered differently');
+  } else if (o === 'success' && n === 'success' && isId(original.data) && isId(deskgate.data))
+    found.add('change-ticket-writes');
+  else found.undocumented.push(`ticket/${probe.ticketWrite} answered differently`);
+}
+
 /**
  * Compares what the original and deskgate answered to one probe, naming each difference by the
  * switch-over guide's anchor for it, or listing it as undocumented. `time` is never compared.
@@ -340,6 +376,10 @@ export function compareReadings(
   context: CompareContext = {},
 ): Comparison {
   const found = new Differences();
+  if (probe.kind === 'ticket-write') {
+    compareTicketWrite(found, probe, original, deskgate);
+    return found;
+  }
   const o = original.outcome;
   const n = deskgate.outcome;
   if (probe.numberInId && o === 'success' && firstTicketId(deskgate) !== firstTicketId(original)) {
