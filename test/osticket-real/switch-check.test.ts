@@ -9,6 +9,7 @@ import { parseGuideItems } from '../../src/cli/osticket-check/guide-items.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startHttpProxy } from '../helpers/http-proxy.ts';
 import { installOriginalService, ORIGINAL_SERVICE_SKIP } from '../helpers/original-php-service.ts';
+import { FORMER_RIGHTS, grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import {
   addOsticketUser,
   BRIDGE_PLUGIN,
@@ -378,6 +379,53 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
     assert.deepEqual(main?.mismatched, []);
     const cron = report.keys.find((k) => k.id === cronKey);
     assert.deepEqual(cron?.mismatched, []);
+  });
+
+  test('a sub-department and a task (key granted notes): each under its guide item', async () => {
+    await osticket.query(
+      `INSERT INTO ost_department (pid, flags, ispublic, name, signature, path, created, updated)
+       VALUES (1, 4, 1, 'Support Level 2', '', '/1/', NOW(), NOW())`,
+    );
+    assert.ok(ticket);
+    const taskId = Number(
+      await osticket.runPhp(`
+        $thisstaff = Staff::lookup(1);
+        $task = Task::create([
+          'object_id' => ${ticket.id},
+          'object_type' => 'T',
+          'default_formdata' => ['title' => 'Replace the toner'],
+          'internal_formdata' => ['dept_id' => 1],
+          'description' => 'The printer on floor 2',
+          'staffId' => 1,
+          'poster' => $thisstaff,
+        ]);
+        echo $task->getId();`),
+    );
+    assert.ok(taskId > 0);
+    const checked = async () => {
+      const run = await check(['--read-only', '--json']);
+      const report = JSON.parse(run.stdout) as CheckJson;
+      assert.deepEqual(
+        report.results
+          .filter((r) => r.verdict === 'undocumented')
+          .map((r) => [r.probe, r.undocumented]),
+        [],
+      );
+      assert.equal(run.code, 0, run.stderr);
+      return (probe: string) => report.results.find((r) => r.probe === probe)?.anchors;
+    };
+    // Tasks are answered to a key with the notes grant: deskgate's task id and fields.
+    await grantOsticketKey({ url: osticket.databaseUrl }, osticket.apiKey.id, [
+      ...FORMER_RIGHTS,
+      '--notes',
+    ]);
+    const by = await checked();
+    assert.deepEqual(by('department/all by name'), [
+      'change-department-children',
+      'change-catalogue-fields',
+    ]);
+    assert.deepEqual(by(`tasks/all byTicket ${ticket.id}`), ['change-task-fields']);
+    assert.deepEqual(by(`tasks/specific id ${taskId}`), ['change-task-fields']);
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  listProbes,
   lookupProbes,
   type Probe,
   ticketAddProbe,
@@ -208,4 +209,59 @@ test('ticket writes: each step of the throwaway ticket named by its guide item',
     named(add, success('9'), refused('invalid_parameters', ['parameters.dept_id']))[1]?.length,
     1,
   );
+});
+
+test('catalogue: sub-departments, internal notes and task ids named by their guide items', () => {
+  const list = listProbes();
+  const departments = list.find((p) => p.name === 'department/all by name') as Probe;
+  const top = { department_id: '1', name: 'Support', created: '2026-01-01 00:00:00' };
+  const found = compareReadings(
+    departments,
+    success({ total: 1, departments: [top] }),
+    success({
+      total: 2,
+      departments: [
+        { ...top, parent_id: '0' },
+        { department_id: '4', name: 'Level 2', created: top.created, parent_id: '1' },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    [found.anchors, found.undocumented],
+    [['change-department-children', 'change-catalogue-fields'], []],
+  );
+  // A top-level department only deskgate answers is not a sub-department.
+  const other = compareReadings(
+    departments,
+    success({ total: 1, departments: [top] }),
+    success({
+      total: 2,
+      departments: [top, { department_id: '4', name: 'X', created: top.created, parent_id: '0' }],
+    }),
+  );
+  assert.equal(other.undocumented.length, 2);
+
+  const sla = list.find((p) => p.name.startsWith('sla/all')) as Probe;
+  const plan = { sla_id: '1', name: 'Default SLA', notes: 'Escalate' };
+  const notes = compareReadings(
+    sla,
+    success({ total: 1, sla: [plan] }),
+    success({ total: 1, sla: [{ ...plan, notes: '' }] }),
+  );
+  assert.deepEqual(notes.anchors, ['change-catalogue-visibility']);
+
+  const tasks = list.find((p) => p.name.startsWith('tasks/all')) as Probe;
+  const task = { title: 'Toner', description: 'Floor 2', created: '2026-01-01 00:00:00' };
+  const paired = compareReadings(
+    tasks,
+    success({ total: 1, tasks: [{ ...task, task_id: '9' }] }),
+    success({ total: 1, tasks: [{ ...task, task_id: '3', number: '000003', ticket_id: '1' }] }),
+  );
+  assert.deepEqual([paired.anchors, paired.undocumented], [['change-task-fields'], []]);
+  const changed = compareReadings(
+    tasks,
+    success({ total: 1, tasks: [{ ...task, task_id: '9' }] }),
+    success({ total: 1, tasks: [{ ...task, task_id: '3', description: 'Floor 3' }] }),
+  );
+  assert.match(changed.undocumented.join(), /task 3 description: "Floor 2" vs "Floor 3"/);
 });

@@ -219,38 +219,92 @@ function compareTickets(found: Differences, original: Row, deskgate: Row): void 
 const CATALOGUE_LISTS: Record<string, { id: string; extra: string[] }> = {
   departments: { id: 'department_id', extra: ['parent_id'] },
   sla: { id: 'sla_id', extra: ['schedule_id', 'updated'] },
-  tasks: { id: 'id', extra: [] },
+  tasks: { id: 'task_id', extra: [] },
   faq: { id: 'id', extra: [] },
   categories: { id: 'id', extra: [] },
 };
+
+/** One value of a catalogue row against the original's, named by the guide's item. */
+function compareCatalogueValue(
+  found: Differences,
+  what: string,
+  name: string,
+  values: { a: unknown; b: unknown; inOriginal: boolean; extra: readonly string[] },
+): void {
+  const { a, b, inOriginal, extra } = values;
+  if (isDeepStrictEqual(a, b)) return;
+  if (!inOriginal && extra.includes(name)) found.add('change-catalogue-fields');
+  else if (isDoubleEncoded(a, b) || (name === 'notes' && a === null && b === ''))
+    found.add('change-catalogue-strings');
+  // Internal notes are answered as "" (DESKGATE_CATALOGUE_VISIBILITY=all answers them).
+  else if (name === 'notes' && typeof a === 'string' && b === '')
+    found.add('change-catalogue-visibility');
+  else found.undocumented.push(`${what} ${name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+}
+
+/** The fields a task answers beyond the original's task_id, title, description and created. */
+const TASK_FIELDS = ['number', 'ticket_id', 'dept_id', 'staff_id', 'duedate', 'closed', 'updated'];
+
+/**
+ * The original's `task_id` was the task's thread id, deskgate's is the task's: tasks are paired
+ * by creation time and title, and the ids and deskgate's other fields are change-task-fields.
+ */
+function compareTasks(found: Differences, original: Row[], deskgate: Row[]): void {
+  const key = (row: Row) => `${row.created}|${row.title}`;
+  const before = new Map(original.map((row) => [key(row), row]));
+  for (const row of deskgate) {
+    const other = before.get(key(row));
+    before.delete(key(row));
+    if (!other) {
+      found.undocumented.push(`task ${row.task_id} answered by deskgate only`);
+      continue;
+    }
+    if (other.task_id !== row.task_id || TASK_FIELDS.some((name) => name in row))
+      found.add('change-task-fields');
+    for (const name of ['title', 'description', 'created'])
+      compareCatalogueValue(found, `task ${row.task_id}`, name, {
+        a: other[name],
+        b: row[name],
+        inOriginal: true,
+        extra: [],
+      });
+  }
+  for (const row of before.values())
+    found.undocumented.push(`task ${row.task_id} answered by the original only`);
+}
 
 function compareCatalogue(found: Differences, original: Row, deskgate: Row): boolean {
   const field = Object.keys(CATALOGUE_LISTS).find(
     (name) => Array.isArray(original[name]) && Array.isArray(deskgate[name]),
   );
   if (!field) return false;
+  if (field === 'tasks') {
+    compareTasks(found, original.tasks as Row[], deskgate.tasks as Row[]);
+    return true;
+  }
   const { id, extra } = CATALOGUE_LISTS[field] as { id: string; extra: string[] };
   const before = new Map((original[field] as Row[]).map((row) => [String(row[id]), row]));
   const now = new Map((deskgate[field] as Row[]).map((row) => [String(row[id]), row]));
-  if (!isDeepStrictEqual([...before.keys()].sort(), [...now.keys()].sort()))
+  // The original listed top-level departments only (change-department-children).
+  const children = [...now.entries()].filter(
+    ([key, row]) => !before.has(key) && field === 'departments' && String(row.parent_id) !== '0',
+  );
+  if (children.length) found.add('change-department-children');
+  const answered = [...now.keys()].filter((key) => !children.some(([child]) => child === key));
+  if (!isDeepStrictEqual([...before.keys()].sort(), answered.sort()))
     found.undocumented.push(`${field} ${[...before.keys()]} vs ${[...now.keys()]}`);
-  if (original.total !== deskgate.total)
+  if (Number(original.total) + children.length !== Number(deskgate.total))
     found.undocumented.push(`total ${original.total} vs ${deskgate.total}`);
   for (const [key, row] of now) {
     const other = before.get(key);
     if (!other) continue;
-    for (const name of new Set([...Object.keys(row), ...Object.keys(other)])) {
-      const a = other[name];
-      const b = row[name];
-      if (isDeepStrictEqual(a, b)) continue;
-      if (!(name in other) && extra.includes(name)) found.add('change-catalogue-fields');
-      else if (isDoubleEncoded(a, b) || (name === 'notes' && a === null && b === ''))
-        found.add('change-catalogue-strings');
-      else
-        found.undocumented.push(
-          `${field} ${key} ${name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`,
-        );
-    }
+    for (const name of new Set([...Object.keys(row), ...Object.keys(other)]))
+      compareCatalogueValue(found, `${field} ${key}`, name, {
+        a: other[name],
+        b: row[name],
+        inOriginal: name in other,
+        extra,
+      });
   }
   return true;
 }
