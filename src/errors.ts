@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   osticket_refused: 403,
   /** osTicket mode: user/add into an organization (or as its primary contact) needs the key's account grant. */
   account_grant_required: 403,
+  /** events/since: the cursor is older than the feed's retention (DESKGATE_EVENTS_RETENTION_DAYS). */
+  cursor_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_mismatch: 422,

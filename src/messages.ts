@@ -4,6 +4,8 @@
  */
 export const MESSAGES = {
   notFound: 'No items found.',
+  cursorExpired:
+    'The cursor is older than the feed keeps events (DESKGATE_EVENTS_RETENTION_DAYS): start again with parameters.start_time and reconcile by reading the tickets.',
   invalidRequest: 'The body needs "query" and "condition", both strings.',
   methodOverride: 'X-HTTP-Method-Override may only name GET, on a POST request.',
   missingApiKey: 'An API key is required in the apikey header.',

@@ -358,6 +358,24 @@ export class DeskgateClient {
     return { elements: data?.tasks ?? [], next: data?.next };
   }
 
+  /**
+   * events/since: one page of the change feed, from `start_time` (first call) or `after` (the
+   * `next` of the previous page; always present, poll with it). `end_of_stream`: caught up.
+   */
+  async eventsSince(
+    parameters: LookUps['events/since']['sorts']['*'],
+    options: CallOptions = {},
+  ): Promise<LookUps['events/since']['data']> {
+    const data = await this.lookUp('events/since', { parameters }, options);
+    if (!data) {
+      throw new DeskgateClientError('events/since answered without data.', {
+        status: 200,
+        code: 'invalid_response',
+      });
+    }
+    return data;
+  }
+
   /** tasks/specific; null if there is no such task. */
   async taskById(id: number | string, options: CallOptions = {}): Promise<TaskRecord | null> {
     const data = await this.lookUp('tasks/specific', { parameters: { id } }, options);

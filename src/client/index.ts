@@ -16,8 +16,11 @@ export {
 export type {
   DateInput,
   DepartmentRecord,
+  EventsSinceData,
+  EventsSinceParameters,
   FaqCategoryRecord,
   FaqRecord,
+  FeedEvent,
   IntegerInput,
   LookUpName,
   LookUpRequest,

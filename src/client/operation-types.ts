@@ -454,6 +454,31 @@ export interface StaffAllParameters {
   dept_id?: number | string;
 }
 export type TeamAllParameters = Record<string, never>;
+export interface EventsSinceParameters {
+  /**
+   * First call: the events that occurred from this time on (ISO 8601; UTC when no zone is given).
+   */
+  start_time?: string;
+  /**
+   * Later calls: the `next` of the previous answer.
+   */
+  after?: string;
+  /**
+   * At most this many events (1–1000, default 100).
+   */
+  limit?: number | string;
+  /**
+   * Only these types, e.g. `["ticket.*", "user.created"]`.
+   *
+   * @minItems 1
+   * @maxItems 20
+   */
+  types?: string[];
+  /**
+   * Only this ticket's events.
+   */
+  ticket_id?: number | string;
+}
 /**
  * A help topic; every value is a string.
  */
@@ -857,6 +882,56 @@ export interface TeamRecord {
   isenabled: '0' | '1';
 }
 /**
+ * One change (SPEC §8e); never a message body.
+ */
+export interface FeedEvent {
+  /**
+   * Stable and unique: de-duplicate on it.
+   */
+  id: string;
+  /**
+   * Its place in the feed (increasing, with gaps).
+   */
+  seq: number;
+  type:
+    | 'ticket.created'
+    | 'ticket.message.created'
+    | 'ticket.reply.created'
+    | 'ticket.note.created'
+    | 'ticket.status_changed'
+    | 'ticket.assigned'
+    | 'ticket.transferred'
+    | 'ticket.updated'
+    | 'ticket.overdue'
+    | 'ticket.deleted'
+    | 'task.created'
+    | 'user.created'
+    | 'user.erased';
+  occurred_at: string;
+  ticket?: {
+    id: number;
+    number: string;
+  };
+  user?: {
+    id: number;
+  };
+  actor: {
+    type: 'staff' | 'user' | 'api' | 'system';
+    id: number | null;
+    name: string | null;
+    /**
+     * The API key the change was made with (break loops on your own).
+     */
+    api_key_id?: number;
+  };
+  changes: {
+    [k: string]: unknown;
+  };
+  data: {
+    [k: string]: unknown;
+  };
+}
+/**
  * The topic found.
  */
 export interface TopicsSpecificData {
@@ -1066,6 +1141,20 @@ export interface TeamAllData {
   total: number;
   teams: TeamRecord[];
 }
+/**
+ * A page of the feed, oldest first.
+ */
+export interface EventsSinceData {
+  events: FeedEvent[];
+  /**
+   * Pass it as `parameters.after` on the next call.
+   */
+  next: string;
+  /**
+   * Nothing more to read now: poll again later with `next`.
+   */
+  end_of_stream: boolean;
+}
 
 /** Every operation: its `sort` values (`*`: it takes none) with the parameters each selects, and the `data` it answers. */
 export interface Operations {
@@ -1120,6 +1209,7 @@ export interface Operations {
   'priority/all': { sorts: { '*': PriorityAllParameters }; data: PriorityAllData };
   'staff/all': { sorts: { '*': StaffAllParameters }; data: StaffAllData };
   'team/all': { sorts: { '*': TeamAllParameters }; data: TeamAllData };
+  'events/since': { sorts: { '*': EventsSinceParameters }; data: EventsSinceData };
 }
 
 /** The look-ups: the operations sent as a GET with a JSON body. */
@@ -1141,7 +1231,8 @@ export type LookUpName =
   | 'status/all'
   | 'priority/all'
   | 'staff/all'
-  | 'team/all';
+  | 'team/all'
+  | 'events/since';
 
 /** Every error code the server answers with (the `code` of the error envelope). */
 export type ErrorCode =
@@ -1162,6 +1253,7 @@ export type ErrorCode =
   | 'not_closeable'
   | 'osticket_refused'
   | 'account_grant_required'
+  | 'cursor_expired'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_mismatch'

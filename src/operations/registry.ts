@@ -1,6 +1,7 @@
 import { departmentAdd } from './department-add/department-add.ts';
 import { departmentAll } from './department-all/department-all.ts';
 import { departmentSpecific } from './department-specific/department-specific.ts';
+import { eventsSince } from './events-since/events-since.ts';
 import { faqAll } from './faq-all/faq-all.ts';
 import { faqSpecific } from './faq-specific/faq-specific.ts';
 import type { Operation } from './operation.ts';
@@ -55,6 +56,7 @@ export const OPERATIONS = {
   'priority/all': priorityAll,
   'staff/all': staffAll,
   'team/all': teamAll,
+  'events/since': eventsSince,
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -20,9 +20,11 @@ import type {
   TicketCloseFields,
   TicketReplyFields,
 } from '../../src/client/wire-types.ts';
+import type { FeedEvent } from '../../src/data/events/event.ts';
 import type { departmentAddParameters } from '../../src/operations/department-add/department-add.ts';
 import type { departmentAllParameters } from '../../src/operations/department-all/department-all.ts';
 import type { departmentSpecificParameters } from '../../src/operations/department-specific/department-specific.ts';
+import type { eventsSinceParameters } from '../../src/operations/events-since/events-since.ts';
 import type { faqSpecificParameters } from '../../src/operations/faq-specific/faq-specific.ts';
 import type { priorityViewSchema } from '../../src/operations/priority-all/priority-all.ts';
 import { OPERATIONS, type OperationName } from '../../src/operations/registry.ts';
@@ -242,6 +244,16 @@ const clientMatchesServer = {
         Same<LookUps['team/all']['sorts'], { '*': Record<string, never> }>,
       ]
     >(),
+  'events/since':
+    checks<
+      [
+        Same<
+          LookUps['events/since']['data'],
+          { events: FeedEvent[]; next: string; end_of_stream: boolean }
+        >,
+        Same<LookUps['events/since']['sorts'], Inputs<{ '*': typeof eventsSinceParameters }>>,
+      ]
+    >(),
 } satisfies Record<OperationName, readonly true[]>;
 
 const recordsMatchViews =
@@ -284,6 +296,7 @@ const CLIENT_METHODS = {
   'priority/all': ['ticketPriorities', 'lookUp'],
   'staff/all': ['agents', 'lookUp'],
   'team/all': ['teams', 'lookUp'],
+  'events/since': ['eventsSince', 'lookUp'],
 } as const satisfies Record<
   OperationName,
   readonly [keyof DeskgateClient, ...(keyof DeskgateClient)[]]
@@ -309,6 +322,7 @@ const LOOK_UPS = {
   'priority/all': true,
   'staff/all': true,
   'team/all': true,
+  'events/since': true,
 } as const satisfies Record<LookUpName, true>;
 
 // Issue 33, item 6: the client's types are generated from the registry's schemas; a schema changed

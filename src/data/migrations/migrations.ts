@@ -12,11 +12,13 @@ import * as apiKeyExpiry from './009-api-key-expiry.ts';
 import * as apiKeyAgents from './010-api-key-agents.ts';
 import * as keysetFilterIndexes from './011-keyset-filter-indexes.ts';
 import * as teams from './012-teams.ts';
+import * as events from './014-events.ts';
 import * as tasksOfATicketIndex from './016-tasks-of-a-ticket-index.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
 import * as osticketKeyGrants from './osticket-004-key-grants.ts';
+import * as osticketEvents from './osticket-005-events.ts';
 
 export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -39,6 +41,7 @@ export const MIGRATIONS = {
     ['010-api-key-agents', apiKeyAgents],
     ['011-keyset-filter-indexes', keysetFilterIndexes],
     ['012-teams', teams],
+    ['014-events', events],
     ['016-tasks-of-a-ticket-index', tasksOfATicketIndex],
   ],
   osticket: [
@@ -46,6 +49,7 @@ export const MIGRATIONS = {
     ['osticket-002-exact-idempotency-keys', osticketExactIdempotencyKeys],
     ['osticket-003-generic-idempotency-records', osticketGenericIdempotencyRecords],
     ['osticket-004-key-grants', osticketKeyGrants],
+    ['osticket-005-events', osticketEvents],
   ],
 } as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
 

@@ -19,6 +19,7 @@ import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
+import { feedEntry, feedTicketEvent } from './own-ticket-feed.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
 
@@ -379,23 +380,21 @@ export async function insertTicket(
       }),
       dialect,
     );
-    await trx
-      .insertInto('ticket_entries')
-      .values({
-        ticket_id: id,
-        pid: 0,
-        type: 'M',
-        user_id: ticket.userId,
-        staff_id: 0,
-        poster: user.name,
-        title: ticket.subject,
-        body: ticket.body,
-        format: 'text',
-        source: 'API',
-        ip_address: ticket.ipAddress,
-        created_at: at,
-      })
-      .execute();
+    const message = {
+      ticket_id: id,
+      pid: 0,
+      type: 'M',
+      user_id: ticket.userId,
+      staff_id: 0,
+      poster: user.name,
+      title: ticket.subject,
+      body: ticket.body,
+      format: 'text',
+      source: 'API',
+      ip_address: ticket.ipAddress,
+      created_at: at,
+    };
+    const messageId = await insertEntry(trx, dialect, message);
     const event = {
       ticket_id: id,
       staff_id: 0,
@@ -404,19 +403,18 @@ export async function insertTicket(
       topic_id: ticket.topicId,
       at,
     };
-    await trx
-      .insertInto('ticket_events')
-      .values({ ...event, kind: 'created', data: null })
-      .execute();
+    const created = { ...event, kind: 'created', data: null };
+    await trx.insertInto('ticket_events').values(created).execute();
+    await feedTicketEvent(trx, dialect, created);
+    await feedEntry(trx, dialect, { ...message, id: messageId });
     if (closed) {
-      await trx
-        .insertInto('ticket_events')
-        .values({
-          ...event,
-          kind: 'closed',
-          data: JSON.stringify({ status: [Number(status.id), status.name] }),
-        })
-        .execute();
+      const closing = {
+        ...event,
+        kind: 'closed',
+        data: JSON.stringify({ status: [Number(status.id), status.name] }),
+      };
+      await trx.insertInto('ticket_events').values(closing).execute();
+      await feedTicketEvent(trx, dialect, closing);
     }
     return { id, number };
   }
@@ -474,7 +472,7 @@ export async function insertReply(
   {
     const ticket = await requireTicket(trx, reply.ticketId);
     const agent = await requireAgent(trx, reply.staffId);
-    const entryId = await insertEntry(trx, dialect, {
+    const response = {
       ticket_id: reply.ticketId,
       pid: await lastMessageId(trx, reply.ticketId),
       type: 'R',
@@ -487,7 +485,9 @@ export async function insertReply(
       source: 'API',
       ip_address: reply.ipAddress,
       created_at: at,
-    });
+    };
+    const entryId = await insertEntry(trx, dialect, response);
+    await feedEntry(trx, dialect, { ...response, id: entryId });
     await trx
       .updateTable('tickets')
       .set({
@@ -532,7 +532,7 @@ export async function closeTicket(
     )
       throw new CloseFieldsMismatchError('close fields do not match');
     if (closing.body !== '') {
-      await insertEntry(trx, dialect, {
+      const note = {
         ticket_id: closing.ticketId,
         pid: 0,
         type: 'N',
@@ -545,7 +545,8 @@ export async function closeTicket(
         source: 'API',
         ip_address: closing.ipAddress,
         created_at: at,
-      });
+      };
+      await feedEntry(trx, dialect, { ...note, id: await insertEntry(trx, dialect, note) });
     }
     await trx
       .updateTable('tickets')
@@ -559,19 +560,18 @@ export async function closeTicket(
       })
       .where('id', '=', closing.ticketId)
       .execute();
-    await trx
-      .insertInto('ticket_events')
-      .values({
-        ticket_id: closing.ticketId,
-        kind: 'closed',
-        staff_id: closing.staffId,
-        user_id: 0,
-        dept_id: Number(ticket.dept_id),
-        topic_id: Number(ticket.topic_id),
-        data: JSON.stringify({ status: [Number(status.id), status.name] }),
-        at,
-      })
-      .execute();
+    const closed = {
+      ticket_id: closing.ticketId,
+      kind: 'closed',
+      staff_id: closing.staffId,
+      user_id: 0,
+      dept_id: Number(ticket.dept_id),
+      topic_id: Number(ticket.topic_id),
+      data: JSON.stringify({ status: [Number(status.id), status.name] }),
+      at,
+    };
+    await trx.insertInto('ticket_events').values(closed).execute();
+    await feedTicketEvent(trx, dialect, closed);
   }
 }
 

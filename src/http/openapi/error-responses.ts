@@ -50,6 +50,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   account_grant_required: accountGrantRequiredMessage(
     'deskgate osticket keys grant 3 --scope write --organizations',
   ),
+  cursor_expired: MESSAGES.cursorExpired,
   payload_too_large: payloadTooLargeMessage(16384),
   unsupported_media_type: MESSAGES.multipart,
   idempotency_mismatch: MESSAGES.idempotencyMismatch,
