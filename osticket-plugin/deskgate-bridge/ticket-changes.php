@@ -262,6 +262,8 @@ trait DeskgateTicketChanges {
         $since = $this->sinceParameter($body);
         db_autocommit(false);
         $this->changeTransaction = true;
+        // An error osTicket throws half-way ends the request without fail(): roll back then too.
+        register_shutdown_function(array($this, 'abandonChange'));
         $result = db_query('SELECT updated FROM ' . TICKET_TABLE . ' WHERE ticket_id = '
             . db_input($ticketId) . ' FOR UPDATE');
         $row = $result ? db_fetch_array($result) : null;
@@ -342,8 +344,8 @@ trait DeskgateTicketChanges {
         ));
     }
 
-    /** fail() calls this first: nothing of a refused change stays. */
-    private function abandonChange() {
+    /** fail() calls this first, and the end of the request: nothing of a refused change stays. */
+    function abandonChange() {
         if (!$this->changeTransaction)
             return;
         $this->changeTransaction = false;
