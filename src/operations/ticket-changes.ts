@@ -98,7 +98,9 @@ export function changeOwnTicket<Answer>(
           claim,
           run: (trx, at): Promise<TicketChangeResult> =>
             context.data(tickets).changeTicket(trx, change, at),
-          targetId: (result) => String(result.entryId ?? result.ticketId),
+          // The audit names the note a ticket/note made, else the ticket changed.
+          targetId: (result) =>
+            String(change.kind === 'note' ? (result.entryId ?? result.ticketId) : result.ticketId),
           outcome: (result) => report.outcome(result),
           answer: (result) => report.answer(result),
         });
@@ -164,7 +166,11 @@ export function changeThroughOsticket<Answer>(
     },
     store: (result, claim) =>
       recordOsticketWrite(context, claim, {
-        targetId: String(result.entryId ?? result.ticketId),
+        targetId: String(
+          change.route === 'note' || change.route === 'reply'
+            ? (result.entryId ?? result.ticketId)
+            : result.ticketId,
+        ),
         outcome: report.outcome({ ...result, changed: result.changed ?? true }),
         answer: report.answer(result),
       }),
