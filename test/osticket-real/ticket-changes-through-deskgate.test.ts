@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { startHttpProxy } from '../helpers/http-proxy.ts';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import {
@@ -32,6 +35,8 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
   let ticketId: number;
   /** deskgate's own osTicket key, bound to deskgate's address. */
   const deskgateKey = 'E'.repeat(32);
+  /** Passes each call on to osTicket, lets it finish, and never answers: deskgate times out. */
+  let losing: Server;
 
   before(async () => {
     osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
@@ -42,6 +47,10 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
       [deskgateKey],
     );
     await enableBridgePlugin(osticket, admin, [keyId]);
+    losing = await startHttpProxy(osticket.baseUrl, (answer, res) => {
+      answer.resume();
+      answer.on('end', () => res.socket?.destroy());
+    });
     userId = await addOsticketUser(osticket, 'tess@example.net', 'Tess Ticket');
     helper = await osticket.insert(
       `INSERT INTO ost_staff (dept_id, role_id, username, firstname, lastname, email, signature, isactive, created, updated)
@@ -57,6 +66,7 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
     ]);
   });
   after(async () => {
+    losing?.close();
     await osticket?.stop();
   });
 
@@ -68,6 +78,18 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
       DESKGATE_OSTICKET_URL: osticket.baseUrl,
       DESKGATE_OSTICKET_API_KEY: deskgateKey,
       DESKGATE_OSTICKET_BRIDGE: 'true',
+    },
+    ownKey: false,
+  }));
+  const timingOut = useTestServer(() => ({
+    database: osticket.databaseUrl,
+    env: {
+      DESKGATE_SCHEMA: 'osticket',
+      DESKGATE_TABLE_PREFIX: 'ost_',
+      DESKGATE_OSTICKET_URL: `http://127.0.0.1:${(losing.address() as AddressInfo).port}${new URL(osticket.baseUrl).pathname}`,
+      DESKGATE_OSTICKET_API_KEY: deskgateKey,
+      DESKGATE_OSTICKET_BRIDGE: 'true',
+      DESKGATE_OSTICKET_TIMEOUT: '1000',
     },
     ownKey: false,
   }));
@@ -107,7 +129,8 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
       { key: osticket.apiKey.key },
     );
     assert.equal(reply.status, 200, reply.text);
-    return (reply.body?.data as { tickets: Record<string, unknown>[] }).tickets[0] ?? {};
+    const data = reply.body?.data as { tickets: Record<string, unknown>[] } | undefined;
+    return data?.tickets[0] ?? {};
   };
 
   test('set-up: a ticket opened through deskgate', async () => {
@@ -219,5 +242,47 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
     assert.equal(again.status, 200, again.text);
     assert.equal(again.body?.data, first.body?.data);
     assert.deepEqual(await ticketCounts(osticket), counts);
+  });
+
+  test('a reply whose answer was lost: the retry waits, then answers the reply osTicket posted, never a second', async () => {
+    const entries = async () =>
+      Number(
+        (
+          await osticket.query<{ n: number }>(
+            `SELECT COUNT(*) n FROM ost_thread_entry e JOIN ost_thread t ON t.id = e.thread_id
+             WHERE t.object_type = 'T' AND t.object_id = ? AND e.type = 'R'`,
+            [ticketId],
+          )
+        )[0]?.n ?? 0,
+      );
+    const count = await entries();
+    const send = () =>
+      timingOut.request(
+        {
+          query: 'ticket',
+          condition: 'reply',
+          parameters: { ticket_id: ticketId, staff_id: 1, body: 'The answer got lost.' },
+        },
+        { method: 'POST', key: osticket.apiKey.key, headers: { 'Idempotency-Key': 'lost-reply' } },
+      );
+    const timedOut = await send();
+    assert.deepEqual([timedOut.status, timedOut.body?.code], [504, 'osticket_timeout']);
+    assert.equal(await entries(), count + 1, 'osTicket posted it; deskgate never heard');
+    const inFlight = await send();
+    assert.deepEqual([inFlight.status, inFlight.body?.code], [409, 'write_in_progress']);
+    // Time passes beyond the timeout and osTicket's own limit.
+    await osticket.query(
+      `UPDATE deskgate_idempotency_keys SET created_at = created_at - INTERVAL 2 MINUTE WHERE idempotency_key = 'lost-reply'`,
+    );
+    const recovered = await send();
+    assert.equal(recovered.status, 200, recovered.text);
+    const [posted] = await osticket.query<{ id: number }>(
+      `SELECT MAX(e.id) id FROM ost_thread_entry e JOIN ost_thread t ON t.id = e.thread_id
+       WHERE t.object_type = 'T' AND t.object_id = ? AND e.type = 'R'`,
+      [ticketId],
+    );
+    assert.equal(recovered.body?.data, String(posted?.id));
+    assert.equal(await entries(), count + 1, 'no second reply');
+    assert.equal((await send()).body?.data, String(posted?.id));
   });
 });
