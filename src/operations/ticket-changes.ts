@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ticketInputs } from '../data/ticket-inputs/ticket-inputs.ts';
 import { TicketConflictError, TicketNotCloseableError, tickets } from '../data/tickets/tickets.ts';
 import { writes } from '../data/writes/writes.ts';
 import type { Ticket, TicketChange, TicketChangeResult } from '../domain.ts';
@@ -98,7 +99,9 @@ export function changeOwnTicket<Answer>(
           claim,
           run: (trx, at): Promise<TicketChangeResult> =>
             context.data(tickets).changeTicket(trx, change, at),
-          targetId: (result) => String(result.entryId ?? result.ticketId),
+          // The audit names the note a ticket/note made, else the ticket changed.
+          targetId: (result) =>
+            String(change.kind === 'note' ? (result.entryId ?? result.ticketId) : result.ticketId),
           outcome: (result) => report.outcome(result),
           answer: (result) => report.answer(result),
         });
@@ -112,19 +115,21 @@ export function changeOwnTicket<Answer>(
 /** Seconds of slack on the recovery window: clocks of deskgate and osTicket's database differ. */
 const RECOVERY_SLACK_SECONDS = 5;
 
-/** Whether an entry was posted by `staffId` since a claim `ageMs` old (a recovery's window). */
-export function postedSince(
-  entry: Ticket['entries'][number],
+/**
+ * A reply's or note's recovery: the newest entry of `type` the agent posted on the ticket since
+ * the claim (`ageMs` old), on the database's own clock (osTicket's rows carry its SYSTEM zone).
+ */
+export async function postedSinceClaim(
+  context: OsticketWriteContext,
+  ticket: Ticket,
   staffId: number,
   type: 'R' | 'N',
   ageMs: number,
-): boolean {
-  const since = Date.now() - ageMs - RECOVERY_SLACK_SECONDS * 1000;
-  return (
-    entry.type === type &&
-    entry.staffId === staffId &&
-    Date.parse(`${entry.created.replace(' ', 'T')}Z`) >= since
-  );
+): Promise<BridgeAnswer | undefined> {
+  const seconds = Math.ceil(ageMs / 1000) + RECOVERY_SLACK_SECONDS;
+  const ids = await context.data(ticketInputs).recentEntryIds(ticket.id, staffId, type, seconds);
+  const entryId = ids.at(-1);
+  return entryId === undefined ? undefined : recoveredAnswer(ticket, entryId);
 }
 
 /** One call to a route of deskgate's osTicket plugin, and how a retry after a lost answer recovers. */
@@ -136,7 +141,10 @@ export interface BridgeChange {
    * After a call whose answer was lost (decision 240): the ticket as it is now, or undefined when
    * the change cannot be told from the ticket (a fresh call is made then).
    */
-  recover(ticket: Ticket, ageMs: number): BridgeAnswer | undefined;
+  recover(
+    ticket: Ticket,
+    ageMs: number,
+  ): Promise<BridgeAnswer | undefined> | BridgeAnswer | undefined;
 }
 
 /**
@@ -164,7 +172,11 @@ export function changeThroughOsticket<Answer>(
     },
     store: (result, claim) =>
       recordOsticketWrite(context, claim, {
-        targetId: String(result.entryId ?? result.ticketId),
+        targetId: String(
+          change.route === 'note' || change.route === 'reply'
+            ? (result.entryId ?? result.ticketId)
+            : result.ticketId,
+        ),
         outcome: report.outcome({ ...result, changed: result.changed ?? true }),
         answer: report.answer(result),
       }),

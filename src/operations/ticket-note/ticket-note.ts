@@ -8,8 +8,7 @@ import {
   type ChangeReport,
   changeOwnTicket,
   changeThroughOsticket,
-  postedSince,
-  recoveredAnswer,
+  postedSinceClaim,
   TICKET_CHANGE_ERRORS,
   ticketChangeFields,
 } from '../ticket-changes.ts';
@@ -97,10 +96,7 @@ export const ticketNote = defineOperation({
             if_unmodified_since: 'if_unmodified_since',
           },
           // The note an unanswered call posted: the agent's, since the claim.
-          recover(ticket, ageMs) {
-            const entry = ticket.entries.findLast((e) => postedSince(e, staffId, 'N', ageMs));
-            return entry ? recoveredAnswer(ticket, entry.id) : undefined;
-          },
+          recover: (ticket, ageMs) => postedSinceClaim(context, ticket, staffId, 'N', ageMs),
         },
         report,
       );

@@ -8,7 +8,7 @@ import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
 import { OSTICKET_WRITE_USES, type OsticketWriteContext } from '../osticket-ticket-writes.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
-import { changeThroughOsticket, postedSince, recoveredAnswer } from '../ticket-changes.ts';
+import { changeThroughOsticket, postedSinceClaim } from '../ticket-changes.ts';
 import { writeTicket } from '../ticket-writes.ts';
 
 /**
@@ -33,10 +33,7 @@ function replyThroughOsticket(
       },
       fields: { staff_id: 'staff_id', ticket_id: 'ticket_id', message: 'body' },
       // The response an unanswered call posted: the agent's, since the claim.
-      recover(ticket, ageMs) {
-        const entry = ticket.entries.findLast((e) => postedSince(e, staffId, 'R', ageMs));
-        return entry ? recoveredAnswer(ticket, entry.id) : undefined;
-      },
+      recover: (ticket, ageMs) => postedSinceClaim(context, ticket, staffId, 'R', ageMs),
     },
     {
       outcome: ({ ticketId, entryId }) => `replied to ticket ${ticketId} (entry ${entryId})`,
