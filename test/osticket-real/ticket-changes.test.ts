@@ -173,10 +173,10 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
       { method: 'GET', key: osticket.apiKey.key },
     );
     assert.equal(reply.status, 200, reply.text);
-    return (reply.body?.data as { tickets: Record<string, unknown>[] }).tickets[0] as Record<
-      string,
-      unknown
-    >;
+    const data = reply.body?.data as { tickets: Record<string, unknown>[] } | undefined;
+    const ticket = data?.tickets[0];
+    assert.ok(ticket, reply.text);
+    return ticket;
   };
 
   test('note: an internal note as the agent, the rows of the panel’s "Post Internal Note"', async () => {
