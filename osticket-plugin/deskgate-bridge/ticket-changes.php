@@ -181,6 +181,10 @@ trait DeskgateTicketChanges {
             $wanted['topic_id'] = $id;
         }
         if (array_key_exists('sla_id', $body)) {
+            // osTicket's panel cannot remove a plan: its inline edit keeps the old one (and logs
+            // an empty event), its full edit form picks the department's, topic's or default again.
+            if ($this->idOrZero($body, 'sla_id') === 0)
+                $this->fail(400, 'invalid_field', 'osTicket cannot remove a ticket\'s SLA plan (sla_id 0); name a plan.', 'sla_id');
             if (!SLA::lookup($id = $this->id($body, 'sla_id', true)))
                 $this->fail(400, 'invalid_field', 'No SLA plan has this id.', 'sla_id');
             $wanted['sla_id'] = $id;

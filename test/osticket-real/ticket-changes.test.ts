@@ -374,6 +374,7 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
     await refused('transfer', { dept_id: 999 }, [400, 'invalid_field', 'dept_id']);
     await refused('update', {}, [400, 'invalid_field', 'priority_id']);
     await refused('update', { topic_id: 999 }, [400, 'invalid_field', 'topic_id']);
+    await refused('update', { sla_id: 0 }, [400, 'invalid_field', 'sla_id']);
     await refused('update', { duedate: '2031-02-30 10:00:00' }, [400, 'invalid_field', 'duedate']);
     await refused('update', { duedate: '2001-01-01 10:00:00' }, [400, 'invalid_field', 'duedate']);
     await refused('update', { priority_id: 1, if_unmodified_since: 'yesterday' }, [
