@@ -59,7 +59,8 @@ trait DeskgateTicketChanges {
         if ($ticket->getStatusId() == $status->getId())
             $this->unchanged($ticket);
         if ($status->getState() === 'closed' && ($closeable = $ticket->isCloseable()) !== true)
-            $this->fail(409, 'refused', Format::striptags($closeable));
+            // As close.json: deskgate answers 409 not_closeable (open tasks, missing fields).
+            $this->fail(409, 'not_closeable', Format::striptags($closeable));
 
         $this->actAs($staff);
         $before = $this->lastEntryId($ticket);

@@ -548,6 +548,26 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
     }
   });
 
+  test('a ticket with an open task is not closed: 409 not_closeable from the plugin and from deskgate', async () => {
+    const ticket = await newTicket();
+    // An open task (flags 1) of the ticket, the one row osTicket's isCloseable counts.
+    await osticket.insert(
+      `INSERT INTO ost_task (object_id, object_type, number, dept_id, flags, created, updated)
+       VALUES (?, 'T', '9001', 1, 1, NOW(), NOW())`,
+      [ticket],
+    );
+    const before = [await ticketRows(osticket, ticket), await counts()];
+    const plugin = await change('status', { staff_id: 1, ticket_id: ticket, status_id: 3 });
+    assert.deepEqual(
+      [plugin.status, plugin.body.error],
+      [409, 'not_closeable'],
+      plugin.body.message,
+    );
+    const reply = await viaDeskgate('status', { ticket_id: ticket, staff_id: 1, status_id: 3 });
+    assert.deepEqual([reply.status, reply.body?.code], [409, 'not_closeable'], reply.text);
+    assert.deepEqual([await ticketRows(osticket, ticket), await counts()], before);
+  });
+
   test('through deskgate: a stale if_unmodified_since is 409 conflict with the current updated; an agent without the right is refused', async () => {
     const ticket = await newTicket();
     await osticket.query(
