@@ -59,7 +59,8 @@ trait DeskgateTicketChanges {
         if ($ticket->getStatusId() == $status->getId())
             $this->unchanged($ticket);
         if ($status->getState() === 'closed' && ($closeable = $ticket->isCloseable()) !== true)
-            $this->fail(409, 'refused', Format::striptags($closeable));
+            // As close.json: deskgate answers 409 not_closeable (open tasks, missing fields).
+            $this->fail(409, 'not_closeable', Format::striptags($closeable));
 
         $this->actAs($staff);
         $before = $this->lastEntryId($ticket);
@@ -181,6 +182,10 @@ trait DeskgateTicketChanges {
             $wanted['topic_id'] = $id;
         }
         if (array_key_exists('sla_id', $body)) {
+            // osTicket's panel cannot remove a plan: its inline edit keeps the old one (and logs
+            // an empty event), its full edit form picks the department's, topic's or default again.
+            if ($this->idOrZero($body, 'sla_id') === 0)
+                $this->fail(400, 'invalid_field', 'osTicket cannot remove a ticket\'s SLA plan (sla_id 0); name a plan.', 'sla_id');
             if (!SLA::lookup($id = $this->id($body, 'sla_id', true)))
                 $this->fail(400, 'invalid_field', 'No SLA plan has this id.', 'sla_id');
             $wanted['sla_id'] = $id;
