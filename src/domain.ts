@@ -24,40 +24,6 @@ export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !
 /** Scopes whose operations write: they record themselves in their own transaction. */
 export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['write', 'tickets:write', 'admin']);
 
-export interface User {
-  id: number;
-  name: string;
-  email: string;
-  timezone: string;
-  /** Digits as typed (osTicket may hold an `X` and an extension after them); "" for none. */
-  phone: string;
-  orgId: number;
-  defaultEmailId: number;
-  status: number;
-  created: string;
-  updated: string;
-}
-
-export interface NewUser {
-  name: string;
-  email: string;
-  /** Always a hash (bcrypt or argon2); never a clear password. */
-  passwordHash: string;
-  timezone: string;
-  /** Digits as typed (osTicket may hold an `X` and an extension after them); "" for none. */
-  phone: string;
-  orgId: number;
-  /** 0 means "the email row being created". */
-  defaultEmailId: number;
-  status: number;
-  /**
-   * osTicket mode: whether the client-portal account is confirmed at once; false: pending until
-   * the person confirms it through osTicket's confirmation mail (SPEC §4a). The own schema has no
-   * portal and ignores it.
-   */
-  accountConfirmed: boolean;
-}
-
 export interface ApiKey {
   id: number;
   name: string;
@@ -108,18 +74,10 @@ export interface IdempotencyRecord {
   created: string;
 }
 
-/** Where a user stands in creation order: user/all pages resume after one. */
-export interface UserPosition {
+/** Where a row stands in creation order: user/all, ticket/all and tasks/all pages resume after one. */
+export interface CreatedPosition {
   created: string;
   id: number;
-}
-
-/** A page of users by creation time: `from` and `to` inclusive, after `after`, at most `limit`. */
-export interface UserRangeQuery {
-  from: string;
-  to: string;
-  after: UserPosition | undefined;
-  limit: number;
 }
 
 /** One entry of a ticket's thread: M the user's message, R an agent's response, N an internal note. */
@@ -181,7 +139,7 @@ export interface TicketListQuery {
   from: string | undefined;
   to: string | undefined;
   statusId: number;
-  after: UserPosition | undefined;
+  after: CreatedPosition | undefined;
   limit: number;
   /** Whether internal notes are part of the entries. */
   notes: boolean;
@@ -220,37 +178,6 @@ export interface TicketClosing {
   deptId: number;
   topicId: number;
   username: string | undefined;
-}
-
-export interface Task {
-  id: number;
-  number: string;
-  ticketId: number;
-  deptId: number;
-  staffId: number;
-  title: string;
-  description: string;
-  dueDate: string | null;
-  closed: string | null;
-  created: string;
-  updated: string;
-}
-
-export interface TaskListQuery {
-  from: string | undefined;
-  to: string | undefined;
-  /** 0: any ticket. */
-  ticketId: number;
-  after: UserPosition | undefined;
-  limit: number;
-}
-
-export interface NewTask {
-  ticketId: number;
-  deptId: number;
-  staffId: number;
-  title: string;
-  description: string;
 }
 
 /** Which catalogue rows a read answers: what clients see (`public`) or every row (`all`). */

@@ -13,6 +13,7 @@ import * as apiKeyAgents from './010-api-key-agents.ts';
 import * as keysetFilterIndexes from './011-keyset-filter-indexes.ts';
 import * as teams from './012-teams.ts';
 import * as events from './014-events.ts';
+import * as tasksOfATicketIndex from './016-tasks-of-a-ticket-index.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
@@ -41,6 +42,7 @@ export const MIGRATIONS = {
     ['011-keyset-filter-indexes', keysetFilterIndexes],
     ['012-teams', teams],
     ['014-events', events],
+    ['016-tasks-of-a-ticket-index', tasksOfATicketIndex],
   ],
   osticket: [
     ['osticket-001-deskgate-tables', osticketOwnTables],

@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { NewTask, Task, TaskListQuery } from '../../domain.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { afterPosition } from '../common/keyset.ts';
 import type { Dialect } from '../dialects/dialect.ts';
@@ -10,6 +9,7 @@ import { RejectedValueError } from '../store.ts';
 import { takeNextNumber } from '../tickets/count-next.ts';
 import type { OwnTicketTables, TaskTable } from '../tickets/own-tickets.ts';
 import { formatTimestamp, now } from '../time.ts';
+import type { NewTask, Task, TaskListQuery } from './task.ts';
 import type { TaskData } from './tasks.ts';
 
 type Db = Kysely<OwnTicketTables>;

@@ -1,5 +1,4 @@
 import type { Generated, Kysely } from 'kysely';
-import type { NewUser, User, UserRangeQuery } from '../../domain.ts';
 import { prepareInsertReturningId } from '../common/insert-returning-id.ts';
 import { afterPosition } from '../common/keyset.ts';
 import { type Param, prepareQuery } from '../common/prepared-query.ts';
@@ -8,7 +7,9 @@ import { type OwnHandle, tablesOf } from '../entity.ts';
 import { appendEvents } from '../events/events.ts';
 import { eventActor } from '../events/write-origin.ts';
 import { formatTimestamp } from '../time.ts';
-import { DuplicateEmailError, type UserData } from './users.ts';
+import { DuplicateEmailError } from './duplicate-email-error.ts';
+import type { NewUser, User, UserRangeQuery } from './user.ts';
+import type { UserData } from './users.ts';
 
 /** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
 export interface UserTable {

@@ -4,6 +4,7 @@ import { type EventTables, insertEvents } from '../events/event-rows.ts';
 import { flushHeldEvents, withWriteOrigin } from '../events/write-origin.ts';
 import { now } from '../time.ts';
 import { type AuditLogTables, insertAuditEntry } from './audit-log.ts';
+import { IdempotencyConflictError } from './idempotency-conflict-error.ts';
 import {
   deletePendingClaim,
   deleteStoredAnswersBefore,
@@ -15,7 +16,7 @@ import {
   insertStoredAnswer,
   settlePendingClaim,
 } from './idempotency-records.ts';
-import { IdempotencyConflictError, type Writes } from './writes.ts';
+import type { Writes } from './writes.ts';
 
 /**
  * The write path over deskgate's own tables, the same in every layout (in an osTicket database
