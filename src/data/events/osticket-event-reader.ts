@@ -244,41 +244,42 @@ export class OsticketEventReader {
   }
 
   async #threadEvents(db: Db, position: number) {
+    // No table aliases: the prefix plugin renames every table name, aliases included.
     const rows = await db
-      .selectFrom('thread_event as e')
-      .leftJoin('event as n', 'n.id', 'e.event_id')
-      .leftJoin('thread as t', 't.id', 'e.thread_id')
-      .leftJoin('ticket as k', (join) =>
-        join.onRef('k.ticket_id', '=', 't.object_id').on('t.object_type', '=', 'T'),
+      .selectFrom('thread_event')
+      .leftJoin('event', 'event.id', 'thread_event.event_id')
+      .leftJoin('thread', 'thread.id', 'thread_event.thread_id')
+      .leftJoin('ticket', (join) =>
+        join.onRef('ticket.ticket_id', '=', 'thread.object_id').on('thread.object_type', '=', 'T'),
       )
-      .leftJoin('task as a', (join) =>
-        join.onRef('a.id', '=', 't.object_id').on('t.object_type', '=', 'A'),
+      .leftJoin('task', (join) =>
+        join.onRef('task.id', '=', 'thread.object_id').on('thread.object_type', '=', 'A'),
       )
-      .leftJoin('staff as s', (join) =>
-        join.onRef('s.staff_id', '=', 'e.uid').on('e.uid_type', '=', 'S'),
+      .leftJoin('staff', (join) =>
+        join.onRef('staff.staff_id', '=', 'thread_event.uid').on('thread_event.uid_type', '=', 'S'),
       )
       .select([
-        'e.id',
-        'e.thread_id',
-        'e.thread_type',
-        'n.name as state',
-        'e.dept_id',
-        'e.topic_id',
-        'e.data',
-        'e.username',
-        'e.uid',
-        'e.uid_type',
-        't.object_id',
-        'k.number as ticket_number',
-        'a.number as task_number',
-        'a.object_id as task_object_id',
-        'a.object_type as task_object_type',
-        's.firstname',
-        's.lastname',
+        'thread_event.id',
+        'thread_event.thread_id',
+        'thread_event.thread_type',
+        'event.name as state',
+        'thread_event.dept_id',
+        'thread_event.topic_id',
+        'thread_event.data',
+        'thread_event.username',
+        'thread_event.uid',
+        'thread_event.uid_type',
+        'thread.object_id',
+        'ticket.number as ticket_number',
+        'task.number as task_number',
+        'task.object_id as task_object_id',
+        'task.object_type as task_object_type',
+        'staff.firstname',
+        'staff.lastname',
       ])
-      .select(unixTime('e.timestamp').as('at'))
-      .where('e.id', '>', position)
-      .orderBy('e.id')
+      .select(unixTime('thread_event.timestamp').as('at'))
+      .where('thread_event.id', '>', position)
+      .orderBy('thread_event.id')
       .limit(BATCH)
       .execute();
     const ready = this.#ready('thread_event', position, rows);
@@ -373,26 +374,26 @@ export class OsticketEventReader {
 
   async #entries(db: Db, position: number) {
     const rows = await db
-      .selectFrom('thread_entry as m')
-      .leftJoin('thread as t', 't.id', 'm.thread_id')
-      .leftJoin('ticket as k', (join) =>
-        join.onRef('k.ticket_id', '=', 't.object_id').on('t.object_type', '=', 'T'),
+      .selectFrom('thread_entry')
+      .leftJoin('thread', 'thread.id', 'thread_entry.thread_id')
+      .leftJoin('ticket', (join) =>
+        join.onRef('ticket.ticket_id', '=', 'thread.object_id').on('thread.object_type', '=', 'T'),
       )
       .select([
-        'm.id',
-        'm.thread_id',
-        'm.type',
-        'm.staff_id',
-        'm.user_id',
-        'm.poster',
-        'm.flags',
-        't.object_type',
-        't.object_id',
-        'k.number as ticket_number',
+        'thread_entry.id',
+        'thread_entry.thread_id',
+        'thread_entry.type',
+        'thread_entry.staff_id',
+        'thread_entry.user_id',
+        'thread_entry.poster',
+        'thread_entry.flags',
+        'thread.object_type',
+        'thread.object_id',
+        'ticket.number as ticket_number',
       ])
-      .select(unixTime('m.created').as('at'))
-      .where('m.id', '>', position)
-      .orderBy('m.id')
+      .select(unixTime('thread_entry.created').as('at'))
+      .where('thread_entry.id', '>', position)
+      .orderBy('thread_entry.id')
       .limit(BATCH)
       .execute();
     const ready = this.#ready('thread_entry', position, rows);
