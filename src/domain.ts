@@ -180,6 +180,38 @@ export interface TicketClosing {
   username: string | undefined;
 }
 
+/** What every change of a ticket names (issue 35): the ticket, the acting agent, the caller. */
+interface TicketChangeOf<Kind extends string> {
+  kind: Kind;
+  ticketId: number;
+  staffId: number;
+  ipAddress: string;
+  /** The ticket's `updated` as the caller read it: another → TicketConflictError, nothing written. */
+  ifUnmodifiedSince: string | undefined;
+}
+
+/** A change of a ticket, as ticket/note, status, assign, transfer and update ask for it. */
+export type TicketChange =
+  | (TicketChangeOf<'note'> & { title: string | null; body: string })
+  | (TicketChangeOf<'status'> & { statusId: number; comments: string })
+  | (TicketChangeOf<'assign'> & ({ agentId: number } | { teamId: number }) & { comments: string })
+  | (TicketChangeOf<'transfer'> & { deptId: number; comments: string })
+  | (TicketChangeOf<'update'> & {
+      priorityId?: number;
+      topicId?: number;
+      slaId?: number;
+      /** `YYYY-MM-DD HH:MM:SS`, or null to clear it. */
+      dueDate?: string | null;
+    });
+
+/** What a change did: whether it changed the ticket, its `updated` after, a new entry's id. */
+export interface TicketChangeResult {
+  ticketId: number;
+  changed: boolean;
+  updated: string;
+  entryId: number | null;
+}
+
 /** Which catalogue rows a read answers: what clients see (`public`) or every row (`all`). */
 export type CatalogueVisibility = 'public' | 'all';
 

@@ -39,6 +39,9 @@ export const MESSAGES = {
   osticketRefused: 'osTicket refused the write (ban list, ticket filter or agent permission).',
   notCloseable:
     'osTicket cannot close this ticket now (already closed, open tasks or required fields).',
+  notCloseableHere: 'This ticket cannot be closed now',
+  conflict:
+    "The ticket was changed since it was read (its updated is no longer parameters.if_unmodified_since); nothing was written. Read it again, and send its current updated (in this answer's updated) if the change still applies.",
 } as const;
 
 /**

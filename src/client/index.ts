@@ -35,4 +35,17 @@ export type {
   UserRecord,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
-export type { DepartmentAddFields, ErrorCode, FieldError, SlaAddFields } from './wire-types.ts';
+export type {
+  DepartmentAddFields,
+  ErrorCode,
+  FieldError,
+  NewTicketFields,
+  SlaAddFields,
+  TicketAssignFields,
+  TicketCloseFields,
+  TicketNoteFields,
+  TicketReplyFields,
+  TicketStatusFields,
+  TicketTransferFields,
+  TicketUpdateFields,
+} from './wire-types.ts';

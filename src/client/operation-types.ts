@@ -18,6 +18,26 @@ export type TicketReplyData = string;
  */
 export type TicketCloseData = string;
 /**
+ * The new entry id.
+ */
+export type TicketNoteData = string;
+/**
+ * The ticket id.
+ */
+export type TicketStatusData = string;
+/**
+ * The ticket id.
+ */
+export type TicketAssignData = string;
+/**
+ * The ticket id.
+ */
+export type TicketTransferData = string;
+/**
+ * The ticket id.
+ */
+export type TicketUpdateData = string;
+/**
  * The new department id.
  */
 export type DepartmentAddData = string;
@@ -283,6 +303,128 @@ export interface TicketCloseParameters {
    * When given, the agent's username.
    */
   username?: string;
+}
+export interface TicketNoteParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * The note, plain text (stored HTML-escaped).
+   */
+  body: string;
+  /**
+   * The note's title (plain text; absent: none).
+   */
+  title?: string;
+}
+export interface TicketStatusParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * An open or closed status (status/all): a closed one closes, an open one reopens.
+   */
+  status_id: number | string;
+  /**
+   * A comment, kept as an internal note (only when the ticket changes).
+   */
+  comments?: string;
+}
+export interface TicketAssignParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * The active agent to assign it to (staff/all); 0 releases its agent.
+   */
+  agent_id?: number | string;
+  /**
+   * The enabled team to assign it to (team/all); 0 releases its team.
+   */
+  team_id?: number | string;
+  /**
+   * A comment, kept as an internal note (only when the ticket changes).
+   */
+  comments?: string;
+}
+export interface TicketTransferParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * The department to move it to (department/all).
+   */
+  dept_id: number | string;
+  /**
+   * A comment, kept as an internal note (only when the ticket changes).
+   */
+  comments?: string;
+}
+export interface TicketUpdateParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * A priority (priority/all).
+   */
+  priority_id?: number | string;
+  /**
+   * A help topic.
+   */
+  topic_id?: number | string;
+  /**
+   * An SLA plan (sla/all); 0: none (not in osTicket mode: osTicket's panel cannot remove a plan, 400).
+   */
+  sla_id?: number | string;
+  /**
+   * The ticket's due date, `YYYY-MM-DD HH:MM:SS` in the future, on the clock of the tickets' times; `null` clears it.
+   */
+  duedate?: string | null;
 }
 export interface TasksAllByCreationDateParameters {
   /**
@@ -1182,6 +1324,11 @@ export interface Operations {
   'ticket/add': { sorts: { '*': TicketAddParameters }; data: TicketAddData };
   'ticket/reply': { sorts: { '*': TicketReplyParameters }; data: TicketReplyData };
   'ticket/close': { sorts: { '*': TicketCloseParameters }; data: TicketCloseData };
+  'ticket/note': { sorts: { '*': TicketNoteParameters }; data: TicketNoteData };
+  'ticket/status': { sorts: { '*': TicketStatusParameters }; data: TicketStatusData };
+  'ticket/assign': { sorts: { '*': TicketAssignParameters }; data: TicketAssignData };
+  'ticket/transfer': { sorts: { '*': TicketTransferParameters }; data: TicketTransferData };
+  'ticket/update': { sorts: { '*': TicketUpdateParameters }; data: TicketUpdateData };
   'tasks/all': {
     sorts: { creationDate: TasksAllByCreationDateParameters; byTicket: TasksAllByTicketParameters };
     data: TasksAllData;
@@ -1251,6 +1398,7 @@ export type ErrorCode =
   | 'duplicate_email'
   | 'write_in_progress'
   | 'not_closeable'
+  | 'conflict'
   | 'osticket_refused'
   | 'account_grant_required'
   | 'cursor_expired'

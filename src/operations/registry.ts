@@ -17,9 +17,14 @@ import { tasksSpecific } from './tasks-specific/tasks-specific.ts';
 import { teamAll } from './team-all/team-all.ts';
 import { ticketAdd } from './ticket-add/ticket-add.ts';
 import { ticketAll } from './ticket-all/ticket-all.ts';
+import { ticketAssign } from './ticket-assign/ticket-assign.ts';
 import { ticketClose } from './ticket-close/ticket-close.ts';
+import { ticketNote } from './ticket-note/ticket-note.ts';
 import { ticketReply } from './ticket-reply/ticket-reply.ts';
 import { ticketSpecific } from './ticket-specific/ticket-specific.ts';
+import { ticketStatus } from './ticket-status/ticket-status.ts';
+import { ticketTransfer } from './ticket-transfer/ticket-transfer.ts';
+import { ticketUpdate } from './ticket-update/ticket-update.ts';
 import { topicsAll } from './topics-all/topics-all.ts';
 import { topicsSpecific } from './topics-specific/topics-specific.ts';
 import { userAdd } from './user-add/user-add.ts';
@@ -41,6 +46,11 @@ export const OPERATIONS = {
   'ticket/add': ticketAdd,
   'ticket/reply': ticketReply,
   'ticket/close': ticketClose,
+  'ticket/note': ticketNote,
+  'ticket/status': ticketStatus,
+  'ticket/assign': ticketAssign,
+  'ticket/transfer': ticketTransfer,
+  'ticket/update': ticketUpdate,
   'tasks/all': tasksAll,
   'tasks/specific': tasksSpecific,
   'department/all': departmentAll,

@@ -70,11 +70,13 @@ async function forgetTicketAnswers(
   trx: WriteTransaction,
   { ticketIds, entryIds }: AnonymisedTickets,
 ): Promise<number> {
-  return (
-    (await forgetAnswersNaming(store, trx, 'ticket/add', ticketIds)) +
-    (await forgetAnswersNaming(store, trx, 'ticket/close', ticketIds)) +
-    (await forgetAnswersNaming(store, trx, 'ticket/reply', entryIds))
-  );
+  let forgotten = 0;
+  // The changes' fingerprints hash their comments and notes: words about the user too.
+  for (const operation of ['add', 'close', 'status', 'assign', 'transfer', 'update'])
+    forgotten += await forgetAnswersNaming(store, trx, `ticket/${operation}`, ticketIds);
+  for (const operation of ['reply', 'note'])
+    forgotten += await forgetAnswersNaming(store, trx, `ticket/${operation}`, entryIds);
+  return forgotten;
 }
 
 export const USER_REFERENCES: readonly UserReference[] = [

@@ -17,8 +17,13 @@ import type {
   NewTicketFields,
   NewUserFields,
   SlaAddFields,
+  TicketAssignFields,
   TicketCloseFields,
+  TicketNoteFields,
   TicketReplyFields,
+  TicketStatusFields,
+  TicketTransferFields,
+  TicketUpdateFields,
 } from '../../src/client/wire-types.ts';
 import type { FeedEvent } from '../../src/data/events/event.ts';
 import type { departmentAddParameters } from '../../src/operations/department-add/department-add.ts';
@@ -44,9 +49,14 @@ import type {
   ticketAllParameters,
   ticketAllResponse,
 } from '../../src/operations/ticket-all/ticket-all.ts';
+import type { ticketAssignParameters } from '../../src/operations/ticket-assign/ticket-assign.ts';
 import type { ticketCloseParameters } from '../../src/operations/ticket-close/ticket-close.ts';
+import type { ticketNoteParameters } from '../../src/operations/ticket-note/ticket-note.ts';
 import type { ticketReplyParameters } from '../../src/operations/ticket-reply/ticket-reply.ts';
 import type { ticketSpecificParameters } from '../../src/operations/ticket-specific/ticket-specific.ts';
+import type { ticketStatusParameters } from '../../src/operations/ticket-status/ticket-status.ts';
+import type { ticketTransferParameters } from '../../src/operations/ticket-transfer/ticket-transfer.ts';
+import type { ticketUpdateParameters } from '../../src/operations/ticket-update/ticket-update.ts';
 import type {
   topicsAllParameters,
   topicsAllResponse,
@@ -155,6 +165,12 @@ const clientMatchesServer = {
     >(),
   'ticket/reply': checks<[Same<TicketReplyFields, z.input<typeof ticketReplyParameters>>]>(),
   'ticket/close': checks<[Same<TicketCloseFields, z.input<typeof ticketCloseParameters>>]>(),
+  'ticket/note': checks<[Same<TicketNoteFields, z.input<typeof ticketNoteParameters>>]>(),
+  'ticket/status': checks<[Same<TicketStatusFields, z.input<typeof ticketStatusParameters>>]>(),
+  'ticket/assign': checks<[Same<TicketAssignFields, z.input<typeof ticketAssignParameters>>]>(),
+  'ticket/transfer':
+    checks<[Same<TicketTransferFields, z.input<typeof ticketTransferParameters>>]>(),
+  'ticket/update': checks<[Same<TicketUpdateFields, z.input<typeof ticketUpdateParameters>>]>(),
   'tasks/all':
     checks<
       [
@@ -281,6 +297,11 @@ const CLIENT_METHODS = {
   'ticket/add': ['addTicket'],
   'ticket/reply': ['replyToTicket'],
   'ticket/close': ['closeTicket'],
+  'ticket/note': ['noteOnTicket'],
+  'ticket/status': ['setTicketStatus'],
+  'ticket/assign': ['assignTicket'],
+  'ticket/transfer': ['transferTicket'],
+  'ticket/update': ['updateTicket'],
   'tasks/all': ['tasks', 'lookUp'],
   'tasks/specific': ['taskById', 'lookUp'],
   'department/all': ['departments', 'lookUp'],

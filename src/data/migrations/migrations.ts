@@ -12,6 +12,7 @@ import * as apiKeyExpiry from './009-api-key-expiry.ts';
 import * as apiKeyAgents from './010-api-key-agents.ts';
 import * as keysetFilterIndexes from './011-keyset-filter-indexes.ts';
 import * as teams from './012-teams.ts';
+import * as ticketChanges from './013-ticket-changes.ts';
 import * as events from './014-events.ts';
 import * as tasksOfATicketIndex from './016-tasks-of-a-ticket-index.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
@@ -41,6 +42,7 @@ export const MIGRATIONS = {
     ['010-api-key-agents', apiKeyAgents],
     ['011-keyset-filter-indexes', keysetFilterIndexes],
     ['012-teams', teams],
+    ['013-ticket-changes', ticketChanges],
     ['014-events', events],
     ['016-tasks-of-a-ticket-index', tasksOfATicketIndex],
   ],
