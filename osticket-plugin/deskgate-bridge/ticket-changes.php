@@ -59,7 +59,8 @@ trait DeskgateTicketChanges {
         if ($ticket->getStatusId() == $status->getId())
             $this->unchanged($ticket);
         if ($status->getState() === 'closed' && ($closeable = $ticket->isCloseable()) !== true)
-            $this->fail(409, 'refused', Format::striptags($closeable));
+            // As close.json: deskgate answers 409 not_closeable (open tasks, missing fields).
+            $this->fail(409, 'not_closeable', Format::striptags($closeable));
 
         $this->actAs($staff);
         $before = $this->lastEntryId($ticket);
@@ -181,6 +182,10 @@ trait DeskgateTicketChanges {
             $wanted['topic_id'] = $id;
         }
         if (array_key_exists('sla_id', $body)) {
+            // osTicket's panel cannot remove a plan: its inline edit keeps the old one (and logs
+            // an empty event), its full edit form picks the department's, topic's or default again.
+            if ($this->idOrZero($body, 'sla_id') === 0)
+                $this->fail(400, 'invalid_field', 'osTicket cannot remove a ticket\'s SLA plan (sla_id 0); name a plan.', 'sla_id');
             if (!SLA::lookup($id = $this->id($body, 'sla_id', true)))
                 $this->fail(400, 'invalid_field', 'No SLA plan has this id.', 'sla_id');
             $wanted['sla_id'] = $id;
@@ -262,6 +267,8 @@ trait DeskgateTicketChanges {
         $since = $this->sinceParameter($body);
         db_autocommit(false);
         $this->changeTransaction = true;
+        // An error osTicket throws half-way ends the request without fail(): roll back then too.
+        register_shutdown_function(array($this, 'abandonChange'));
         $result = db_query('SELECT updated FROM ' . TICKET_TABLE . ' WHERE ticket_id = '
             . db_input($ticketId) . ' FOR UPDATE');
         $row = $result ? db_fetch_array($result) : null;
@@ -342,8 +349,8 @@ trait DeskgateTicketChanges {
         ));
     }
 
-    /** fail() calls this first: nothing of a refused change stays. */
-    private function abandonChange() {
+    /** fail() calls this first, and the end of the request: nothing of a refused change stays. */
+    function abandonChange() {
         if (!$this->changeTransaction)
             return;
         $this->changeTransaction = false;

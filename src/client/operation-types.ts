@@ -418,7 +418,7 @@ export interface TicketUpdateParameters {
    */
   topic_id?: number | string;
   /**
-   * An SLA plan (sla/all); 0: none.
+   * An SLA plan (sla/all); 0: none (not in osTicket mode: osTicket's panel cannot remove a plan, 400).
    */
   sla_id?: number | string;
   /**

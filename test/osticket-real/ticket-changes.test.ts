@@ -18,6 +18,7 @@ import {
   startRealOsticket,
 } from '../helpers/real-osticket.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
+import { useTestServer } from '../helpers/test-server.ts';
 
 const skip = REAL_OSTICKET_SKIP;
 
@@ -144,6 +145,39 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
     await osticket?.stop();
     await sink?.stop();
   });
+
+  /** deskgate in osTicket mode with the plugin, its key the client's too (any agent). */
+  const deskgate = useTestServer(() => ({
+    database: osticket.databaseUrl,
+    env: {
+      DESKGATE_SCHEMA: 'osticket',
+      DESKGATE_TABLE_PREFIX: 'ost_',
+      DESKGATE_OSTICKET_URL: osticket.baseUrl,
+      DESKGATE_OSTICKET_API_KEY: osticket.apiKey.key,
+      DESKGATE_OSTICKET_BRIDGE: 'true',
+    },
+    ownKey: false,
+  }));
+  const viaDeskgate = (
+    condition: string,
+    parameters: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ) =>
+    deskgate.request(
+      { query: 'ticket', condition, parameters },
+      { method: 'POST', key: osticket.apiKey.key, headers },
+    );
+  const readViaDeskgate = async (id: number) => {
+    const reply = await deskgate.request(
+      { query: 'ticket', condition: 'specific', parameters: { id } },
+      { method: 'GET', key: osticket.apiKey.key },
+    );
+    assert.equal(reply.status, 200, reply.text);
+    const data = reply.body?.data as { tickets: Record<string, unknown>[] } | undefined;
+    const ticket = data?.tickets[0];
+    assert.ok(ticket, reply.text);
+    return ticket;
+  };
 
   test('note: an internal note as the agent, the rows of the panel’s "Post Internal Note"', async () => {
     const eventsBefore = (await ticketRows(osticket, ours)).events;
@@ -340,6 +374,7 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
     await refused('transfer', { dept_id: 999 }, [400, 'invalid_field', 'dept_id']);
     await refused('update', {}, [400, 'invalid_field', 'priority_id']);
     await refused('update', { topic_id: 999 }, [400, 'invalid_field', 'topic_id']);
+    await refused('update', { sla_id: 0 }, [400, 'invalid_field', 'sla_id']);
     await refused('update', { duedate: '2031-02-30 10:00:00' }, [400, 'invalid_field', 'duedate']);
     await refused('update', { duedate: '2001-01-01 10:00:00' }, [400, 'invalid_field', 'duedate']);
     await refused('update', { priority_id: 1, if_unmodified_since: 'yesterday' }, [
@@ -449,5 +484,116 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
       );
       assert.equal(events?.n, 2, 'the creation and one change');
     }
+  });
+
+  test('through deskgate, as an integrator: reopen, assign, transfer, re-prioritise, note, each on the updated it read', async () => {
+    const ticket = await newTicket();
+    const closed = await viaDeskgate('close', { ticket_id: ticket, staff_id: 1, status_id: 3 });
+    assert.equal(closed.status, 200, closed.text);
+
+    const steps: [string, Record<string, unknown>][] = [
+      ['status', { status_id: 1, comments: 'The printer burns again.' }],
+      ['assign', { agent_id: helper, comments: 'You know printers.' }],
+      ['transfer', { dept_id: 2, comments: 'Sales pays for printers.' }],
+      ['update', { priority_id: 4, duedate: '2031-01-06 10:00:00' }],
+    ];
+    for (const [condition, parameters] of steps) {
+      // osTicket's updated counts seconds: an earlier one, so that each change surely moves it.
+      await osticket.query(
+        `UPDATE ost_ticket SET updated = '2020-01-01 00:00:00' WHERE ticket_id = ?`,
+        [ticket],
+      );
+      const { updated } = await readViaDeskgate(ticket);
+      const reply = await viaDeskgate(condition, {
+        ticket_id: ticket,
+        staff_id: 1,
+        if_unmodified_since: updated,
+        ...parameters,
+      });
+      assert.equal(reply.status, 200, `${condition}: ${reply.text}`);
+      assert.equal(reply.body?.data, String(ticket), condition);
+      assert.notEqual((await readViaDeskgate(ticket)).updated, updated, condition);
+    }
+    const read = await readViaDeskgate(ticket);
+    assert.deepEqual(
+      [read.status_id, read.staff_id, read.dept_id, read.priority_id, read.duedate],
+      ['1', String(helper), '2', '4', '2031-01-06 10:00:00'],
+    );
+
+    // A note sent twice with one Idempotency-Key: one note, the same answer.
+    const before = await counts();
+    const key = { 'idempotency-key': 'note-once-1' };
+    const note = { ticket_id: ticket, staff_id: 1, body: 'Ordered a new one.', title: 'Ordered' };
+    const first = await viaDeskgate('note', note, key);
+    const second = await viaDeskgate('note', note, key);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(second.body?.data, first.body?.data);
+    const [counted] = await osticket.query<{ n: number }>(
+      `SELECT COUNT(*) n FROM ost_thread_entry WHERE title = 'Ordered'`,
+    );
+    assert.equal(counted?.n, 1);
+    assert.equal((await counts())[0]?.e, Number(before[0]?.e) + 1);
+
+    // What the staff panel shows of it.
+    const page = await admin.get(`scp/tickets.php?id=${ticket}`);
+    for (const shown of [
+      'Sales',
+      'Test helper',
+      'Emergency',
+      'Ordered a new one.',
+      'You know printers.',
+      'Sales pays for printers.',
+    ]) {
+      assert.ok(page.text.includes(shown), `the ticket page shows ${shown}`);
+    }
+  });
+
+  test('a ticket with an open task is not closed: 409 not_closeable from the plugin and from deskgate', async () => {
+    const ticket = await newTicket();
+    // An open task (flags 1) of the ticket, the one row osTicket's isCloseable counts.
+    await osticket.insert(
+      `INSERT INTO ost_task (object_id, object_type, number, dept_id, flags, created, updated)
+       VALUES (?, 'T', '9001', 1, 1, NOW(), NOW())`,
+      [ticket],
+    );
+    const before = [await ticketRows(osticket, ticket), await counts()];
+    const plugin = await change('status', { staff_id: 1, ticket_id: ticket, status_id: 3 });
+    assert.deepEqual(
+      [plugin.status, plugin.body.error],
+      [409, 'not_closeable'],
+      plugin.body.message,
+    );
+    const reply = await viaDeskgate('status', { ticket_id: ticket, staff_id: 1, status_id: 3 });
+    assert.deepEqual([reply.status, reply.body?.code], [409, 'not_closeable'], reply.text);
+    assert.deepEqual([await ticketRows(osticket, ticket), await counts()], before);
+  });
+
+  test('through deskgate: a stale if_unmodified_since is 409 conflict with the current updated; an agent without the right is refused', async () => {
+    const ticket = await newTicket();
+    await osticket.query(
+      `UPDATE ost_ticket SET updated = '2020-01-01 00:00:00' WHERE ticket_id = ?`,
+      [ticket],
+    );
+    const { updated } = await readViaDeskgate(ticket);
+    const changed = await viaDeskgate('update', { ticket_id: ticket, staff_id: 1, priority_id: 4 });
+    assert.equal(changed.status, 200, changed.text);
+    const now = (await readViaDeskgate(ticket)).updated;
+    const before = [await ticketRows(osticket, ticket), await counts()];
+    const stale = await viaDeskgate('transfer', {
+      ticket_id: ticket,
+      staff_id: 1,
+      dept_id: 2,
+      if_unmodified_since: updated,
+    });
+    assert.deepEqual([stale.status, stale.body?.code, stale.body?.updated], [409, 'conflict', now]);
+    const refused = await viaDeskgate('assign', {
+      ticket_id: ticket,
+      staff_id: lookOnly,
+      agent_id: helper,
+    });
+    assert.deepEqual([refused.status, refused.body?.code], [403, 'osticket_refused'], refused.text);
+    const same = await viaDeskgate('update', { ticket_id: ticket, staff_id: 1, priority_id: 4 });
+    assert.equal(same.status, 200, same.text);
+    assert.deepEqual([await ticketRows(osticket, ticket), await counts()], before);
   });
 });

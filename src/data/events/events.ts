@@ -157,7 +157,8 @@ export const events = defineEntity<EventData>({
       {
         table: 'events',
         own: true,
-        privileges: ['CREATE', 'INDEX', 'SELECT', 'INSERT', 'DELETE'],
+        // UPDATE: an erasure keeps the user's events but not their name (erase-user.ts).
+        privileges: ['CREATE', 'INDEX', 'SELECT', 'INSERT', 'UPDATE', 'DELETE'],
       },
     ],
   },

@@ -25,9 +25,10 @@ export const ticketUpdateParameters = z.strictObject({
     .optional()
     .meta({ description: 'A priority (priority/all).' }),
   topic_id: integerField(1, INT32_MAX).optional().meta({ description: 'A help topic.' }),
-  sla_id: integerField(0, INT32_MAX)
-    .optional()
-    .meta({ description: 'An SLA plan (sla/all); 0: none.' }),
+  sla_id: integerField(0, INT32_MAX).optional().meta({
+    description:
+      "An SLA plan (sla/all); 0: none (not in osTicket mode: osTicket's panel cannot remove a plan, 400).",
+  }),
   duedate: timestampField()
     .nullable()
     .optional()
