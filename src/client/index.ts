@@ -32,4 +32,18 @@ export type {
   UserRecord,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
+export type {
+  WebhookAddData,
+  WebhookAddParameters,
+  WebhookDeliveriesData,
+  WebhookSpecificData,
+  WebhookTestData,
+  WebhookUpdateData,
+  WebhookUpdateParameters,
+} from './operation-types.ts';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WebhookVerificationError,
+} from './verify-webhook.ts';
 export type { DepartmentAddFields, ErrorCode, FieldError, SlaAddFields } from './wire-types.ts';
