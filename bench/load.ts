@@ -10,9 +10,11 @@ export interface LoadOptions {
   headers: Record<string, string>;
   /**
    * A constant body, or a template whose `{n}` is replaced by a number unique to the request
-   * (per request), for bodies that must not repeat (user creation).
+   * (per request), for bodies that must not repeat (user creation), and each `{name}` of
+   * `cycles` by its values in turn (the request's number modulo their count: ticket changes
+   * spread over tickets, alternating a status).
    */
-  body: string | { template: string; offset: number };
+  body: string | { template: string; offset: number; cycles?: Record<string, string[]> };
   connections: number;
   seconds: number;
   /**
@@ -62,10 +64,20 @@ function script(options: LoadOptions): string {
     typeof body === 'string'
       ? `wrk.body = ${JSON.stringify(body)}`
       : `local template = ${JSON.stringify(body.template)}
+local cycles = {${Object.entries(body.cycles ?? {})
+          .map(
+            ([name, values]) =>
+              `[${JSON.stringify(`{${name}}`)}] = {${values.map((v) => JSON.stringify(v)).join(', ')}}`,
+          )
+          .join(', ')}}
 local n = 0
 function request()
   n = n + 1
-  return wrk.format(nil, nil, nil, (template:gsub("{n}", string.format("%.0f", ${body.offset} + n))))
+  local text = template:gsub("{n}", string.format("%.0f", ${body.offset} + n))
+  for name, values in pairs(cycles) do
+    text = text:gsub(name, values[(n % #values) + 1])
+  end
+  return wrk.format(nil, nil, nil, text)
 end`;
   return `
 wrk.method = ${JSON.stringify(options.method)}
@@ -106,7 +118,10 @@ export function sendOnce(
   const body =
     typeof options.body === 'string'
       ? options.body
-      : options.body.template.replaceAll('{n}', String(options.body.offset + PROBE_NUMBER));
+      : Object.entries(options.body.cycles ?? {}).reduce(
+          (text, [name, values]) => text.replaceAll(`{${name}}`, values[0] ?? ''),
+          options.body.template.replaceAll('{n}', String(options.body.offset + PROBE_NUMBER)),
+        );
   return new Promise((resolve, reject) => {
     const req = request(
       options.url,

@@ -22,7 +22,7 @@ import { createConnection } from 'mysql2/promise';
 import { migrateToLatest } from '../src/data/migrations/migrate.ts';
 import { DEFAULT_POOL, openDatabase } from '../src/data/open-database.ts';
 import { addIndexSql, OSTICKET_READ_INDEXES } from '../src/data/osticket/osticket-indexes.ts';
-import { encodeUserCursor } from '../src/operations/user-all/user-cursor.ts';
+import { encodeCreatedCursor } from '../src/operations/created-cursor.ts';
 import { freshDatabase } from './databases.ts';
 import { hasWrk, type LoadResult, runLoad } from './load.ts';
 import { startListening, startScriptArgs } from './processes.ts';
@@ -168,7 +168,7 @@ async function deepCursor(
     limit 1 offset ${Math.floor(count * 0.8)}`.execute(db);
   const row = rows[0];
   if (!row) throw new Error(`no row 80 % into ${table}`);
-  return encodeUserCursor({ created: String(row.t), id: Number(row.id) });
+  return encodeCreatedCursor({ created: String(row.t), id: Number(row.id) });
 }
 
 interface Read {

@@ -16,6 +16,7 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import type { z } from 'zod';
 import { ERROR_STATUS } from '../src/errors.ts';
 import { componentsOf, pascal, sortSuffix } from '../src/http/openapi/service-operations.ts';
+import { feedEventSchema } from '../src/operations/events-since/events-since.ts';
 import type { Operation } from '../src/operations/operation.ts';
 import { priorityViewSchema } from '../src/operations/priority-all/priority-all.ts';
 import { OPERATIONS } from '../src/operations/registry.ts';
@@ -54,6 +55,7 @@ const RECORDS: readonly [z.ZodType, string][] = [
   [priorityViewSchema, 'PriorityRecord'],
   [staffViewSchema, 'StaffRecord'],
   [teamViewSchema, 'TeamRecord'],
+  [feedEventSchema, 'FeedEvent'],
 ];
 
 function parametersName(operation: Operation, sort: string | undefined): string {

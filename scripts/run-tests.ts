@@ -56,7 +56,10 @@ const jobs: Job[] = groups.map((files, i) => ({
   title: `tests, group ${i + 1} of ${groups.length}: ${files.length} files`,
   command: process.execPath,
   args: [
+    '--import',
+    './test/helpers/leak-check.ts',
     '--test',
+    '--test-force-exit',
     '--test-isolation=none',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',

@@ -115,6 +115,8 @@ const envSchema = z.object({
   DESKGATE_BODY_LIMIT: positiveInt.default(16 * 1024),
   DESKGATE_MAX_LIST: integer(1, 1_000_000).default(10_000),
   DESKGATE_MAX_ANSWER_BYTES: integer(65_536, 1_073_741_824).default(4 * 1024 * 1024),
+  DESKGATE_EVENTS_SETTLE_MS: integer(0, 600_000).default(5_000),
+  DESKGATE_EVENTS_RETENTION_DAYS: integer(1, 3_650).default(30),
   DESKGATE_TRUST_PROXY: proxyList.default([]),
   DESKGATE_CORS_ORIGINS: originList.default([]),
   DESKGATE_PUBLIC_TOPICS_ONLY: boolean.default(false),
@@ -217,6 +219,14 @@ export interface Config {
    * 400 `too_many_results`; a page ends early at it, with `next` (decision 323). Default 4 MiB.
    */
   maxAnswerBytes: number;
+  /**
+   * events/since: how long a gap in the feed's sequence (a transaction that may not have
+   * committed yet) holds back the events after it (decision 381). Default 5000 ms; below 3000 the
+   * feed may skip an event on PostgreSQL or MySQL.
+   */
+  eventsSettleMs: number;
+  /** How long the feed keeps events; a cursor older than this → 410 `cursor_expired`. Default 30. */
+  eventsRetentionDays: number;
   /** Proxies whose X-Forwarded-For is believed (comma list for proxy-addr). Empty: none. */
   trustProxy: string[];
   /** Browser origins allowed to call the service address (CORS). Empty: CORS off. */
@@ -389,6 +399,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     bodyLimit: e.DESKGATE_BODY_LIMIT,
     maxList: e.DESKGATE_MAX_LIST,
     maxAnswerBytes: e.DESKGATE_MAX_ANSWER_BYTES,
+    eventsSettleMs: e.DESKGATE_EVENTS_SETTLE_MS,
+    eventsRetentionDays: e.DESKGATE_EVENTS_RETENTION_DAYS,
     trustProxy: e.DESKGATE_TRUST_PROXY,
     corsOrigins: e.DESKGATE_CORS_ORIGINS,
     publicTopicsOnly: e.DESKGATE_PUBLIC_TOPICS_ONLY,

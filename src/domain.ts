@@ -42,40 +42,6 @@ export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
   'webhooks:manage',
 ]);
 
-export interface User {
-  id: number;
-  name: string;
-  email: string;
-  timezone: string;
-  /** Digits as typed (osTicket may hold an `X` and an extension after them); "" for none. */
-  phone: string;
-  orgId: number;
-  defaultEmailId: number;
-  status: number;
-  created: string;
-  updated: string;
-}
-
-export interface NewUser {
-  name: string;
-  email: string;
-  /** Always a hash (bcrypt or argon2); never a clear password. */
-  passwordHash: string;
-  timezone: string;
-  /** Digits as typed (osTicket may hold an `X` and an extension after them); "" for none. */
-  phone: string;
-  orgId: number;
-  /** 0 means "the email row being created". */
-  defaultEmailId: number;
-  status: number;
-  /**
-   * osTicket mode: whether the client-portal account is confirmed at once; false: pending until
-   * the person confirms it through osTicket's confirmation mail (SPEC §4a). The own schema has no
-   * portal and ignores it.
-   */
-  accountConfirmed: boolean;
-}
-
 export interface ApiKey {
   id: number;
   name: string;
@@ -126,18 +92,10 @@ export interface IdempotencyRecord {
   created: string;
 }
 
-/** Where a user stands in creation order: user/all pages resume after one. */
-export interface UserPosition {
+/** Where a row stands in creation order: user/all, ticket/all and tasks/all pages resume after one. */
+export interface CreatedPosition {
   created: string;
   id: number;
-}
-
-/** A page of users by creation time: `from` and `to` inclusive, after `after`, at most `limit`. */
-export interface UserRangeQuery {
-  from: string;
-  to: string;
-  after: UserPosition | undefined;
-  limit: number;
 }
 
 /** One entry of a ticket's thread: M the user's message, R an agent's response, N an internal note. */
@@ -199,7 +157,7 @@ export interface TicketListQuery {
   from: string | undefined;
   to: string | undefined;
   statusId: number;
-  after: UserPosition | undefined;
+  after: CreatedPosition | undefined;
   limit: number;
   /** Whether internal notes are part of the entries. */
   notes: boolean;
@@ -240,35 +198,36 @@ export interface TicketClosing {
   username: string | undefined;
 }
 
-export interface Task {
-  id: number;
-  number: string;
+/** What every change of a ticket names (issue 35): the ticket, the acting agent, the caller. */
+interface TicketChangeOf<Kind extends string> {
+  kind: Kind;
   ticketId: number;
-  deptId: number;
   staffId: number;
-  title: string;
-  description: string;
-  dueDate: string | null;
-  closed: string | null;
-  created: string;
+  ipAddress: string;
+  /** The ticket's `updated` as the caller read it: another → TicketConflictError, nothing written. */
+  ifUnmodifiedSince: string | undefined;
+}
+
+/** A change of a ticket, as ticket/note, status, assign, transfer and update ask for it. */
+export type TicketChange =
+  | (TicketChangeOf<'note'> & { title: string | null; body: string })
+  | (TicketChangeOf<'status'> & { statusId: number; comments: string })
+  | (TicketChangeOf<'assign'> & ({ agentId: number } | { teamId: number }) & { comments: string })
+  | (TicketChangeOf<'transfer'> & { deptId: number; comments: string })
+  | (TicketChangeOf<'update'> & {
+      priorityId?: number;
+      topicId?: number;
+      slaId?: number;
+      /** `YYYY-MM-DD HH:MM:SS`, or null to clear it. */
+      dueDate?: string | null;
+    });
+
+/** What a change did: whether it changed the ticket, its `updated` after, a new entry's id. */
+export interface TicketChangeResult {
+  ticketId: number;
+  changed: boolean;
   updated: string;
-}
-
-export interface TaskListQuery {
-  from: string | undefined;
-  to: string | undefined;
-  /** 0: any ticket. */
-  ticketId: number;
-  after: UserPosition | undefined;
-  limit: number;
-}
-
-export interface NewTask {
-  ticketId: number;
-  deptId: number;
-  staffId: number;
-  title: string;
-  description: string;
+  entryId: number | null;
 }
 
 /** Which catalogue rows a read answers: what clients see (`public`) or every row (`all`). */

@@ -19,10 +19,14 @@ export const ERROR_STATUS = {
   write_in_progress: 409,
   /** osTicket mode: osTicket's own checks refused to close the ticket. */
   not_closeable: 409,
+  /** A ticket change's `if_unmodified_since` is not the ticket's `updated` any more (§8d). */
+  conflict: 409,
   /** osTicket mode: osTicket's ban list, a ticket filter or the agent's permissions refused it. */
   osticket_refused: 403,
   /** osTicket mode: user/add into an organization (or as its primary contact) needs the key's account grant. */
   account_grant_required: 403,
+  /** events/since: the cursor is older than the feed's retention (DESKGATE_EVENTS_RETENTION_DAYS). */
+  cursor_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_mismatch: 422,
@@ -50,7 +54,7 @@ export interface FieldError {
 
 export interface DeskgateErrorOptions {
   errors?: FieldError[];
-  /** Extra members of the error envelope, e.g. `existing_id` on a duplicate email. */
+  /** Extra members of the error envelope, e.g. `existing_id` on a duplicate email, `updated` on a conflict. */
   extra?: Record<string, string>;
   /** Extra response headers, e.g. `Allow` or `Retry-After`. */
   headers?: Record<string, string>;

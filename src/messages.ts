@@ -4,6 +4,8 @@
  */
 export const MESSAGES = {
   notFound: 'No items found.',
+  cursorExpired:
+    'The cursor is older than the feed keeps events (DESKGATE_EVENTS_RETENTION_DAYS): start again with parameters.start_time and reconcile by reading the tickets.',
   invalidRequest: 'The body needs "query" and "condition", both strings.',
   methodOverride: 'X-HTTP-Method-Override may only name GET, on a POST request.',
   missingApiKey: 'An API key is required in the apikey header.',
@@ -39,6 +41,9 @@ export const MESSAGES = {
   osticketRefused: 'osTicket refused the write (ban list, ticket filter or agent permission).',
   notCloseable:
     'osTicket cannot close this ticket now (already closed, open tasks or required fields).',
+  notCloseableHere: 'This ticket cannot be closed now',
+  conflict:
+    "The ticket was changed since it was read (its updated is no longer parameters.if_unmodified_since); nothing was written. Read it again, and send its current updated (in this answer's updated) if the change still applies.",
 } as const;
 
 /**

@@ -2,28 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findCycles, readRuntimeImports, runtimeImportsOf } from '../scripts/find-import-cycles.ts';
 
-/**
- * Entity folders whose layouts still import their entity file back (issue 33, phase B): a cycle
- * wholly inside one of them is tolerated until it is restructured as the catalogue was
- * (docs/ARCHITECTURE.md, "An entity"). Only ever remove lines from this list.
- */
-const NOT_YET_RESTRUCTURED = [
-  'src/data/api-keys/',
-  'src/data/tasks/',
-  'src/data/tickets/',
-  'src/data/users/',
-  'src/data/writes/',
-];
-
-const tolerated = (cycle: readonly string[]) =>
-  NOT_YET_RESTRUCTURED.some((folder) => cycle.every((module) => module.startsWith(folder)));
-
 test('src/ has no runtime import cycle (node scripts/find-import-cycles.ts lists them)', async () => {
   const cycles = findCycles(readRuntimeImports('src'));
-  assert.deepEqual(
-    cycles.filter((cycle) => !tolerated(cycle)),
-    [],
-  );
+  assert.deepEqual(cycles, []);
 });
 
 test('a type-only import or re-export and a lazy import() are no runtime edge', () => {

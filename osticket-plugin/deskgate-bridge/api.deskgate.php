@@ -3,13 +3,16 @@ require_once INCLUDE_DIR . 'class.api.php';
 require_once INCLUDE_DIR . 'class.ticket.php';
 require_once INCLUDE_DIR . 'class.client.php';
 require_once __DIR__ . '/erase-user.php';
+require_once __DIR__ . '/ticket-changes.php';
 
 /**
- * POST api/deskgate/{tickets,reply,close,account-confirmation,erase-user}.json. Every answer is JSON: {ticket_id, number,
+ * POST api/deskgate/{tickets,reply,close,account-confirmation,erase-user}.json (and the
+ * ticket changes of ticket-changes.php). Every answer is JSON: {ticket_id, number,
  * entry_id} on success, {error, message[, field]} otherwise. osTicket's own objects do the
  * work (Ticket::create, Ticket::postReply, Ticket::setStatus) as the agent `staff_id` names.
  */
 class DeskgateBridgeApi extends ApiController {
+    use DeskgateTicketChanges;
 
     /** Errors of osTicket's key check (requireApiKey) as JSON, without logging the key. */
     public function onFatalError($code, $error) {
@@ -310,11 +313,12 @@ class DeskgateBridgeApi extends ApiController {
         ));
     }
 
-    private function fail($code, $error, $message, $field=null) {
+    private function fail($code, $error, $message, $field=null, $extra=array()) {
+        $this->abandonChange();
         $body = array('error' => $error, 'message' => $message);
         if ($field !== null)
             $body['field'] = $field;
-        $this->emit($code, $body);
+        $this->emit($code, $body + $extra);
     }
 
     // Not Http::response: it answers 500 for any code it does not list, 409 among them.

@@ -25,5 +25,7 @@ class DeskgateBridgePlugin extends Plugin {
         $dispatcher->append(url_post('^/deskgate/account-confirmation\.json$',
             array($controller, 'sendAccountConfirmation')));
         $dispatcher->append(url_post('^/deskgate/erase-user\.json$', array($controller, 'eraseUser')));
+        foreach (array('note', 'status', 'assign', 'transfer', 'update') as $change)
+            $dispatcher->append(url_post('^/deskgate/' . $change . '\.json$', array($controller, $change)));
     }
 }

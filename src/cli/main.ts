@@ -72,7 +72,7 @@ async function run(
 ): Promise<void> {
   endOnBrokenPipe(() => argv[0] === 'serve');
   if (argv.length === 0 || HELP_FLAGS.includes(argv[0] ?? '') || argv[0] === 'help') {
-    const group = argv[0] === 'help' ? findCommandGroup(argv[1]) : undefined;
+    const group = argv[0] === 'help' ? findCommandGroup(argv.slice(1)) : undefined;
     process.stdout.write(group ? await groupHelpText(group) : await helpText());
     if (argv.length === 0) throw new UsageError('no command given');
     return;
@@ -81,10 +81,11 @@ async function run(
     process.stdout.write(`${readPackageVersion()}\n`);
     return;
   }
-  const group = findCommandGroup(argv[0]);
-  if (group && argv.length === 1)
+  const group = findCommandGroup(argv);
+  const groupWords = group?.split(' ').length ?? 0;
+  if (group && argv.length === groupWords)
     throw new UsageError(`${group} needs a command; run deskgate ${group} --help`);
-  if (group && HELP_FLAGS.includes(argv[1] ?? '')) {
+  if (group && HELP_FLAGS.includes(argv[groupWords] ?? '')) {
     process.stdout.write(await groupHelpText(group));
     return;
   }

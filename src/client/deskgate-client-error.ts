@@ -8,6 +8,7 @@ export interface DeskgateClientErrorDetails {
   code: ErrorCode | ClientErrorCode;
   errors?: FieldError[] | undefined;
   existingId?: string | undefined;
+  updated?: string | undefined;
   requestId?: string | undefined;
   retryAfterSeconds?: number | undefined;
   cause?: unknown;
@@ -25,6 +26,8 @@ export class DeskgateClientError extends Error {
   readonly errors: FieldError[];
   /** With duplicate_email: the user who holds the address. */
   readonly existingId: string | undefined;
+  /** With conflict: the ticket's current `updated` (send it as if_unmodified_since after re-reading). */
+  readonly updated: string | undefined;
   readonly requestId: string | undefined;
   /** The server's Retry-After, in seconds, on 429 and 503. */
   readonly retryAfterSeconds: number | undefined;
@@ -36,6 +39,7 @@ export class DeskgateClientError extends Error {
     this.code = details.code;
     this.errors = details.errors ?? [];
     this.existingId = details.existingId;
+    this.updated = details.updated;
     this.requestId = details.requestId;
     this.retryAfterSeconds = details.retryAfterSeconds;
   }

@@ -38,12 +38,28 @@ import type {
   NewTicketFields,
   NewUserFields,
   SlaAddFields,
+  TicketAssignFields,
   TicketCloseFields,
+  TicketNoteFields,
   TicketReplyFields,
+  TicketStatusFields,
+  TicketTransferFields,
+  TicketUpdateFields,
   Topic,
 } from './wire-types.ts';
 
-export type { NewTicketFields, NewUserFields, TicketCloseFields, TicketReplyFields, Topic };
+export type {
+  NewTicketFields,
+  NewUserFields,
+  TicketAssignFields,
+  TicketCloseFields,
+  TicketNoteFields,
+  TicketReplyFields,
+  TicketStatusFields,
+  TicketTransferFields,
+  TicketUpdateFields,
+  Topic,
+};
 
 /** What ticket/add answers: the new ticket's id, and its number (the X-Ticket-Number header). */
 export interface AddedTicket {
@@ -106,6 +122,7 @@ interface Envelope {
   code?: ErrorCode;
   errors?: FieldError[];
   existing_id?: string;
+  updated?: string;
 }
 
 const RETRYABLE_STATUSES = new Set([429, 503]);
@@ -326,16 +343,59 @@ export class DeskgateClient {
     return { id: this.#requireId(data, 'ticket/add'), number };
   }
 
-  /** ticket/reply (needs tickets:write): an agent's response; resolves to the new entry's id. Never retried. */
-  async replyToTicket(fields: TicketReplyFields, options: CallOptions = {}): Promise<string> {
-    const body = { query: 'ticket', condition: 'reply', parameters: fields };
-    return this.#requireId(await this.#call('POST', body, {}, false, options), 'ticket/reply');
+  /**
+   * ticket/reply (needs tickets:write): an agent's response; resolves to the new entry's id.
+   * Retried only with an `idempotencyKey`, which makes a retry answer the first reply (one mail).
+   */
+  async replyToTicket(fields: TicketReplyFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#ticketWrite('reply', fields, options);
   }
 
   /** ticket/close (needs tickets:write): sets a closed-state status; resolves to the ticket id. */
-  async closeTicket(fields: TicketCloseFields, options: CallOptions = {}): Promise<string> {
-    const body = { query: 'ticket', condition: 'close', parameters: fields };
-    return this.#requireId(await this.#call('POST', body, {}, false, options), 'ticket/close');
+  async closeTicket(fields: TicketCloseFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#ticketWrite('close', fields, options);
+  }
+
+  /** ticket/note (needs tickets:write): an internal note; resolves to the new entry's id. */
+  async noteOnTicket(fields: TicketNoteFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#ticketWrite('note', fields, options);
+  }
+
+  /**
+   * ticket/status (needs tickets:write): closes or reopens (or changes the open status); resolves
+   * to the ticket id. A stale `if_unmodified_since` rejects with code `conflict` and `updated`.
+   */
+  async setTicketStatus(fields: TicketStatusFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#ticketWrite('status', fields, options);
+  }
+
+  /** ticket/assign (needs tickets:write): to an agent or a team, 0 releases; the ticket id. */
+  async assignTicket(fields: TicketAssignFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#ticketWrite('assign', fields, options);
+  }
+
+  /** ticket/transfer (needs tickets:write): to another department; resolves to the ticket id. */
+  async transferTicket(
+    fields: TicketTransferFields,
+    options: AddUserOptions = {},
+  ): Promise<string> {
+    return this.#ticketWrite('transfer', fields, options);
+  }
+
+  /** ticket/update (needs tickets:write): priority, help topic, SLA plan, due date; the ticket id. */
+  async updateTicket(fields: TicketUpdateFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#ticketWrite('update', fields, options);
+  }
+
+  /** A ticket write answering an id: retried like a look-up only with an `idempotencyKey`. */
+  async #ticketWrite(condition: string, fields: object, options: AddUserOptions): Promise<string> {
+    const { idempotencyKey } = options;
+    const body = { query: 'ticket', condition, parameters: fields };
+    const headers: Record<string, string> = idempotencyKey
+      ? { 'Idempotency-Key': idempotencyKey }
+      : {};
+    const data = await this.#call('POST', body, headers, idempotencyKey !== undefined, options);
+    return this.#requireId(data, `ticket/${condition}`);
   }
 
   /** ticket/specific by id (needs tickets:read), with its entries; null if none. */
@@ -366,6 +426,24 @@ export class DeskgateClient {
   ): Promise<Page<TaskRecord>> {
     const data = await this.lookUp('tasks/all', request, options);
     return { elements: data?.tasks ?? [], next: data?.next };
+  }
+
+  /**
+   * events/since: one page of the change feed, from `start_time` (first call) or `after` (the
+   * `next` of the previous page; always present, poll with it). `end_of_stream`: caught up.
+   */
+  async eventsSince(
+    parameters: LookUps['events/since']['sorts']['*'],
+    options: CallOptions = {},
+  ): Promise<LookUps['events/since']['data']> {
+    const data = await this.lookUp('events/since', { parameters }, options);
+    if (!data) {
+      throw new DeskgateClientError('events/since answered without data.', {
+        status: 200,
+        code: 'invalid_response',
+      });
+    }
+    return data;
   }
 
   /** tasks/specific; null if there is no such task. */
@@ -652,6 +730,7 @@ export class DeskgateClient {
         code: envelope.code ?? 'invalid_response',
         errors: envelope.errors,
         existingId: envelope.existing_id,
+        updated: envelope.updated,
         requestId,
         retryAfterSeconds: parseRetryAfter(reply.headers['retry-after']),
       },

@@ -16,8 +16,11 @@ export {
 export type {
   DateInput,
   DepartmentRecord,
+  EventsSinceData,
+  EventsSinceParameters,
   FaqCategoryRecord,
   FaqRecord,
+  FeedEvent,
   IntegerInput,
   LookUpName,
   LookUpRequest,
@@ -46,4 +49,17 @@ export {
   verifyWebhook,
   WebhookVerificationError,
 } from './verify-webhook.ts';
-export type { DepartmentAddFields, ErrorCode, FieldError, SlaAddFields } from './wire-types.ts';
+export type {
+  DepartmentAddFields,
+  ErrorCode,
+  FieldError,
+  NewTicketFields,
+  SlaAddFields,
+  TicketAssignFields,
+  TicketCloseFields,
+  TicketNoteFields,
+  TicketReplyFields,
+  TicketStatusFields,
+  TicketTransferFields,
+  TicketUpdateFields,
+} from './wire-types.ts';

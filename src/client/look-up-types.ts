@@ -8,8 +8,11 @@ import type { LookUpName, Operations, UserRecord } from './operation-types.ts';
 
 export type {
   DepartmentRecord,
+  EventsSinceData,
+  EventsSinceParameters,
   FaqCategoryRecord,
   FaqRecord,
+  FeedEvent,
   LookUpName,
   PriorityRecord,
   SlaRecord,

@@ -18,6 +18,26 @@ export type TicketReplyData = string;
  */
 export type TicketCloseData = string;
 /**
+ * The new entry id.
+ */
+export type TicketNoteData = string;
+/**
+ * The ticket id.
+ */
+export type TicketStatusData = string;
+/**
+ * The ticket id.
+ */
+export type TicketAssignData = string;
+/**
+ * The ticket id.
+ */
+export type TicketTransferData = string;
+/**
+ * The ticket id.
+ */
+export type TicketUpdateData = string;
+/**
  * The new department id.
  */
 export type DepartmentAddData = string;
@@ -292,6 +312,128 @@ export interface TicketCloseParameters {
    */
   username?: string;
 }
+export interface TicketNoteParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * The note, plain text (stored HTML-escaped).
+   */
+  body: string;
+  /**
+   * The note's title (plain text; absent: none).
+   */
+  title?: string;
+}
+export interface TicketStatusParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * An open or closed status (status/all): a closed one closes, an open one reopens.
+   */
+  status_id: number | string;
+  /**
+   * A comment, kept as an internal note (only when the ticket changes).
+   */
+  comments?: string;
+}
+export interface TicketAssignParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * The active agent to assign it to (staff/all); 0 releases its agent.
+   */
+  agent_id?: number | string;
+  /**
+   * The enabled team to assign it to (team/all); 0 releases its team.
+   */
+  team_id?: number | string;
+  /**
+   * A comment, kept as an internal note (only when the ticket changes).
+   */
+  comments?: string;
+}
+export interface TicketTransferParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * The department to move it to (department/all).
+   */
+  dept_id: number | string;
+  /**
+   * A comment, kept as an internal note (only when the ticket changes).
+   */
+  comments?: string;
+}
+export interface TicketUpdateParameters {
+  /**
+   * The ticket.
+   */
+  ticket_id: number | string;
+  /**
+   * The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.
+   */
+  staff_id?: number | string;
+  /**
+   * The ticket's `updated` as the caller read it (ticket/specific): when the ticket has changed since, 409 `conflict` with its current `updated`, and nothing is written.
+   */
+  if_unmodified_since?: string;
+  /**
+   * A priority (priority/all).
+   */
+  priority_id?: number | string;
+  /**
+   * A help topic.
+   */
+  topic_id?: number | string;
+  /**
+   * An SLA plan (sla/all); 0: none (not in osTicket mode: osTicket's panel cannot remove a plan, 400).
+   */
+  sla_id?: number | string;
+  /**
+   * The ticket's due date, `YYYY-MM-DD HH:MM:SS` in the future, on the clock of the tickets' times; `null` clears it.
+   */
+  duedate?: string | null;
+}
 export interface TasksAllByCreationDateParameters {
   /**
    * Inclusive; a bare date means its first second.
@@ -550,6 +692,31 @@ export interface WebhookRedeliverParameters {
    * The delivery to send again.
    */
   delivery_id: number | string;
+}
+export interface EventsSinceParameters {
+  /**
+   * First call: the events that occurred from this time on (ISO 8601; UTC when no zone is given).
+   */
+  start_time?: string;
+  /**
+   * Later calls: the `next` of the previous answer.
+   */
+  after?: string;
+  /**
+   * At most this many events (1–1000, default 100).
+   */
+  limit?: number | string;
+  /**
+   * Only these types, e.g. `["ticket.*", "user.created"]`.
+   *
+   * @minItems 1
+   * @maxItems 20
+   */
+  types?: string[];
+  /**
+   * Only this ticket's events.
+   */
+  ticket_id?: number | string;
 }
 /**
  * A help topic; every value is a string.
@@ -954,6 +1121,56 @@ export interface TeamRecord {
   isenabled: '0' | '1';
 }
 /**
+ * One change (SPEC §8e); never a message body.
+ */
+export interface FeedEvent {
+  /**
+   * Stable and unique: de-duplicate on it.
+   */
+  id: string;
+  /**
+   * Its place in the feed (increasing, with gaps).
+   */
+  seq: number;
+  type:
+    | 'ticket.created'
+    | 'ticket.message.created'
+    | 'ticket.reply.created'
+    | 'ticket.note.created'
+    | 'ticket.status_changed'
+    | 'ticket.assigned'
+    | 'ticket.transferred'
+    | 'ticket.updated'
+    | 'ticket.overdue'
+    | 'ticket.deleted'
+    | 'task.created'
+    | 'user.created'
+    | 'user.erased';
+  occurred_at: string;
+  ticket?: {
+    id: number;
+    number: string;
+  };
+  user?: {
+    id: number;
+  };
+  actor: {
+    type: 'staff' | 'user' | 'api' | 'system';
+    id: number | null;
+    name: string | null;
+    /**
+     * The API key the change was made with (break loops on your own).
+     */
+    api_key_id?: number;
+  };
+  changes: {
+    [k: string]: unknown;
+  };
+  data: {
+    [k: string]: unknown;
+  };
+}
+/**
  * The topic found.
  */
 export interface TopicsSpecificData {
@@ -1355,6 +1572,20 @@ export interface WebhookDeliveriesData {
    */
   next?: string;
 }
+/**
+ * A page of the feed, oldest first.
+ */
+export interface EventsSinceData {
+  events: FeedEvent[];
+  /**
+   * Pass it as `parameters.after` on the next call.
+   */
+  next: string;
+  /**
+   * Nothing more to read now: poll again later with `next`.
+   */
+  end_of_stream: boolean;
+}
 
 /** Every operation: its `sort` values (`*`: it takes none) with the parameters each selects, and the `data` it answers. */
 export interface Operations {
@@ -1382,6 +1613,11 @@ export interface Operations {
   'ticket/add': { sorts: { '*': TicketAddParameters }; data: TicketAddData };
   'ticket/reply': { sorts: { '*': TicketReplyParameters }; data: TicketReplyData };
   'ticket/close': { sorts: { '*': TicketCloseParameters }; data: TicketCloseData };
+  'ticket/note': { sorts: { '*': TicketNoteParameters }; data: TicketNoteData };
+  'ticket/status': { sorts: { '*': TicketStatusParameters }; data: TicketStatusData };
+  'ticket/assign': { sorts: { '*': TicketAssignParameters }; data: TicketAssignData };
+  'ticket/transfer': { sorts: { '*': TicketTransferParameters }; data: TicketTransferData };
+  'ticket/update': { sorts: { '*': TicketUpdateParameters }; data: TicketUpdateData };
   'tasks/all': {
     sorts: { creationDate: TasksAllByCreationDateParameters; byTicket: TasksAllByTicketParameters };
     data: TasksAllData;
@@ -1420,6 +1656,7 @@ export interface Operations {
     data: WebhookDeliveriesData;
   };
   'webhook/redeliver': { sorts: { '*': WebhookRedeliverParameters }; data: WebhookRedeliverData };
+  'events/since': { sorts: { '*': EventsSinceParameters }; data: EventsSinceData };
 }
 
 /** The look-ups: the operations sent as a GET with a JSON body. */
@@ -1444,7 +1681,8 @@ export type LookUpName =
   | 'team/all'
   | 'webhook/all'
   | 'webhook/specific'
-  | 'webhook/deliveries';
+  | 'webhook/deliveries'
+  | 'events/since';
 
 /** Every error code the server answers with (the `code` of the error envelope). */
 export type ErrorCode =
@@ -1463,8 +1701,10 @@ export type ErrorCode =
   | 'duplicate_email'
   | 'write_in_progress'
   | 'not_closeable'
+  | 'conflict'
   | 'osticket_refused'
   | 'account_grant_required'
+  | 'cursor_expired'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_mismatch'

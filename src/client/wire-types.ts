@@ -8,8 +8,13 @@ import type {
   DepartmentAddParameters,
   SlaAddParameters,
   TicketAddParameters,
+  TicketAssignParameters,
   TicketCloseParameters,
+  TicketNoteParameters,
   TicketReplyParameters,
+  TicketStatusParameters,
+  TicketTransferParameters,
+  TicketUpdateParameters,
   TopicRecord,
   UserAddParameters,
 } from './operation-types.ts';
@@ -33,6 +38,21 @@ export type TicketReplyFields = TicketReplyParameters;
 
 /** ticket/close's fields; team, department, topic and username are checked against the ticket. */
 export type TicketCloseFields = TicketCloseParameters;
+
+/** ticket/note's fields: an internal note (plain text) and its optional title. */
+export type TicketNoteFields = TicketNoteParameters;
+
+/** ticket/status's fields: an open or closed status (status/all), optional comments. */
+export type TicketStatusFields = TicketStatusParameters;
+
+/** ticket/assign's fields: `agent_id` or `team_id` (0 releases), optional comments. */
+export type TicketAssignFields = TicketAssignParameters;
+
+/** ticket/transfer's fields: the department, optional comments. */
+export type TicketTransferFields = TicketTransferParameters;
+
+/** ticket/update's fields: one or more of priority, help topic, SLA plan and due date. */
+export type TicketUpdateFields = TicketUpdateParameters;
 
 /** The eight fields of user/add; integers may be JSON numbers or digit strings. */
 export type NewUserFields = UserAddParameters;

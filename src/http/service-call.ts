@@ -145,7 +145,7 @@ export async function runServiceCall(
   const body = parseJsonObject(await readBody(req, deps.config.bodyLimit));
   const operation = resolveOperation(body, methodOf(req));
   record.operation = operation.name;
-  if (!apiKey.scopes.includes(operation.scope)) {
+  if (![operation.scope, ...operation.otherScopes].some((scope) => apiKey.scopes.includes(scope))) {
     deps.metrics?.authFailure('insufficient_scope');
     // An osTicket key's refusal names the admin's one command (SPEC §4a).
     const grant =

@@ -78,6 +78,8 @@ export interface OperationDefinition<
   /** The first is the documented one; the others are accepted too (user/add: PUT). */
   methods: readonly [HttpMethod, ...HttpMethod[]];
   scope: Scope;
+  /** Scopes that admit a key too, instead of `scope` (events/since: `users:read`). */
+  otherScopes?: readonly Scope[];
   /** One line for the document's summary and the client's JSDoc. */
   summary: string;
   /** Markdown for the document: what it does and what is special about it. */
@@ -137,6 +139,8 @@ export interface Operation {
   readonly condition: string;
   readonly methods: readonly HttpMethod[];
   readonly scope: Scope;
+  /** Scopes that admit a key too, instead of `scope`. */
+  readonly otherScopes: readonly Scope[];
   readonly summary: string;
   readonly description: string;
   readonly variants: readonly OperationVariant[];
@@ -230,6 +234,7 @@ export function defineOperation<
     condition: definition.condition,
     methods: definition.methods,
     scope: definition.scope,
+    otherScopes: definition.otherScopes ?? [],
     summary: definition.summary,
     description: definition.description,
     variants: sorts.map((sort) => ({

@@ -2,8 +2,8 @@ import type { Config } from '../config.ts';
 import type { CatalogueReads } from '../data/common/catalogue-page.ts';
 import type { CatalogueListQuery, CataloguePosition } from '../domain.ts';
 import { CATALOGUE_CURSOR } from './catalogue-cursor.ts';
+import { dateRangeParameters, endBound } from './date-range.ts';
 import { type ListAnswer, listParameters, readList } from './list-page.ts';
-import { dateRangeParameters, endBound } from './user-all/date-bound.ts';
 
 /** The parameters of a catalogue list by creation date: the inclusive range, and the page. */
 export function creationRangeParameters(noun: string) {

@@ -1,6 +1,7 @@
 import { departmentAdd } from './department-add/department-add.ts';
 import { departmentAll } from './department-all/department-all.ts';
 import { departmentSpecific } from './department-specific/department-specific.ts';
+import { eventsSince } from './events-since/events-since.ts';
 import { faqAll } from './faq-all/faq-all.ts';
 import { faqSpecific } from './faq-specific/faq-specific.ts';
 import type { Operation } from './operation.ts';
@@ -16,9 +17,14 @@ import { tasksSpecific } from './tasks-specific/tasks-specific.ts';
 import { teamAll } from './team-all/team-all.ts';
 import { ticketAdd } from './ticket-add/ticket-add.ts';
 import { ticketAll } from './ticket-all/ticket-all.ts';
+import { ticketAssign } from './ticket-assign/ticket-assign.ts';
 import { ticketClose } from './ticket-close/ticket-close.ts';
+import { ticketNote } from './ticket-note/ticket-note.ts';
 import { ticketReply } from './ticket-reply/ticket-reply.ts';
 import { ticketSpecific } from './ticket-specific/ticket-specific.ts';
+import { ticketStatus } from './ticket-status/ticket-status.ts';
+import { ticketTransfer } from './ticket-transfer/ticket-transfer.ts';
+import { ticketUpdate } from './ticket-update/ticket-update.ts';
 import { topicsAll } from './topics-all/topics-all.ts';
 import { topicsSpecific } from './topics-specific/topics-specific.ts';
 import { userAdd } from './user-add/user-add.ts';
@@ -48,6 +54,11 @@ export const OPERATIONS = {
   'ticket/add': ticketAdd,
   'ticket/reply': ticketReply,
   'ticket/close': ticketClose,
+  'ticket/note': ticketNote,
+  'ticket/status': ticketStatus,
+  'ticket/assign': ticketAssign,
+  'ticket/transfer': ticketTransfer,
+  'ticket/update': ticketUpdate,
   'tasks/all': tasksAll,
   'tasks/specific': tasksSpecific,
   'department/all': departmentAll,
@@ -71,6 +82,7 @@ export const OPERATIONS = {
   'webhook/test': webhookTest,
   'webhook/deliveries': webhookDeliveries,
   'webhook/redeliver': webhookRedeliver,
+  'events/since': eventsSince,
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

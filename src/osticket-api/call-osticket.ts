@@ -7,7 +7,22 @@ export interface BridgeAnswer {
   ticketId: number;
   number: string;
   entryId: number | null;
+  /** The change routes (note, status, assign, transfer, update): whether the ticket changed. */
+  changed?: boolean;
+  /** The change routes: the ticket's `updated` after the call. */
+  updated?: string;
 }
+
+/** The plugin's routes that write a ticket (osticket-plugin/deskgate-bridge/README.md). */
+export type BridgeRoute =
+  | 'tickets'
+  | 'reply'
+  | 'close'
+  | 'note'
+  | 'status'
+  | 'assign'
+  | 'transfer'
+  | 'update';
 
 /** A plugin or stock field name → the deskgate parameter it came from. */
 export type FieldNames = Readonly<Record<string, string>>;
@@ -107,15 +122,17 @@ interface BridgeBody {
   ticket_id?: unknown;
   number?: unknown;
   entry_id?: unknown;
+  changed?: unknown;
+  updated?: unknown;
   error?: unknown;
   message?: unknown;
   field?: unknown;
 }
 
-/** One of the plugin's routes (`tickets`, `reply`, `close`), its JSON refusals mapped to deskgate's. */
+/** One of the plugin's ticket routes, its JSON refusals mapped to deskgate's. */
 export async function callBridge(
   api: OsticketApiConfig,
-  route: 'tickets' | 'reply' | 'close',
+  route: BridgeRoute,
   body: Record<string, unknown>,
   fields: FieldNames,
 ): Promise<BridgeAnswer> {
@@ -144,6 +161,8 @@ export async function callBridge(
       ticketId: Number(answer.ticket_id),
       number: String(answer.number),
       entryId: typeof answer.entry_id === 'number' ? answer.entry_id : null,
+      ...(typeof answer.changed === 'boolean' ? { changed: answer.changed } : {}),
+      ...(typeof answer.updated === 'string' ? { updated: answer.updated } : {}),
     };
   }
   const error = String(answer.error);
@@ -155,6 +174,13 @@ export async function callBridge(
   if (error === 'not_found') throw invalidParameter(fields.ticket_id ?? 'ticket_id', message);
   if (error === 'agent_inactive') throw invalidParameter('staff_id', 'is not an active agent.');
   if (error === 'forbidden' || error === 'denied' || error === 'banned') {
+    throw new DeskgateError('osticket_refused', `${MESSAGES.osticketRefused} ${message}`);
+  }
+  if (error === 'conflict' && typeof answer.updated === 'string') {
+    throw new DeskgateError('conflict', MESSAGES.conflict, { extra: { updated: answer.updated } });
+  }
+  // The change routes' 409 refused: osTicket's own refusal of the action (not a field of it).
+  if (error === 'refused' && !field && status === 409) {
     throw new DeskgateError('osticket_refused', `${MESSAGES.osticketRefused} ${message}`);
   }
   if (error === 'not_closeable') {

@@ -1,4 +1,6 @@
 import type { WriteTransaction } from '../data/entity.ts';
+import { appendEvents, forgetUserInEvents } from '../data/events/events.ts';
+import { eventActor } from '../data/events/write-origin.ts';
 import { type Store, StoreError } from '../data/store.ts';
 import { type AnonymisedTickets, tickets } from '../data/tickets/tickets.ts';
 import { users } from '../data/users/users.ts';
@@ -68,11 +70,13 @@ async function forgetTicketAnswers(
   trx: WriteTransaction,
   { ticketIds, entryIds }: AnonymisedTickets,
 ): Promise<number> {
-  return (
-    (await forgetAnswersNaming(store, trx, 'ticket/add', ticketIds)) +
-    (await forgetAnswersNaming(store, trx, 'ticket/close', ticketIds)) +
-    (await forgetAnswersNaming(store, trx, 'ticket/reply', entryIds))
-  );
+  let forgotten = 0;
+  // The changes' fingerprints hash their comments and notes: words about the user too.
+  for (const operation of ['add', 'close', 'status', 'assign', 'transfer', 'update'])
+    forgotten += await forgetAnswersNaming(store, trx, `ticket/${operation}`, ticketIds);
+  for (const operation of ['reply', 'note'])
+    forgotten += await forgetAnswersNaming(store, trx, `ticket/${operation}`, entryIds);
+  return forgotten;
 }
 
 export const USER_REFERENCES: readonly UserReference[] = [
@@ -100,12 +104,36 @@ export const USER_REFERENCES: readonly UserReference[] = [
     },
   },
   {
+    // The feed keeps the ids of what happened, not the user's name as its actor.
+    what: 'feed events naming the user',
+    forget: (_store, trx, userId) => forgetUserInEvents(trx, userId, ERASED_MARKER),
+  },
+  {
     // The answers are ids, but their fingerprints hash the words those writes sent.
     what: 'stored ticket write answers',
     forget: (store, trx, _userId, _scope, done) =>
       done.tickets ? forgetTicketAnswers(store, trx, done.tickets) : Promise.resolve(undefined),
   },
 ];
+
+/** `user.erased`, in the erasure's transaction: the id and what went with the user. */
+function appendErasureEvent(
+  store: Store,
+  trx: WriteTransaction,
+  id: number,
+  at: string,
+  forgotten: Record<string, number>,
+): Promise<void> {
+  return appendEvents(trx, store.dialect, [
+    {
+      type: 'user.erased',
+      occurredAt: at,
+      user: { id },
+      actor: eventActor(),
+      data: { tickets_anonymised: forgotten['anonymised tickets'] ?? 0 },
+    },
+  ]);
+}
 
 /** An erasure USER_REFERENCES refuses: one line, exit 1. */
 export class ErasureRefusedError extends StoreError {
@@ -152,7 +180,7 @@ export async function eraseUser(
   try {
     return await store.data(writes).recordWrite({
       actor,
-      async run(trx) {
+      async run(trx, at) {
         const refusal = await findErasureRefusal(store, id, scope, trx);
         if (refusal) throw new ErasureRefusedError(refusal);
         const forgotten: Record<string, number> = {};
@@ -162,6 +190,7 @@ export async function eraseUser(
           if (count !== undefined) forgotten[reference.what] = count;
         }
         if (!(await store.data(users).deleteUser(trx, id))) throw new NoSuchUser();
+        await appendErasureEvent(store, trx, id, at, forgotten);
         return { forgotten };
       },
       targetId: () => String(id),
@@ -189,16 +218,19 @@ export function recordOsticketErasure(
 ): Promise<Erasure> {
   return store.data(writes).recordWrite({
     actor,
-    async run(trx) {
+    async run(trx, at) {
       const forgotten: Record<string, number> = {
         'stored user/add answers': await store
           .data(writes)
           .forgetAnswersOf(trx, 'user/add', JSON.stringify(String(id))),
+        'feed events naming the user': await forgetUserInEvents(trx, id, ERASED_MARKER),
       };
       if (scope.tickets) {
         forgotten['anonymised tickets'] = erased.ticketIds.length;
         forgotten['stored ticket write answers'] = await forgetTicketAnswers(store, trx, erased);
       }
+      // osTicket logs no event for a deleted user: the feed's is written here (decision 384).
+      await appendErasureEvent(store, trx, id, at, forgotten);
       return { forgotten };
     },
     targetId: () => String(id),

@@ -1,19 +1,5 @@
-/** The event types of SPEC §8e, which webhooks subscribe to (by name or by `prefix.*`). */
-export const EVENT_TYPES = [
-  'ticket.created',
-  'ticket.message.created',
-  'ticket.reply.created',
-  'ticket.note.created',
-  'ticket.status_changed',
-  'ticket.assigned',
-  'ticket.transferred',
-  'ticket.updated',
-  'ticket.overdue',
-  'ticket.deleted',
-  'task.created',
-  'user.created',
-  'user.erased',
-] as const;
+/** The event types of SPEC §8e (the feed's own list), which webhooks subscribe to by name or by `prefix.*`. */
+export { EVENT_TYPES } from '../data/events/event.ts';
 
 /** What webhook/test posts: every webhook receives it, whatever it subscribed to. */
 export const PING_EVENT_TYPE = 'webhook.ping';

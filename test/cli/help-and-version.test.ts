@@ -25,15 +25,18 @@ describe('deskgate --help and --version', () => {
     keys: ['keys create', 'keys list', 'keys revoke'],
     topics: ['topics add', 'topics import', 'topics list'],
     users: ['users get'],
+    // A group inside a group.
+    'osticket keys': ['osticket keys grant', 'osticket keys list', 'osticket keys revoke'],
   };
 
   for (const [group, commands] of Object.entries(groups)) {
     test(`deskgate ${group} --help lists the ${group} commands and exits 0`, async () => {
+      const words = group.split(' ');
       const results = await Promise.all(
         [
-          [group, '--help'],
-          [group, '-h'],
-          ['help', group],
+          [...words, '--help'],
+          [...words, '-h'],
+          ['help', ...words],
         ].map((args) => runCli(args)),
       );
       for (const result of results) {
@@ -41,9 +44,17 @@ describe('deskgate --help and --version', () => {
         assert.equal(result.stderr, '');
         for (const command of commands) assert.match(result.stdout, new RegExp(command));
         assert.doesNotMatch(result.stdout, /deskgate serve/, 'only this group');
+        if (group === 'osticket keys')
+          assert.doesNotMatch(result.stdout, /osticket check/, 'only this group');
       }
     });
   }
+
+  test('deskgate osticket keys alone says it needs a command (exit 2)', async () => {
+    const result = await runCli(['osticket', 'keys']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /osticket keys needs a command; run deskgate osticket keys --help/);
+  });
 
   test('deskgate --help mentions --version and the group help', async () => {
     const result = await runCli(['--help']);

@@ -170,8 +170,10 @@ describeEachDatabase('deskgate users delete --anonymise-tickets', (database, kin
       forgotten: {
         'stored user/add answers': 1,
         'anonymised tickets': 1,
-        // ticket/add's, sent with an Idempotency-Key (reply and close store none on this schema).
-        'stored ticket write answers': 1,
+        // ticket/add's message names the user as its actor (the feed keeps the id only).
+        'feed events naming the user': 1,
+        // ticket/add's, reply's and close's, each sent with an Idempotency-Key.
+        'stored ticket write answers': 3,
       },
     });
 

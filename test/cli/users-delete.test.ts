@@ -86,7 +86,7 @@ describeEachDatabase('deskgate users delete', (database) => {
     assert.deepEqual(result, {
       id: Number(id),
       deleted: true,
-      forgotten: { 'stored user/add answers': 1 },
+      forgotten: { 'stored user/add answers': 1, 'feed events naming the user': 0 },
     });
 
     assert.equal((await lookUp(id)).status, 204, 'user/specific no longer finds it');

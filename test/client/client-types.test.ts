@@ -18,12 +18,19 @@ import type {
   NewTicketFields,
   NewUserFields,
   SlaAddFields,
+  TicketAssignFields,
   TicketCloseFields,
+  TicketNoteFields,
   TicketReplyFields,
+  TicketStatusFields,
+  TicketTransferFields,
+  TicketUpdateFields,
 } from '../../src/client/wire-types.ts';
+import type { FeedEvent } from '../../src/data/events/event.ts';
 import type { departmentAddParameters } from '../../src/operations/department-add/department-add.ts';
 import type { departmentAllParameters } from '../../src/operations/department-all/department-all.ts';
 import type { departmentSpecificParameters } from '../../src/operations/department-specific/department-specific.ts';
+import type { eventsSinceParameters } from '../../src/operations/events-since/events-since.ts';
 import type { faqSpecificParameters } from '../../src/operations/faq-specific/faq-specific.ts';
 import type { priorityViewSchema } from '../../src/operations/priority-all/priority-all.ts';
 import { OPERATIONS, type OperationName } from '../../src/operations/registry.ts';
@@ -43,9 +50,14 @@ import type {
   ticketAllParameters,
   ticketAllResponse,
 } from '../../src/operations/ticket-all/ticket-all.ts';
+import type { ticketAssignParameters } from '../../src/operations/ticket-assign/ticket-assign.ts';
 import type { ticketCloseParameters } from '../../src/operations/ticket-close/ticket-close.ts';
+import type { ticketNoteParameters } from '../../src/operations/ticket-note/ticket-note.ts';
 import type { ticketReplyParameters } from '../../src/operations/ticket-reply/ticket-reply.ts';
 import type { ticketSpecificParameters } from '../../src/operations/ticket-specific/ticket-specific.ts';
+import type { ticketStatusParameters } from '../../src/operations/ticket-status/ticket-status.ts';
+import type { ticketTransferParameters } from '../../src/operations/ticket-transfer/ticket-transfer.ts';
+import type { ticketUpdateParameters } from '../../src/operations/ticket-update/ticket-update.ts';
 import type {
   topicsAllParameters,
   topicsAllResponse,
@@ -186,6 +198,12 @@ const clientMatchesServer = {
     >(),
   'ticket/reply': checks<[Same<TicketReplyFields, z.input<typeof ticketReplyParameters>>]>(),
   'ticket/close': checks<[Same<TicketCloseFields, z.input<typeof ticketCloseParameters>>]>(),
+  'ticket/note': checks<[Same<TicketNoteFields, z.input<typeof ticketNoteParameters>>]>(),
+  'ticket/status': checks<[Same<TicketStatusFields, z.input<typeof ticketStatusParameters>>]>(),
+  'ticket/assign': checks<[Same<TicketAssignFields, z.input<typeof ticketAssignParameters>>]>(),
+  'ticket/transfer':
+    checks<[Same<TicketTransferFields, z.input<typeof ticketTransferParameters>>]>(),
+  'ticket/update': checks<[Same<TicketUpdateFields, z.input<typeof ticketUpdateParameters>>]>(),
   'tasks/all':
     checks<
       [
@@ -346,6 +364,16 @@ const clientMatchesServer = {
         Same<Operations['webhook/redeliver']['data'], z.output<typeof webhookRedeliverResponse>>,
       ]
     >(),
+  'events/since':
+    checks<
+      [
+        Same<
+          LookUps['events/since']['data'],
+          { events: FeedEvent[]; next: string; end_of_stream: boolean }
+        >,
+        Same<LookUps['events/since']['sorts'], Inputs<{ '*': typeof eventsSinceParameters }>>,
+      ]
+    >(),
 } satisfies Record<OperationName, readonly true[]>;
 
 const recordsMatchViews =
@@ -373,6 +401,11 @@ const CLIENT_METHODS = {
   'ticket/add': ['addTicket'],
   'ticket/reply': ['replyToTicket'],
   'ticket/close': ['closeTicket'],
+  'ticket/note': ['noteOnTicket'],
+  'ticket/status': ['setTicketStatus'],
+  'ticket/assign': ['assignTicket'],
+  'ticket/transfer': ['transferTicket'],
+  'ticket/update': ['updateTicket'],
   'tasks/all': ['tasks', 'lookUp'],
   'tasks/specific': ['taskById', 'lookUp'],
   'department/all': ['departments', 'lookUp'],
@@ -396,6 +429,7 @@ const CLIENT_METHODS = {
   'webhook/test': ['testWebhook'],
   'webhook/deliveries': ['webhookDeliveries', 'lookUp'],
   'webhook/redeliver': ['redeliverWebhook'],
+  'events/since': ['eventsSince', 'lookUp'],
 } as const satisfies Record<
   OperationName,
   readonly [keyof DeskgateClient, ...(keyof DeskgateClient)[]]
@@ -424,6 +458,7 @@ const LOOK_UPS = {
   'webhook/all': true,
   'webhook/specific': true,
   'webhook/deliveries': true,
+  'events/since': true,
 } as const satisfies Record<LookUpName, true>;
 
 // Issue 33, item 6: the client's types are generated from the registry's schemas; a schema changed

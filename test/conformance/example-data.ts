@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { departments } from '../../src/data/departments/departments.ts';
 import { tasks } from '../../src/data/tasks/tasks.ts';
 import { importFaqs } from '../helpers/data-setup.ts';
 import type { KindDatabase } from '../helpers/each-database.ts';
@@ -64,6 +65,16 @@ const LAST_UPDATE = '2026-11-22 12:00:00';
  */
 export async function addTicketsBeforeExamples(server: TestServer, key: string): Promise<void> {
   assert.equal(await addAgent(server.store), 1, 'agent ids are expected to start at 1');
+  // What ticket/assign and ticket/transfer's examples name: agent 2 and department 2.
+  assert.equal(await addAgent(server.store, 'Sam Second'), 2);
+  const hardware = await server.store.data(departments).addDepartment?.({
+    name: 'Hardware',
+    signature: '',
+    flags: 4,
+    isPublic: true,
+    parentId: 0,
+  });
+  assert.equal(hardware?.id, 2);
   for (let n = 1; n <= TICKETS_BEFORE_EXAMPLES; n++) {
     const reply = await server.request(ticketAddBody(1), { method: 'POST', key });
     assert.equal(reply.status, 200, reply.text);

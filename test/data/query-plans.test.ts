@@ -67,6 +67,12 @@ interface PlanCase {
   seek: boolean;
   /** Only on deskgate's own schema. */
   ownOnly?: boolean;
+  /**
+   * In osTicket mode, why the planner may either seek and sort what it found, or walk an index
+   * in list order without a seek: osTicket's schema has no index that does both. Only a full
+   * scan fails then.
+   */
+  osticketEither?: string;
   run(handle: DataHandle): Promise<unknown>;
 }
 
@@ -76,6 +82,15 @@ const usersOf = (handle: DataHandle) =>
   handle.layout === 'own' ? users.own(handle) : users.osticket(handle);
 const tasksOf = (handle: DataHandle) =>
   handle.layout === 'own' ? tasks.own(handle) : tasks.osticket(handle);
+
+/**
+ * A ticket with many tasks (the first TICKET_TASKS), so that a planner would rather sort them
+ * than read them in order were the index not there; every other task n belongs to ticket
+ * (n mod ROWS/4) + 1.
+ */
+const TASK_TICKET = 7;
+const TICKET_TASKS = 3000;
+const ticketOfTask = (n: number) => (n <= TICKET_TASKS ? TASK_TICKET : (n % (ROWS / 4)) + 1);
 
 const page = { from: undefined, to: undefined, statusId: 0, limit: 101, notes: false } as const;
 
@@ -103,9 +118,14 @@ const CASES: PlanCase[] = [
       ticketsOf(h).listTickets({ ...page, order: 'lastupdate', after: deepPosition(updatedOf) }),
   },
   {
+    name: 'ticket/all of one status by last update, first page',
+    seek: true,
+    run: (h) =>
+      ticketsOf(h).listTickets({ ...page, statusId: 1, order: 'lastupdate', after: undefined }),
+  },
+  {
     name: 'ticket/all of one status by creation date, a deep page',
     seek: true,
-    ownOnly: true,
     run: (h) =>
       ticketsOf(h).listTickets({
         ...page,
@@ -117,7 +137,6 @@ const CASES: PlanCase[] = [
   {
     name: 'ticket/all of one status by last update, a deep page',
     seek: true,
-    ownOnly: true,
     run: (h) =>
       ticketsOf(h).listTickets({
         ...page,
@@ -178,6 +197,34 @@ const CASES: PlanCase[] = [
         to: undefined,
         ticketId: 0,
         after: deepPosition(createdOf),
+        limit: 101,
+      }),
+  },
+  {
+    name: 'tasks/all of one ticket, first page',
+    seek: true,
+    osticketEither:
+      "one ticket's tasks, found by osTicket's `object` index (object_id, object_type)",
+    run: (h) =>
+      tasksOf(h).listTasks({
+        from: undefined,
+        to: undefined,
+        ticketId: TASK_TICKET,
+        after: undefined,
+        limit: 101,
+      }),
+  },
+  {
+    name: 'tasks/all of one ticket, a later page',
+    seek: true,
+    osticketEither:
+      "one ticket's tasks, found by osTicket's `object` index (object_id, object_type)",
+    run: (h) =>
+      tasksOf(h).listTasks({
+        from: undefined,
+        to: undefined,
+        ticketId: TASK_TICKET,
+        after: { created: createdOf(TICKET_TASKS / 2), id: TICKET_TASKS / 2 },
         limit: 101,
       }),
   },
@@ -248,7 +295,7 @@ async function fillOwn(db: Kysely<object>, kind: DatabaseKind['name']): Promise<
     await own.insertInto('tickets').values(rows).execute();
   for (const rows of batches(ROWS, (n) => ({
     number: String(100_000 + n),
-    ticket_id: (n % (ROWS / 4)) + 1,
+    ticket_id: ticketOfTask(n),
     dept_id: 1,
     staff_id: 0,
     title: `Task ${n}`,
@@ -290,7 +337,7 @@ async function fillOsticket(osticket: OsticketDatabase): Promise<void> {
       [rows],
     );
   for (const rows of batches(ROWS, (n) => [
-    (n % (ROWS / 4)) + 1,
+    ticketOfTask(n),
     'T',
     String(100_000 + n),
     1,
@@ -330,6 +377,7 @@ async function assertIndexDriven(
   watched: ReadonlySet<string>,
   record: ReturnType<typeof recordStatements>,
   planCase: PlanCase,
+  relaxed = false,
 ): Promise<void> {
   const statements = await record.during(() => planCase.run(handle));
   const reading = statements.filter((statement) =>
@@ -340,6 +388,7 @@ async function assertIndexDriven(
     const plan = await explain(handle.db, kind, statement, watched);
     const context = `${planCase.name}\n${statement.sql}\n${plan.text}`;
     assert.deepEqual(plan.fullScans, [], `a full scan: ${context}`);
+    if (relaxed) continue;
     assert.equal(plan.sorted, false, `rows sorted: ${context}`);
     if (planCase.seek) assert.ok(plan.seeks.length > 0, `no index seek: ${context}`);
   }
@@ -433,7 +482,16 @@ describe("query plans in osTicket mode (osTicket 1.18.1's schema, MariaDB)", {
       await osticket.query(`ANALYZE TABLE ${osticket.prefix}ticket, ${osticket.prefix}user`);
     });
     for (const planCase of CASES.filter((candidate) => !candidate.ownOnly)) {
-      test(planCase.name, () => assertIndexDriven(handle, 'mysql', watched, record, planCase));
+      test(planCase.name, () =>
+        assertIndexDriven(
+          handle,
+          'mysql',
+          watched,
+          record,
+          planCase,
+          planCase.osticketEither !== undefined,
+        ),
+      );
     }
   });
 });

@@ -35,12 +35,15 @@ export async function startFreezingProxy(host: string, port: number): Promise<Fr
     const upstream = createConnection(port, host);
     const pair = { client, upstream };
     pairs.add(pair);
+    // Either side gone ends the pair: a frozen pair is unpiped, so nothing else would end it.
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      pairs.delete(pair);
+    };
     for (const s of [client, upstream]) {
-      s.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-      s.on('close', () => pairs.delete(pair));
+      s.on('error', end);
+      s.on('close', end);
     }
     if (frozen) halt(pair);
     else flow(pair);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { after } from 'node:test';
 import { type Browser, chromium } from 'playwright-core';
+import { closeAtTheEnd } from './leak-check.ts';
 
 /** Debian's Chromium, which the browser suites drive headless. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -25,7 +25,7 @@ export function sharedBrowser(): Promise<Browser> {
   return launched;
 }
 
-// A hook at the top level of the run: it runs once every file of the process has finished.
-after(async () => {
+// Once every file of the process has finished, before the leak check looks.
+closeAtTheEnd(async () => {
   await (await launched)?.close();
 });

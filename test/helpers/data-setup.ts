@@ -6,9 +6,9 @@ import { requireCapability } from '../../src/data/osticket/managed-by-osticket.t
 import type { Store } from '../../src/data/store.ts';
 import type { NewTopic, Topic } from '../../src/data/topics/topic.ts';
 import { type TopicData, topics } from '../../src/data/topics/topics.ts';
+import type { NewUser } from '../../src/data/users/user.ts';
 import { type UserData, users } from '../../src/data/users/users.ts';
 import { writes } from '../../src/data/writes/writes.ts';
-import type { NewUser } from '../../src/domain.ts';
 import type { Database } from '../support/own-schema.ts';
 import type { KindDatabase } from './each-database.ts';
 import type { TestServer } from './test-server.ts';

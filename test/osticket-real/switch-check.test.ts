@@ -9,7 +9,12 @@ import { parseGuideItems } from '../../src/cli/osticket-check/guide-items.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startHttpProxy } from '../helpers/http-proxy.ts';
 import { installOriginalService, ORIGINAL_SERVICE_SKIP } from '../helpers/original-php-service.ts';
-import { addOsticketUser } from '../helpers/osticket-ticket-rows.ts';
+import { FORMER_RIGHTS, grantOsticketKey } from '../helpers/osticket-key-grant.ts';
+import {
+  addOsticketUser,
+  BRIDGE_PLUGIN,
+  enableBridgePlugin,
+} from '../helpers/osticket-ticket-rows.ts';
 import { ROOT } from '../helpers/paths.ts';
 import {
   REAL_OSTICKET_SKIP,
@@ -26,9 +31,15 @@ const CHECK_OUTPUT =
   process.env.DESKGATE_TEST_CHECK_OUTPUT ?? join(tmpdir(), 'deskgate-switch-check-output.txt');
 
 interface CheckJson {
+  created: {
+    users: { side: string; id: string; email: string }[];
+    tickets: { side: string; id: number; number: string; closed: boolean; closedAgain: boolean }[];
+  };
+  ticketWrites: string;
   results: {
     probe: string;
     verdict: 'same' | 'documented' | 'undocumented';
+    notes: string[];
     writes: boolean;
     anchors: string[];
     undocumented: string[];
@@ -74,9 +85,18 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
   let original: string;
   let ticket: { id: number; number: string } | undefined;
 
+  /** deskgate's own osTicket key, for its ticket writes through osTicket's API and its plugin. */
+  const deskgateKey = 'D'.repeat(32);
+
   before(async () => {
-    osticket = await startRealOsticket();
+    osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
     original = await installOriginalService(osticket);
+    const keyId = await osticket.insert(
+      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
+       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
+      [deskgateKey],
+    );
+    await enableBridgePlugin(osticket, await osticket.staffBrowser(), [keyId]);
     // The seed's private (12), disabled (13), archived (14) and non-ASCII (15) topics.
     const seed = readFileSync(join(OSTICKET_DIR, 'seed-1.18.1.sql'), 'utf8')
       .split('\n')
@@ -89,13 +109,26 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
       'SELECT ticket_id AS id, number FROM ost_ticket',
     );
   });
+  const osticketMode = {
+    DESKGATE_SCHEMA: 'osticket',
+    DESKGATE_TABLE_PREFIX: 'ost_',
+    DESKGATE_OSTICKET_SYSLOG: 'true',
+  };
   const deskgate = useTestServer(() => ({
     database: osticket.databaseUrl,
     env: {
-      DESKGATE_SCHEMA: 'osticket',
-      DESKGATE_TABLE_PREFIX: 'ost_',
-      DESKGATE_OSTICKET_SYSLOG: 'true',
+      ...osticketMode,
+      DESKGATE_OSTICKET_URL: osticket.baseUrl,
+      DESKGATE_OSTICKET_API_KEY: deskgateKey,
+      DESKGATE_OSTICKET_BRIDGE: 'true',
+      DESKGATE_OSTICKET_BRIDGE_STAFF_ID: '1',
     },
+    ownKey: false,
+  }));
+  /** deskgate before its osTicket bridge is set up: its ticket writes answer 501. */
+  const withoutBridge = useTestServer(() => ({
+    database: osticket.databaseUrl,
+    env: osticketMode,
     ownKey: false,
   }));
   after(() => osticket?.stop());
@@ -205,11 +238,45 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
       report.results.filter((r) => /^(ticket|department|faq|sla|tasks)\//.test(r.probe)).length >=
         14,
     );
-    assert.equal(
-      (await osticket.query<{ n: number }>('SELECT COUNT(*) AS n FROM ost_ticket'))[0]?.n,
-      1,
-      'the check wrote no ticket',
+    // Ticket writes: a throwaway ticket on each side, opened, answered and closed again.
+    assert.equal(report.ticketWrites, 'compared');
+    assert.deepEqual(by('ticket/add (a throwaway ticket on each side)').anchors, [
+      'change-ticket-writes',
+    ]);
+    assert.deepEqual(by('ticket/reply as agent 1').anchors, ['change-ticket-writes']);
+    // What the original's clients send (it refused 0): a team the ticket does not have.
+    const closeAsOriginal = report.results.find((r) =>
+      r.probe.startsWith("ticket/close with the original's fields"),
     );
+    assert.deepEqual(closeAsOriginal?.anchors, ['change-close-fields']);
+    assert.deepEqual(
+      by('ticket/close as the guide says (team_id, dept_id, topic_id and username left out)')
+        .anchors,
+      ['change-close-fields'],
+    );
+    assert.deepEqual(
+      report.created.tickets.map((t) => [t.side, t.closed, t.closedAgain]),
+      [
+        ['original', true, false],
+        ['deskgate', true, false],
+      ],
+    );
+    const open = await osticket.query<{ ticket_id: number }>(
+      `SELECT t.ticket_id FROM ost_ticket t JOIN ost_ticket_status s ON s.id = t.status_id
+       WHERE s.state <> 'closed'`,
+    );
+    assert.deepEqual(
+      open.map((row) => row.ticket_id),
+      ticket ? [ticket.id] : [],
+      'every throwaway ticket closed again',
+    );
+    // The printed report names each (that run's own tickets).
+    for (const side of ['the original', 'deskgate'])
+      assert.match(
+        text.stdout,
+        new RegExp(`\\n {2}ticket \\d+ \\(number \\w+, through ${side}\\): closed\\n`),
+      );
+    assert.match(text.stdout, /What this check created:\n {2}user \d+ <valid-/);
     // On a fresh install every difference is one the guide lists.
     assert.deepEqual(
       report.results
@@ -220,6 +287,28 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
     assert.equal(report.undocumented, 0);
     assert.equal(run.code, 0, run.stderr);
     writeFileSync(CHECK_OUTPUT, text.stdout);
+  });
+
+  test("before the bridge is set up: ticket/add is a listed difference, and the original side's ticket is closed again", async () => {
+    const run = await check(['--json'], withoutBridge.url);
+    const report = JSON.parse(run.stdout) as CheckJson;
+    const added = report.results.find(
+      (r) => r.probe === 'ticket/add (a throwaway ticket on each side)',
+    );
+    assert.deepEqual(added?.anchors, ['change-ticket-writes']);
+    assert.match(added.notes.join(), /not compared: no throwaway ticket on the deskgate side/);
+    assert.ok(!report.results.some((r) => /^ticket\/(reply|close)/.test(r.probe)));
+    assert.deepEqual(
+      report.created.tickets.map((t) => [t.side, t.closed, t.closedAgain]),
+      [['original', true, true]],
+    );
+    const [state] = await osticket.query<{ state: string }>(
+      `SELECT s.state FROM ost_ticket t JOIN ost_ticket_status s ON s.id = t.status_id
+       WHERE t.ticket_id = ?`,
+      [report.created.tickets[0]?.id],
+    );
+    assert.equal(state?.state, 'closed');
+    assert.equal(run.code, 0, run.stderr);
   });
 
   test('two checks started in the same second each create their own throwaway users', async () => {
@@ -254,6 +343,17 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
     }
   });
 
+  test('without --original and --deskgate: the keys and grants report alone', async () => {
+    const run = await runCli(['osticket', 'check', '--database', osticket.databaseUrl], {
+      DESKGATE_TABLE_PREFIX: 'ost_',
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /API keys and where their calls come from/);
+    assert.match(run.stdout, /What the keys used, and what to grant/);
+    assert.match(run.stdout, new RegExp(`key ${osticket.apiKey.id}: deskgate osticket keys grant`));
+    assert.doesNotMatch(run.stdout, /Comparing the original/);
+  });
+
   test('keys whose bound address differs from where their calls come from are reported', async () => {
     const cronKey = await osticket.insert(
       `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
@@ -280,6 +380,53 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
     const cron = report.keys.find((k) => k.id === cronKey);
     assert.deepEqual(cron?.mismatched, []);
   });
+
+  test('a sub-department and a task (key granted notes): each under its guide item', async () => {
+    await osticket.query(
+      `INSERT INTO ost_department (pid, flags, ispublic, name, signature, path, created, updated)
+       VALUES (1, 4, 1, 'Support Level 2', '', '/1/', NOW(), NOW())`,
+    );
+    assert.ok(ticket);
+    const taskId = Number(
+      await osticket.runPhp(`
+        $thisstaff = Staff::lookup(1);
+        $task = Task::create([
+          'object_id' => ${ticket.id},
+          'object_type' => 'T',
+          'default_formdata' => ['title' => 'Replace the toner'],
+          'internal_formdata' => ['dept_id' => 1],
+          'description' => 'The printer on floor 2',
+          'staffId' => 1,
+          'poster' => $thisstaff,
+        ]);
+        echo $task->getId();`),
+    );
+    assert.ok(taskId > 0);
+    const checked = async () => {
+      const run = await check(['--read-only', '--json']);
+      const report = JSON.parse(run.stdout) as CheckJson;
+      assert.deepEqual(
+        report.results
+          .filter((r) => r.verdict === 'undocumented')
+          .map((r) => [r.probe, r.undocumented]),
+        [],
+      );
+      assert.equal(run.code, 0, run.stderr);
+      return (probe: string) => report.results.find((r) => r.probe === probe)?.anchors;
+    };
+    // Tasks are answered to a key with the notes grant: deskgate's task id and fields.
+    await grantOsticketKey({ url: osticket.databaseUrl }, osticket.apiKey.id, [
+      ...FORMER_RIGHTS,
+      '--notes',
+    ]);
+    const by = await checked();
+    assert.deepEqual(by('department/all by name'), [
+      'change-department-children',
+      'change-catalogue-fields',
+    ]);
+    assert.deepEqual(by(`tasks/all byTicket ${ticket.id}`), ['change-task-fields']);
+    assert.deepEqual(by(`tasks/specific id ${taskId}`), ['change-task-fields']);
+  });
 });
 
 describe('deskgate osticket check: usage', () => {
@@ -297,5 +444,22 @@ describe('deskgate osticket check: usage', () => {
     ]);
     assert.equal(noKey.code, 2);
     assert.match(noKey.stderr, /give an API key/);
+    const neither = await runCli(['osticket', 'check']);
+    assert.equal(neither.code, 2);
+    assert.match(neither.stderr, /reports only the keys and their grants.*give --database mysql:/);
+    const agent = await runCli([
+      'osticket',
+      'check',
+      '--original',
+      'http://127.0.0.1:1/',
+      '--deskgate',
+      'http://127.0.0.1:1/',
+      '--key',
+      'K',
+      '--agent',
+      'one',
+    ]);
+    assert.equal(agent.code, 2);
+    assert.match(agent.stderr, /--agent must be an agent's id/);
   });
 });

@@ -89,6 +89,12 @@ describe('osTicket keys: their own rights, and grants', { skip: OSTICKET_SKIP },
         ),
       );
     }
+    // The list says what it may write: ticket/add, not tickets:write (which reads as reply and close).
+    const row = (await runCliText(cli('osticket', 'keys', 'list'), env()))
+      .split('\n')
+      .find((line) => line.startsWith(`${db.writeKey.id} `));
+    assert.match(row ?? '', / read,ticket\/add /);
+    assert.doesNotMatch(row ?? '', /tickets:write/);
   });
 
   test('grant: scopes and agents apply at once; staff_id outside → 403 naming the grant; revoke takes it back', async () => {

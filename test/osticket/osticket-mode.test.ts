@@ -215,6 +215,7 @@ describe("osTicket mode on osTicket 1.18.1's own schema", { skip }, () => {
       own.map((r) => r.name),
       [
         'deskgate_audit_log',
+        'deskgate_events',
         'deskgate_idempotency_keys',
         'deskgate_key_grants',
         'deskgate_migration',

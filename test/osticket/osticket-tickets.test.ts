@@ -216,6 +216,11 @@ describe('ticket and task reads in osTicket mode', { skip: OSTICKET_SKIP }, () =
       ['add', ticketAddBody(userId).parameters],
       ['reply', { ticket_id: ticketId, body: 'x', staff_id: 1 }],
       ['close', { ticket_id: ticketId, staff_id: 1, status_id: 3 }],
+      ['note', { ticket_id: ticketId, staff_id: 1, body: 'x' }],
+      ['status', { ticket_id: ticketId, staff_id: 1, status_id: 3 }],
+      ['assign', { ticket_id: ticketId, staff_id: 1, agent_id: 1 }],
+      ['transfer', { ticket_id: ticketId, staff_id: 1, dept_id: 2 }],
+      ['update', { ticket_id: ticketId, staff_id: 1, priority_id: 4 }],
     ] as const) {
       const reply = await request({ query: 'ticket', condition, parameters }, 'POST');
       assert.equal(reply.status, 501, reply.text);

@@ -7,7 +7,13 @@ import {
   readKeyAddresses,
 } from '../osticket-check/key-addresses.ts';
 import { grantFor, type KeyUsage, readKeyUsage } from '../osticket-check/key-usage.ts';
-import { type ProbeResult, readTopicFacts, runCheck } from '../osticket-check/run-check.ts';
+import {
+  type Created,
+  type ProbeResult,
+  readTopicFacts,
+  runCheck,
+} from '../osticket-check/run-check.ts';
+import { readTicketWriteFacts } from '../osticket-check/ticket-write-facts.ts';
 
 function parseCallsFrom(values: readonly string[]): CallsFrom[] {
   return values.map((value) => {
@@ -73,7 +79,7 @@ function printUsage(out: (text: string) => void, usage: KeyUsage): void {
     const who =
       usage.originalKeyId === undefined
         ? "it does not name the key; grant each client's key what its client used"
-        : `the only active key, ${usage.originalKeyId}`;
+        : `the only active key besides deskgate's own, ${usage.originalKeyId}`;
     out(`  the original (ost_syslog; ${who}): ${uses(usage.original)}\n`);
     if (usage.originalKeyId === undefined) {
       const all = grantFor(
@@ -89,12 +95,46 @@ function printUsage(out: (text: string) => void, usage: KeyUsage): void {
   for (const { keyId, command } of usage.grants) out(`  key ${keyId}: ${command}\n`);
 }
 
+/** What the check wrote, so the admin can find it (and the tickets it could not close). */
+function printCreated(out: (text: string) => void, created: Created, skipped: string | undefined) {
+  out('\nWhat this check created:\n');
+  for (const user of created.users)
+    out(
+      `  user ${user.id} <${user.email}> (through ${user.side === 'original' ? 'the original' : 'deskgate'})\n`,
+    );
+  for (const ticket of created.tickets)
+    out(
+      `  ticket ${ticket.id} (number ${ticket.number}, through ${ticket.side === 'original' ? 'the original' : 'deskgate'}): ${ticket.closed ? (ticket.closedAgain ? 'closed again by the check' : 'closed') : 'LEFT OPEN: close it in the staff panel'}\n`,
+    );
+  if (skipped) out(`  no ticket: ticket writes not compared (${skipped})\n`);
+  if (created.users.length + created.tickets.length === 0 && !skipped) out('  nothing\n');
+}
+
+/** Why the ticket writes are not compared, or the values they send. */
+async function ticketWritePlan(
+  write: boolean,
+  databaseUrl: string | undefined,
+  prefix: string,
+  agent: number | undefined,
+) {
+  if (!write) return { skipped: undefined, ticketWrites: undefined };
+  if (!databaseUrl)
+    return {
+      skipped:
+        'give --database mysql://… (read only): it picks the values and finds the tickets to close again',
+      ticketWrites: undefined,
+    };
+  const facts = await readTicketWriteFacts(databaseUrl, prefix, agent);
+  if (typeof facts === 'string') return { skipped: facts, ticketWrites: undefined };
+  return { skipped: undefined, ticketWrites: { values: facts, databaseUrl, prefix } };
+}
+
 export const osticketCheck: Command = {
   name: 'osticket check',
   usage:
-    'deskgate osticket check --original URL --deskgate URL [--key KEY | --original-key KEY --deskgate-key KEY] [--read-only] [--calls-from [KEY_ID=]ADDRESS]… [--log FILE]… [--database URL] [--json]',
+    'deskgate osticket check --original URL --deskgate URL [--key KEY | --original-key KEY --deskgate-key KEY] [--read-only] [--agent STAFF_ID] [--calls-from [KEY_ID=]ADDRESS]… [--log FILE]… [--database URL] [--json]\n       deskgate osticket check --database URL [--calls-from …] [--log FILE]… [--json]   (the keys and grants report alone)',
   summary:
-    "Sends the PHP service and deskgate the same requests and prints each difference with the switch-over guide's explanation; exit 1 on one the guide does not list. With --database: which keys called the original (its ost_syslog rows) and deskgate, what they used, and the one grant command per key. Writes throwaway users (user/add) unless --read-only. Keys: --key or DESKGATE_CHECK_KEY.",
+    "Sends the PHP service and deskgate the same requests and prints each difference with the switch-over guide's explanation; exit 1 on one the guide does not list. Unless --read-only it writes: throwaway users (user/add) and, with --database, a throwaway ticket on each side, answered and closed again as agent --agent (default: the first active agent); it lists what it created. With --database: which keys called the original (its ost_syslog rows) and deskgate, what they used, and the one grant command per key; without --original and --deskgate, only that report. Keys: --key or DESKGATE_CHECK_KEY.",
   options: {
     original: { type: 'string' },
     deskgate: { type: 'string' },
@@ -102,6 +142,7 @@ export const osticketCheck: Command = {
     'original-key': { type: 'string' },
     'deskgate-key': { type: 'string' },
     'read-only': { type: 'boolean', default: false },
+    agent: { type: 'string' },
     'calls-from': { type: 'string', multiple: true },
     log: { type: 'string', multiple: true },
     json: { type: 'boolean', default: false },
@@ -109,6 +150,27 @@ export const osticketCheck: Command = {
   positionals: 0,
   async run(input) {
     const { values } = input;
+    const callsFrom = parseCallsFrom(strings(values['calls-from']));
+    const logFiles = strings(values.log);
+    const prefix = input.config.tablePrefix;
+    // osTicket's database is MySQL/MariaDB; the SQLite default is not it.
+    const databaseUrl = /^mysql:/.test(input.config.databaseUrl)
+      ? input.config.databaseUrl
+      : undefined;
+    if (values.original === undefined && values.deskgate === undefined) {
+      if (!databaseUrl)
+        throw new UsageError(
+          "--original and --deskgate give the two services to compare; without them the check reports only the keys and their grants, from osTicket's database: give --database mysql://… (read only)",
+        );
+      const keyReport = await readKeyAddresses({ databaseUrl, prefix, logFiles, callsFrom });
+      const usage = await readKeyUsage(databaseUrl, prefix);
+      if (values.json) printJson(input, { keys: keyReport.keys, usage });
+      else {
+        printKeys(input.out, keyReport.keys, keyReport.sources);
+        printUsage(input.out, usage);
+      }
+      return;
+    }
     const originalUrl = requireUrl(values.original, '--original');
     const deskgateUrl = requireUrl(values.deskgate, '--deskgate');
     const shared = (values.key as string | undefined) ?? process.env.DESKGATE_CHECK_KEY;
@@ -118,13 +180,13 @@ export const osticketCheck: Command = {
       throw new UsageError(
         'give an API key: --key (or DESKGATE_CHECK_KEY), or --original-key and --deskgate-key',
       );
-    const callsFrom = parseCallsFrom(strings(values['calls-from']));
-    const logFiles = strings(values.log);
+    const agentText = values.agent as string | undefined;
+    if (agentText !== undefined && !/^[1-9][0-9]{0,9}$/.test(agentText))
+      throw new UsageError(
+        `--agent must be an agent's id (staff_id), got ${JSON.stringify(agentText)}`,
+      );
+    const agent = agentText === undefined ? undefined : Number(agentText);
     const write = values['read-only'] !== true;
-    // osTicket's database is MySQL/MariaDB; the SQLite default is not it.
-    const databaseUrl = /^mysql:/.test(input.config.databaseUrl)
-      ? input.config.databaseUrl
-      : undefined;
     if (!databaseUrl && (callsFrom.length || logFiles.length))
       throw new UsageError(
         "--calls-from and --log compare with the keys in osTicket's database: give --database mysql://… (read only)",
@@ -132,36 +194,32 @@ export const osticketCheck: Command = {
 
     const guide = readGuideItems();
     const known = new Set(guide.keys());
-    const topicFacts = databaseUrl
-      ? await readTopicFacts(databaseUrl, input.config.tablePrefix)
-      : undefined;
-    const results = await runCheck({
+    const topicFacts = databaseUrl ? await readTopicFacts(databaseUrl, prefix) : undefined;
+    const plan = await ticketWritePlan(write, databaseUrl, prefix, agent);
+    const { results, created } = await runCheck({
       original: { url: originalUrl, key: originalKey },
       deskgate: { url: deskgateUrl, key: deskgateKey },
       write,
       topicFacts,
+      ticketWrites: plan.ticketWrites,
     });
     const keyReport = databaseUrl
-      ? await readKeyAddresses({
-          databaseUrl,
-          prefix: input.config.tablePrefix,
-          logFiles,
-          callsFrom,
-        })
+      ? await readKeyAddresses({ databaseUrl, prefix, logFiles, callsFrom })
       : undefined;
 
-    const usage = databaseUrl
-      ? await readKeyUsage(databaseUrl, input.config.tablePrefix)
-      : undefined;
+    const usage = databaseUrl ? await readKeyUsage(databaseUrl, prefix) : undefined;
 
     const classified = results.map((r) => ({ ...r, verdict: verdict(r, known) }));
     const undocumented = classified.filter((r) => r.verdict === 'undocumented').length;
     const anchors = [...new Set(classified.flatMap((r) => r.anchors))];
+    const leftOpen = created.tickets.filter((ticket) => !ticket.closed);
     if (values.json) {
       printJson(input, {
         original: originalUrl,
         deskgate: deskgateUrl,
         wrote: write,
+        created,
+        ticketWrites: write ? (plan.skipped ?? 'compared') : 'read-only',
         results: classified,
         guide: Object.fromEntries(anchors.map((a) => [a, guide.get(a)?.text ?? null])),
         keys: keyReport?.keys ?? null,
@@ -173,8 +231,8 @@ export const osticketCheck: Command = {
       out(`Comparing the original ${originalUrl} with deskgate ${deskgateUrl}\n`);
       out(
         write
-          ? `This check WRITES: each user/add creates a throwaway user on each side (addresses …@${CHECK_MAIL_DOMAIN}); delete them in osTicket (Users) afterwards. --read-only skips them.\n\n`
-          : 'Read-only: user/add was not compared.\n\n',
+          ? `This check WRITES: each user/add creates a throwaway user on each side (addresses …@${CHECK_MAIL_DOMAIN}) and, with --database, each side opens, answers and closes a throwaway ticket for its user; the list of what it created ends this report. Delete them in osTicket (Users; Tickets, Closed) afterwards. --read-only skips them.\n\n`
+          : 'Read-only: user/add and the ticket writes were not compared.\n\n',
       );
       for (const r of classified) {
         const label = {
@@ -203,11 +261,16 @@ export const osticketCheck: Command = {
         out(
           "\nAPI key addresses: not checked (give --database mysql://… to read osTicket's keys, read only).\n",
         );
+      if (write) printCreated(out, created, plan.skipped);
       const counts = (v: string) => classified.filter((r) => r.verdict === v).length;
       out(
         `\n${classified.length} requests: ${counts('same')} same, ${counts('documented')} with documented differences, ${undocumented} with undocumented differences.\n`,
       );
     }
+    if (leftOpen.length > 0)
+      throw new CommandError(
+        `the check could not close its throwaway ticket(s) ${leftOpen.map((t) => t.id).join(', ')}: close them in the staff panel`,
+      );
     if (undocumented > 0)
       throw new CommandError(
         `${undocumented} request(s) answered differently in a way ${GUIDE_PATH} does not list`,

@@ -68,12 +68,24 @@ function toJson({ key, canCreateTickets, grant }: OsticketKeyListing) {
   };
 }
 
-/** "scopes read, tickets:write; writes tickets as no agent" */
-function describe({ key, grant }: OsticketKeyListing): string {
+/**
+ * The key's scopes as a person reads them: `tickets:write` that comes from osTicket's "Can
+ * Create Tickets" alone, not from a grant, is `ticket/add` (as no agent, with osTicket's own
+ * choices; decision 310): reply and close need the grant.
+ */
+function shownScopes({ key, grant }: OsticketKeyListing): string[] {
+  const granted = grant?.scopes.includes('tickets:write') === true;
+  return key.scopes.map((scope) => (scope === 'tickets:write' && !granted ? 'ticket/add' : scope));
+}
+
+/** "scopes read, tickets:write; writes tickets as agent 1" */
+function describe(listing: OsticketKeyListing): string {
+  const { key, grant } = listing;
+  const scopes = shownScopes(listing);
   return [
-    `scopes ${key.scopes.join(', ')}`,
+    `scopes ${scopes.join(', ')}`,
     ...(key.notes ? ['reads internal notes'] : []),
-    ...(key.scopes.includes('tickets:write')
+    ...(scopes.includes('tickets:write')
       ? [`writes tickets as ${describeAgents(key.agents)}`]
       : []),
     ...(key.accounts.organizations ? ['may put users in organizations'] : []),
@@ -177,7 +189,8 @@ export const osticketKeysList: Command = {
   usage: 'deskgate osticket keys list [--json]',
   summary:
     "osTicket mode: osTicket's API keys with what each may do through deskgate: osTicket's own " +
-    'rights and its grant; never the keys themselves.',
+    'rights and its grant; never the keys themselves. SCOPES shows `ticket/add` for what "Can ' +
+    'Create Tickets" alone allows (opening tickets as no agent; reply and close need a grant).',
   options: JSON_OPTION,
   positionals: 0,
   async run(input) {
@@ -191,15 +204,15 @@ export const osticketKeysList: Command = {
     input.out(
       formatTable(
         ['ID', 'NAME', 'STATUS', 'CREATE TICKETS', 'SCOPES', 'NOTES', 'AGENTS', 'GRANT'],
-        listings.map(({ key, canCreateTickets, grant }) => [
-          String(key.id),
-          key.name,
-          key.revoked === null ? 'active' : 'inactive',
-          canCreateTickets ? 'yes' : 'no',
-          key.scopes.join(','),
-          key.notes ? 'yes' : 'no',
-          describeAgents(key.agents),
-          grant ? `granted ${grant.granted ?? ''}`.trim() : 'none',
+        listings.map((listing) => [
+          String(listing.key.id),
+          listing.key.name,
+          listing.key.revoked === null ? 'active' : 'inactive',
+          listing.canCreateTickets ? 'yes' : 'no',
+          shownScopes(listing).join(','),
+          listing.key.notes ? 'yes' : 'no',
+          describeAgents(listing.key.agents),
+          listing.grant ? `granted ${listing.grant.granted ?? ''}`.trim() : 'none',
         ]),
       ),
     );

@@ -10,6 +10,7 @@ export interface Probe {
     | 'user-list'
     | 'refusal'
     | 'ticket'
+    | 'ticket-write'
     | 'catalogue';
   method: string;
   /** The body for both sides, unless `bodies` gives each its own (a write needs two addresses). */
@@ -26,6 +27,8 @@ export interface Probe {
   endDay?: string;
   /** A ticket/specific whose `id` is a ticket's number, as the original matched it. */
   numberInId?: boolean;
+  /** Which step of the throwaway ticket's life a `ticket-write` probe is. */
+  ticketWrite?: 'add' | 'reply' | 'close-original' | 'close-guide';
 }
 
 /** Where the throwaway users' addresses are: `.invalid` never delivers mail (RFC 2606). */
@@ -341,5 +344,109 @@ export function lookupProbes(targets: ReadTargets): Probe[] {
     specific('faq', targets.faqCategoryId ?? '1'),
     specific('sla', targets.slaId ?? '1'),
     specific('tasks', targets.taskId ?? '1'),
+  ];
+}
+
+/** The values of the ticket writes, read from the help desk (ticket-write-facts.ts). */
+export interface TicketWriteValues {
+  staffId: number;
+  username: string;
+  openStatusId: number;
+  closedStatusId: number;
+  deptId: number;
+  topicId: number;
+  slaId: number;
+  priorityId: number;
+  teamId: number;
+}
+
+type Sides<T> = { original: T; deskgate: T };
+
+const ticketWrite = (
+  name: string,
+  step: NonNullable<Probe['ticketWrite']>,
+  bodies: Sides<unknown>,
+): Probe => ({
+  name,
+  kind: 'ticket-write',
+  method: 'POST',
+  body: bodies.original,
+  bodies,
+  writes: true,
+  ticketWrite: step,
+});
+
+const both = <T>(make: (side: keyof Sides<T>) => T): Sides<T> => ({
+  original: make('original'),
+  deskgate: make('deskgate'),
+});
+
+/**
+ * ticket/add for each side's throwaway user, as the original's clients send it: every field,
+ * none 0 (the original refused 0). The tag is in the subject line and the message.
+ */
+export function ticketAddProbe(
+  values: TicketWriteValues,
+  tag: string,
+  userIds: Sides<number>,
+): Probe {
+  return ticketWrite(
+    'ticket/add (a throwaway ticket on each side)',
+    'add',
+    both((side) => ({
+      query: 'ticket',
+      condition: 'add',
+      parameters: {
+        title: `deskgate osticket check ${tag}`,
+        subject: `A throwaway ticket of deskgate osticket check ${tag}: the check closes it again.`,
+        user_id: userIds[side],
+        priority_id: values.priorityId,
+        status_id: values.openStatusId,
+        dept_id: values.deptId,
+        sla_id: values.slaId,
+        topic_id: values.topicId,
+      },
+    })),
+  );
+}
+
+/** reply, then close as the original's clients send it, then close as the guide says. */
+export function ticketChangeProbes(values: TicketWriteValues, ticketIds: Sides<number>): Probe[] {
+  const body = (condition: string, parameters: (side: 'original' | 'deskgate') => unknown) =>
+    both((side) => ({ query: 'ticket', condition, parameters: parameters(side) }));
+  return [
+    ticketWrite(
+      `ticket/reply as agent ${values.staffId}`,
+      'reply',
+      body('reply', (side) => ({
+        ticket_id: ticketIds[side],
+        body: 'deskgate osticket check: a reply to the throwaway ticket.',
+        staff_id: values.staffId,
+      })),
+    ),
+    ticketWrite(
+      `ticket/close with the original's fields (team_id ${values.teamId}, dept_id, topic_id, username)`,
+      'close-original',
+      body('close', (side) => ({
+        ticket_id: ticketIds[side],
+        body: 'deskgate osticket check: closed again.',
+        staff_id: values.staffId,
+        status_id: values.closedStatusId,
+        team_id: values.teamId,
+        dept_id: values.deptId,
+        topic_id: values.topicId,
+        username: values.username,
+      })),
+    ),
+    ticketWrite(
+      'ticket/close as the guide says (team_id, dept_id, topic_id and username left out)',
+      'close-guide',
+      body('close', (side) => ({
+        ticket_id: ticketIds[side],
+        body: 'deskgate osticket check: closed again.',
+        staff_id: values.staffId,
+        status_id: values.closedStatusId,
+      })),
+    ),
   ];
 }

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lookupProbes, userAddProbes } from './check-probes.ts';
+import {
+  listProbes,
+  lookupProbes,
+  type Probe,
+  ticketAddProbe,
+  ticketChangeProbes,
+  userAddProbes,
+} from './check-probes.ts';
 import { compareReadings } from './compare-readings.ts';
 import type { Reading } from './read-answer.ts';
 
@@ -132,4 +139,129 @@ test('a task read refused for want of the notes grant is change-tasks-notes, wha
     const comparison = compareReadings(probe('tasks/specific'), original, refused);
     assert.deepEqual([comparison.anchors, comparison.undocumented], [['change-tasks-notes'], []]);
   }
+});
+
+const VALUES = {
+  staffId: 1,
+  username: 'admin',
+  openStatusId: 1,
+  closedStatusId: 3,
+  deptId: 1,
+  topicId: 1,
+  slaId: 1,
+  priorityId: 2,
+  teamId: 1,
+};
+const [reply, closeAsOriginal, closeAsGuide] = ticketChangeProbes(VALUES, {
+  original: 7,
+  deskgate: 8,
+}) as [Probe, Probe, Probe];
+const add = ticketAddProbe(VALUES, 'tag', { original: 5, deskgate: 6 });
+const refused = (code: string, fields: string[] = [], message = ''): Reading => ({
+  outcome: 'error',
+  status: 400,
+  data: message,
+  code,
+  message,
+  fields,
+});
+const originalError = (message: string): Reading => ({
+  outcome: 'error',
+  status: 200,
+  data: message,
+  message,
+});
+
+test('ticket writes: each step of the throwaway ticket named by its guide item', () => {
+  const named = (p: Probe, original: Reading, deskgate: Reading) => {
+    const found = compareReadings(p, original, deskgate);
+    return [found.anchors, found.undocumented];
+  };
+  // The original answered the highest ticket id; deskgate the new ticket's, the entry's.
+  assert.deepEqual(named(add, success('9'), success('8')), [['change-ticket-writes'], []]);
+  assert.deepEqual(named(reply, success('9'), success('41')), [['change-ticket-writes'], []]);
+  assert.deepEqual(named(add, success('9'), refused('requires_osticket_bridge')), [
+    ['change-ticket-writes'],
+    [],
+  ]);
+  assert.deepEqual(named(reply, success('9'), refused('agent_not_allowed')), [
+    ['change-users-read'],
+    [],
+  ]);
+  // A team the ticket does not have: one 400 naming the parameters.
+  assert.deepEqual(
+    named(closeAsOriginal, success('9'), refused('invalid_parameters', ['parameters'])),
+    [['change-close-fields'], []],
+  );
+  // The ticket has that team: both close it.
+  assert.deepEqual(named(closeAsOriginal, success('9'), success('8')), [[], []]);
+  const missing = originalError(
+    'Empty or Incorrect fields were given, read documentation for more info.',
+  );
+  assert.deepEqual(named(closeAsGuide, missing, success('8')), [['change-close-fields'], []]);
+  // Anything else is not in the guide.
+  assert.equal(
+    named(closeAsGuide, missing, refused('not_closeable'))[1]?.length,
+    1,
+    'a refused close',
+  );
+  assert.equal(
+    named(add, success('9'), refused('invalid_parameters', ['parameters.dept_id']))[1]?.length,
+    1,
+  );
+});
+
+test('catalogue: sub-departments, internal notes and task ids named by their guide items', () => {
+  const list = listProbes();
+  const departments = list.find((p) => p.name === 'department/all by name') as Probe;
+  const top = { department_id: '1', name: 'Support', created: '2026-01-01 00:00:00' };
+  const found = compareReadings(
+    departments,
+    success({ total: 1, departments: [top] }),
+    success({
+      total: 2,
+      departments: [
+        { ...top, parent_id: '0' },
+        { department_id: '4', name: 'Level 2', created: top.created, parent_id: '1' },
+      ],
+    }),
+  );
+  assert.deepEqual(
+    [found.anchors, found.undocumented],
+    [['change-department-children', 'change-catalogue-fields'], []],
+  );
+  // A top-level department only deskgate answers is not a sub-department.
+  const other = compareReadings(
+    departments,
+    success({ total: 1, departments: [top] }),
+    success({
+      total: 2,
+      departments: [top, { department_id: '4', name: 'X', created: top.created, parent_id: '0' }],
+    }),
+  );
+  assert.equal(other.undocumented.length, 2);
+
+  const sla = list.find((p) => p.name.startsWith('sla/all')) as Probe;
+  const plan = { sla_id: '1', name: 'Default SLA', notes: 'Escalate' };
+  const notes = compareReadings(
+    sla,
+    success({ total: 1, sla: [plan] }),
+    success({ total: 1, sla: [{ ...plan, notes: '' }] }),
+  );
+  assert.deepEqual(notes.anchors, ['change-catalogue-visibility']);
+
+  const tasks = list.find((p) => p.name.startsWith('tasks/all')) as Probe;
+  const task = { title: 'Toner', description: 'Floor 2', created: '2026-01-01 00:00:00' };
+  const paired = compareReadings(
+    tasks,
+    success({ total: 1, tasks: [{ ...task, task_id: '9' }] }),
+    success({ total: 1, tasks: [{ ...task, task_id: '3', number: '000003', ticket_id: '1' }] }),
+  );
+  assert.deepEqual([paired.anchors, paired.undocumented], [['change-task-fields'], []]);
+  const changed = compareReadings(
+    tasks,
+    success({ total: 1, tasks: [{ ...task, task_id: '9' }] }),
+    success({ total: 1, tasks: [{ ...task, task_id: '3', description: 'Floor 3' }] }),
+  );
+  assert.match(changed.undocumented.join(), /task 3 description: "Floor 2" vs "Floor 3"/);
 });

@@ -219,38 +219,92 @@ function compareTickets(found: Differences, original: Row, deskgate: Row): void 
 const CATALOGUE_LISTS: Record<string, { id: string; extra: string[] }> = {
   departments: { id: 'department_id', extra: ['parent_id'] },
   sla: { id: 'sla_id', extra: ['schedule_id', 'updated'] },
-  tasks: { id: 'id', extra: [] },
+  tasks: { id: 'task_id', extra: [] },
   faq: { id: 'id', extra: [] },
   categories: { id: 'id', extra: [] },
 };
+
+/** One value of a catalogue row against the original's, named by the guide's item. */
+function compareCatalogueValue(
+  found: Differences,
+  what: string,
+  name: string,
+  values: { a: unknown; b: unknown; inOriginal: boolean; extra: readonly string[] },
+): void {
+  const { a, b, inOriginal, extra } = values;
+  if (isDeepStrictEqual(a, b)) return;
+  if (!inOriginal && extra.includes(name)) found.add('change-catalogue-fields');
+  else if (isDoubleEncoded(a, b) || (name === 'notes' && a === null && b === ''))
+    found.add('change-catalogue-strings');
+  // Internal notes are answered as "" (DESKGATE_CATALOGUE_VISIBILITY=all answers them).
+  else if (name === 'notes' && typeof a === 'string' && b === '')
+    found.add('change-catalogue-visibility');
+  else found.undocumented.push(`${what} ${name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+}
+
+/** The fields a task answers beyond the original's task_id, title, description and created. */
+const TASK_FIELDS = ['number', 'ticket_id', 'dept_id', 'staff_id', 'duedate', 'closed', 'updated'];
+
+/**
+ * The original's `task_id` was the task's thread id, deskgate's is the task's: tasks are paired
+ * by creation time and title, and the ids and deskgate's other fields are change-task-fields.
+ */
+function compareTasks(found: Differences, original: Row[], deskgate: Row[]): void {
+  const key = (row: Row) => `${row.created}|${row.title}`;
+  const before = new Map(original.map((row) => [key(row), row]));
+  for (const row of deskgate) {
+    const other = before.get(key(row));
+    before.delete(key(row));
+    if (!other) {
+      found.undocumented.push(`task ${row.task_id} answered by deskgate only`);
+      continue;
+    }
+    if (other.task_id !== row.task_id || TASK_FIELDS.some((name) => name in row))
+      found.add('change-task-fields');
+    for (const name of ['title', 'description', 'created'])
+      compareCatalogueValue(found, `task ${row.task_id}`, name, {
+        a: other[name],
+        b: row[name],
+        inOriginal: true,
+        extra: [],
+      });
+  }
+  for (const row of before.values())
+    found.undocumented.push(`task ${row.task_id} answered by the original only`);
+}
 
 function compareCatalogue(found: Differences, original: Row, deskgate: Row): boolean {
   const field = Object.keys(CATALOGUE_LISTS).find(
     (name) => Array.isArray(original[name]) && Array.isArray(deskgate[name]),
   );
   if (!field) return false;
+  if (field === 'tasks') {
+    compareTasks(found, original.tasks as Row[], deskgate.tasks as Row[]);
+    return true;
+  }
   const { id, extra } = CATALOGUE_LISTS[field] as { id: string; extra: string[] };
   const before = new Map((original[field] as Row[]).map((row) => [String(row[id]), row]));
   const now = new Map((deskgate[field] as Row[]).map((row) => [String(row[id]), row]));
-  if (!isDeepStrictEqual([...before.keys()].sort(), [...now.keys()].sort()))
+  // The original listed top-level departments only (change-department-children).
+  const children = [...now.entries()].filter(
+    ([key, row]) => !before.has(key) && field === 'departments' && String(row.parent_id) !== '0',
+  );
+  if (children.length) found.add('change-department-children');
+  const answered = [...now.keys()].filter((key) => !children.some(([child]) => child === key));
+  if (!isDeepStrictEqual([...before.keys()].sort(), answered.sort()))
     found.undocumented.push(`${field} ${[...before.keys()]} vs ${[...now.keys()]}`);
-  if (original.total !== deskgate.total)
+  if (Number(original.total) + children.length !== Number(deskgate.total))
     found.undocumented.push(`total ${original.total} vs ${deskgate.total}`);
   for (const [key, row] of now) {
     const other = before.get(key);
     if (!other) continue;
-    for (const name of new Set([...Object.keys(row), ...Object.keys(other)])) {
-      const a = other[name];
-      const b = row[name];
-      if (isDeepStrictEqual(a, b)) continue;
-      if (!(name in other) && extra.includes(name)) found.add('change-catalogue-fields');
-      else if (isDoubleEncoded(a, b) || (name === 'notes' && a === null && b === ''))
-        found.add('change-catalogue-strings');
-      else
-        found.undocumented.push(
-          `${field} ${key} ${name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`,
-        );
-    }
+    for (const name of new Set([...Object.keys(row), ...Object.keys(other)]))
+      compareCatalogueValue(found, `${field} ${key}`, name, {
+        a: other[name],
+        b: row[name],
+        inOriginal: name in other,
+        extra,
+      });
   }
   return true;
 }
@@ -266,7 +320,6 @@ function compareSuccesses(
   const now = deskgate.data;
   if (probe.kind === 'user-add') {
     // Each side made its own user: both answer a new id.
-    const isId = (value: unknown) => typeof value === 'string' && /^[1-9][0-9]*$/.test(value);
     if (!isId(before) || !isId(now))
       found.undocumented.push(
         `user/add answered ${JSON.stringify(before)} vs ${JSON.stringify(now)}`,
@@ -329,6 +382,43 @@ function firstTicketId(reading: Reading): unknown {
     ?.ticket_id;
 }
 
+const isId = (value: unknown) => typeof value === 'string' && /^[1-9][0-9]*$/.test(value);
+
+/** The original's answer to a request missing one of the fields it required. */
+const ORIGINAL_MISSING_FIELDS = /^Empty or Incorrect fields/;
+
+/**
+ * A step of the throwaway ticket's life, each side on its own ticket: an id answered by both is
+ * the same outcome (the original answered the highest ticket id for every write, deskgate the
+ * new ticket's or entry's: change-ticket-writes).
+ */
+function compareTicketWrite(
+  found: Differences,
+  probe: Probe,
+  original: Reading,
+  deskgate: Reading,
+): void {
+  const o = original.outcome;
+  const n = deskgate.outcome;
+  const code = deskgate.code;
+  if (n === 'error' && code === 'requires_osticket_bridge') found.add('change-ticket-writes');
+  else if (n === 'error' && (code === 'insufficient_scope' || code === 'agent_not_allowed'))
+    found.add('change-users-read');
+  else if (probe.ticketWrite === 'close-original') {
+    if (o === 'success' && n === 'error' && deskgate.fields?.includes('parameters'))
+      found.add('change-close-fields');
+    else if (!(o === 'success' && n === 'success' && isId(original.data) && isId(deskgate.data)))
+      found.undocumented.push('ticket/close answered differently');
+  } else if (probe.ticketWrite === 'close-guide') {
+    // The original required every field; deskgate takes them left out.
+    if (o === 'error' && ORIGINAL_MISSING_FIELDS.test(original.message ?? '') && n === 'success')
+      found.add('change-close-fields');
+    else found.undocumented.push('ticket/close without the original fields answered differently');
+  } else if (o === 'success' && n === 'success' && isId(original.data) && isId(deskgate.data))
+    found.add('change-ticket-writes');
+  else found.undocumented.push(`ticket/${probe.ticketWrite} answered differently`);
+}
+
 /**
  * Compares what the original and deskgate answered to one probe, naming each difference by the
  * switch-over guide's anchor for it, or listing it as undocumented. `time` is never compared.
@@ -340,6 +430,10 @@ export function compareReadings(
   context: CompareContext = {},
 ): Comparison {
   const found = new Differences();
+  if (probe.kind === 'ticket-write') {
+    compareTicketWrite(found, probe, original, deskgate);
+    return found;
+  }
   const o = original.outcome;
   const n = deskgate.outcome;
   if (probe.numberInId && o === 'success' && firstTicketId(deskgate) !== firstTicketId(original)) {

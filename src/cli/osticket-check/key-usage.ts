@@ -14,7 +14,8 @@ export interface KeyUsage {
   /**
    * The original PHP service's `ost_syslog` rows ("OSTicket API: Ticket - reply", written with
    * WRITE_SYSTEMLOG, its default). They never name the key; with one active osTicket key
-   * `originalKeyId` is that key (the original refuses inactive ones).
+   * besides deskgate's own (its plugin's "API key ids") `originalKeyId` is that key (the
+   * original refuses inactive ones).
    */
   original: OperationUse[];
   originalKeyId: number | undefined;
@@ -69,6 +70,8 @@ export async function readKeyUsage(databaseUrl: string, prefix: string): Promise
     return found;
   };
   let keys: { id: number; isactive: number; can_create_tickets: number }[] = [];
+  /** deskgate's own keys (its osTicket plugin's "API key ids"): never a client's. */
+  const bridgeKeys = new Set<number>();
   const tryRead = async (sql: string) => {
     try {
       return (await connection.query(sql))[0] as Record<string, unknown>[];
@@ -81,6 +84,11 @@ export async function readKeyUsage(databaseUrl: string, prefix: string): Promise
     keys = (await tryRead(
       `SELECT id, isactive, can_create_tickets FROM \`${prefix}api_key\` ORDER BY id`,
     )) as typeof keys;
+    for (const row of await tryRead(
+      `SELECT value FROM \`${prefix}config\` WHERE namespace LIKE 'plugin.%' AND \`key\` = 'api_key_ids'`,
+    ))
+      for (const id of String(row.value).split(/[\s,]+/))
+        if (/^\d+$/.test(id)) bridgeKeys.add(Number(id));
     for (const row of await tryRead(
       `SELECT title, COUNT(*) AS calls, MAX(created) AS last FROM \`${prefix}syslog\`
         WHERE title LIKE 'OSTicket API: %' GROUP BY title`,
@@ -108,7 +116,7 @@ export async function readKeyUsage(databaseUrl: string, prefix: string): Promise
   } finally {
     await connection.end();
   }
-  const active = keys.filter((key) => Number(key.isactive) === 1);
+  const active = keys.filter((key) => Number(key.isactive) === 1 && !bridgeKeys.has(key.id));
   const originalKeyId = active.length === 1 ? active[0]?.id : undefined;
   const canCreate = (id: number) =>
     keys.some((key) => key.id === id && Number(key.can_create_tickets) === 1);

@@ -6,6 +6,7 @@ import {
   type Probe,
   type ReadTargets,
   refusalProbes,
+  type TicketWriteValues,
   topicProbes,
   userAddProbes,
   userListProbes,
@@ -14,6 +15,7 @@ import {
 import { type CompareContext, type Comparison, compareReadings } from './compare-readings.ts';
 import { describeReading, type Reading, readAnswer } from './read-answer.ts';
 import { type Exchange, sendExchange } from './send-exchange.ts';
+import { type CreatedTicket, checkTicketWrites, type Side } from './ticket-write-check.ts';
 
 export interface CheckTarget {
   url: string;
@@ -137,17 +139,26 @@ function collectTargets(targets: ReadTargets, probe: Probe, reading: Reading): v
   if (task) targets.taskId ??= String(task.id ?? task.task_id);
 }
 
+/** What a writing check left on the help desk. */
+export interface Created {
+  users: { side: Side; id: string; email: string }[];
+  tickets: CreatedTicket[];
+}
+
 /**
  * Sends both services the same requests of every kind they both serve and compares the
- * answers. Writes (user/add) only when `write` is true.
+ * answers. Writes (user/add; with `ticketWrites`, a throwaway ticket on each side, closed
+ * again) only when `write` is true.
  */
 export async function runCheck(options: {
   original: CheckTarget;
   deskgate: CheckTarget;
   write: boolean;
   topicFacts?: { ids: string[]; inactive: Set<string> };
+  /** osTicket's database (read only) and the values the ticket writes send. */
+  ticketWrites?: { values: TicketWriteValues; databaseUrl: string; prefix: string };
   now?: Date;
-}): Promise<ProbeResult[]> {
+}): Promise<{ results: ProbeResult[]; created: Created }> {
   const { original, deskgate } = options;
   const context: CompareContext = { inactiveTopicIds: options.topicFacts?.inactive };
   const results: ProbeResult[] = [];
@@ -191,23 +202,40 @@ export async function runCheck(options: {
 
   const emails: string[] = [];
   const userIds: string[] = [];
+  const created: Created = { users: [], tickets: [] };
   if (options.write) {
     // The second and a random part: two checks started in the same second (a script, a retry)
     // must not find each other's throwaway users and read "already used" as a difference.
     const second = (options.now ?? new Date()).toISOString().replace(/\D/g, '').slice(0, 14);
     const tag = `${second}-${randomBytes(3).toString('hex')}`;
     const adds = userAddProbes(tag);
+    const ticketUsers: Partial<Record<Side, number>> = {};
     for (const probe of adds.probes) {
       const outcome = await run(probe);
       if (!probe.bodies) continue;
-      for (const [reading, body] of [
-        [outcome.original, probe.bodies.original],
-        [outcome.deskgate, probe.bodies.deskgate],
+      for (const [side, reading, body] of [
+        ['original', outcome.original, probe.bodies.original],
+        ['deskgate', outcome.deskgate, probe.bodies.deskgate],
       ] as const) {
         if (reading.outcome !== 'success') continue;
+        const email = (body as { parameters: { email: string } }).parameters.email;
         userIds.push(String(reading.data));
-        emails.push((body as { parameters: { email: string } }).parameters.email);
+        emails.push(email);
+        created.users.push({ side, id: String(reading.data), email });
+        if (probe === adds.probes[0]) ticketUsers[side] = Number(reading.data);
       }
+    }
+    if (options.ticketWrites) {
+      created.tickets = await checkTicketWrites({
+        ...options.ticketWrites,
+        tag,
+        userIds: ticketUsers,
+        run,
+        sendDeskgate: (body) =>
+          send(deskgate, { name: '', kind: 'ticket-write', method: 'POST', body }, body),
+        sendOriginal: (body) =>
+          send(original, { name: '', kind: 'ticket-write', method: 'POST', body }, body),
+      });
     }
   }
   // user/all compares `created` days as the database's clock writes them: the local day here.
@@ -223,5 +251,5 @@ export async function runCheck(options: {
     ...ranges,
   ])
     await run(probe);
-  return results;
+  return { results, created };
 }

@@ -12,11 +12,15 @@ import * as apiKeyExpiry from './009-api-key-expiry.ts';
 import * as apiKeyAgents from './010-api-key-agents.ts';
 import * as keysetFilterIndexes from './011-keyset-filter-indexes.ts';
 import * as teams from './012-teams.ts';
+import * as ticketChanges from './013-ticket-changes.ts';
+import * as events from './014-events.ts';
 import * as webhooks from './015-webhooks.ts';
+import * as tasksOfATicketIndex from './016-tasks-of-a-ticket-index.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
 import * as osticketKeyGrants from './osticket-004-key-grants.ts';
+import * as osticketEvents from './osticket-005-events.ts';
 import * as osticketWebhooks from './osticket-006-webhooks.ts';
 
 export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -40,13 +44,17 @@ export const MIGRATIONS = {
     ['010-api-key-agents', apiKeyAgents],
     ['011-keyset-filter-indexes', keysetFilterIndexes],
     ['012-teams', teams],
+    ['013-ticket-changes', ticketChanges],
+    ['014-events', events],
     ['015-webhooks', webhooks],
+    ['016-tasks-of-a-ticket-index', tasksOfATicketIndex],
   ],
   osticket: [
     ['osticket-001-deskgate-tables', osticketOwnTables],
     ['osticket-002-exact-idempotency-keys', osticketExactIdempotencyKeys],
     ['osticket-003-generic-idempotency-records', osticketGenericIdempotencyRecords],
     ['osticket-004-key-grants', osticketKeyGrants],
+    ['osticket-005-events', osticketEvents],
     ['osticket-006-webhooks', osticketWebhooks],
   ],
 } as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;

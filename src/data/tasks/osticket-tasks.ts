@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Task, TaskListQuery } from '../../domain.ts';
 import { afterPosition } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
@@ -7,6 +6,7 @@ import type { OsticketTableRequirement } from '../osticket/osticket-requirements
 import { byCreatedThenId, notHidden } from '../tickets/hidden-entries.ts';
 import type { OsticketTicketTables } from '../tickets/osticket-ticket-tables.ts';
 import { formatTimestamp } from '../time.ts';
+import type { Task, TaskListQuery } from './task.ts';
 import type { TaskData } from './tasks.ts';
 
 type Db = Kysely<OsticketTicketTables>;

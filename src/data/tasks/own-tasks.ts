@@ -1,13 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { NewTask, Task, TaskListQuery } from '../../domain.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { afterPosition } from '../common/keyset.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
+import { appendEvents } from '../events/events.ts';
+import { eventActor } from '../events/write-origin.ts';
 import { RejectedValueError } from '../store.ts';
 import { takeNextNumber } from '../tickets/count-next.ts';
 import type { OwnTicketTables, TaskTable } from '../tickets/own-tickets.ts';
 import { formatTimestamp, now } from '../time.ts';
+import type { NewTask, Task, TaskListQuery } from './task.ts';
 import type { TaskData } from './tasks.ts';
 
 type Db = Kysely<OwnTicketTables>;
@@ -52,6 +54,15 @@ export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
   return rows.map(toTask);
 }
 
+async function ticketOf(trx: Db, id: number): Promise<{ id: number; number: string }> {
+  const row = await trx
+    .selectFrom('tickets')
+    .select('number')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return { id, number: row?.number ?? '' };
+}
+
 /** A task (`deskgate tasks add`): its ticket (0: none), department and agent (0: unassigned) checked. */
 export async function createTask(db: Db, dialect: Dialect, task: NewTask): Promise<Task> {
   const id = await dialect.writeTransaction(db, async (trx) => {
@@ -78,9 +89,10 @@ export async function createTask(db: Db, dialect: Dialect, task: NewTask): Promi
       if (!agent) throw new RejectedValueError('staff_id', 'is not an existing agent');
     }
     const at = now();
-    return insertReturningId(
+    const number = await takeNextNumber(trx, 'task');
+    const id = await insertReturningId(
       trx.insertInto('tasks').values({
-        number: await takeNextNumber(trx, 'task'),
+        number,
         ticket_id: task.ticketId,
         dept_id: task.deptId,
         staff_id: task.staffId,
@@ -93,6 +105,17 @@ export async function createTask(db: Db, dialect: Dialect, task: NewTask): Promi
       }),
       dialect,
     );
+    // Last before the COMMIT: its sequence number is taken as late as it can be (decision 381).
+    await appendEvents(trx, dialect.name, [
+      {
+        type: 'task.created',
+        occurredAt: at,
+        ticket: task.ticketId === 0 ? undefined : await ticketOf(trx, task.ticketId),
+        actor: eventActor(),
+        data: { task: { id, number }, dept_id: task.deptId, staff_id: task.staffId },
+      },
+    ]);
+    return id;
   });
   const created = await findTask(db, id);
   if (!created) throw new Error(`task ${id} vanished after its creation`);

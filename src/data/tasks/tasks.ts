@@ -1,7 +1,7 @@
-import type { NewTask, Task, TaskListQuery } from '../../domain.ts';
 import { defineEntity } from '../entity.ts';
 import { makeOsticketTasks, OSTICKET_TASK_TABLES } from './osticket-tasks.ts';
 import { makeOwnTasks } from './own-tasks.ts';
+import type { NewTask, Task, TaskListQuery } from './task.ts';
 
 /** Tasks, as operations and commands see them in every layout. */
 export interface TaskData {

@@ -18,6 +18,8 @@ interface Tables {
   ticket_priority: { priority_id: number };
   staff: { staff_id: number; username: string };
   ticket: { ticket_id: number; number: string | null; user_id: number; created: string };
+  thread: { id: number; object_id: number; object_type: string };
+  thread_entry: { id: number; thread_id: number; staff_id: number; type: string; created: string };
 }
 
 /** Topic::FLAG_ACTIVE: osTicket treats a topic without it as none (Ticket::create). */
@@ -111,6 +113,20 @@ export function makeOsticketTicketInputs(handle: OsticketHandle): TicketInputDat
         .execute();
       return rows.map((row) => Number(row.ticket_id));
     },
+    async recentEntryIds(ticketId, staffId, type, seconds) {
+      const rows = await db
+        .selectFrom('thread_entry')
+        .innerJoin('thread', 'thread.id', 'thread_entry.thread_id')
+        .select('thread_entry.id')
+        .where('thread.object_type', '=', 'T')
+        .where('thread.object_id', '=', ticketId)
+        .where('thread_entry.staff_id', '=', staffId)
+        .where('thread_entry.type', '=', type)
+        .where('thread_entry.created', '>=', sql<string>`NOW() - INTERVAL ${seconds} SECOND`)
+        .orderBy('thread_entry.id')
+        .execute();
+      return rows.map((row) => Number(row.id));
+    },
   };
 }
 
@@ -130,5 +146,11 @@ export const OSTICKET_TICKET_INPUT_TABLES: readonly OsticketTableRequirement[] =
     table: 'ticket',
     privileges: ['SELECT'],
     columns: ['ticket_id', 'number', 'user_id', 'created'],
+  },
+  { table: 'thread', privileges: ['SELECT'], columns: ['id', 'object_id', 'object_type'] },
+  {
+    table: 'thread_entry',
+    privileges: ['SELECT'],
+    columns: ['id', 'thread_id', 'staff_id', 'type', 'created'],
   },
 ];

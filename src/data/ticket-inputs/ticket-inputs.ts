@@ -33,6 +33,16 @@ export interface TicketInputData {
   ticketIdByNumber(number: string, userId: number): Promise<number | undefined>;
   /** The user's tickets created in the last `seconds` seconds of the database's clock. */
   recentTicketIds(userId: number, seconds: number): Promise<number[]>;
+  /**
+   * The entries of `type` (R, N) the agent posted on the ticket in the last `seconds` seconds of
+   * the database's clock (osTicket's rows carry it), oldest first: what a lost call posted.
+   */
+  recentEntryIds(
+    ticketId: number,
+    staffId: number,
+    type: 'R' | 'N',
+    seconds: number,
+  ): Promise<number[]>;
 }
 
 function osticketOnly(): Promise<never> {
@@ -50,6 +60,7 @@ export const ticketInputs = defineEntity<TicketInputData>({
     agentUsername: osticketOnly,
     ticketIdByNumber: osticketOnly,
     recentTicketIds: osticketOnly,
+    recentEntryIds: osticketOnly,
   }),
   osticket: makeOsticketTicketInputs,
   osticketRequires: {

@@ -307,6 +307,7 @@ export function makeOsticketTickets(handle: OsticketHandle): TicketData {
     insertTicket: writtenByOsticket,
     insertReply: writtenByOsticket,
     closeTicket: writtenByOsticket,
+    changeTicket: writtenByOsticket,
     // users delete asks before calling deskgate's plugin (which asks again); topics delete is
     // refused before it asks.
     countTicketsNaming: async (reference) => {

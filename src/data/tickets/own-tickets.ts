@@ -1,4 +1,4 @@
-import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 import type {
   NewReply,
   NewTicket,
@@ -19,6 +19,10 @@ import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
+import { changeTicket } from './own-ticket-changes.ts';
+import { insertTicketEvent } from './own-ticket-events.ts';
+import { feedEntry } from './own-ticket-feed.ts';
+import { addHours, insertEntry, lockTicket, nextUpdated, requireAgent } from './own-ticket-rows.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
 
@@ -54,6 +58,8 @@ export interface TicketTable {
   sla_id: number;
   topic_id: number;
   staff_id: number;
+  /** The team it is assigned to, 0: none (migration 013). */
+  team_id: Generated<number>;
   subject: string;
   source: string;
   ip_address: string;
@@ -95,7 +101,10 @@ export interface TicketEventTable {
   user_id: number;
   dept_id: number;
   topic_id: number;
+  team_id: Generated<number>;
   data: string | null;
+  /** The changed columns, before and after, as JSON (migration 013; null before it). */
+  changes: Generated<string | null>;
   at: string;
 }
 
@@ -127,10 +136,11 @@ export interface OwnTicketTables {
   /** What a ticket names of the users and topics entities' tables. */
   users: { id: number; name: string };
   topics: { id: number };
+  teams: { id: number; name: string; is_enabled: number };
 }
 
 type Db = Kysely<OwnTicketTables>;
-type Trx = Transaction<OwnTicketTables>;
+export type Trx = Transaction<OwnTicketTables>;
 
 /** osTicket's default priority on a fresh install (config `default_priority_id`): Normal. */
 const DEFAULT_PRIORITY_ID = 2;
@@ -161,7 +171,7 @@ function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
     slaId: Number(row.sla_id),
     topicId: Number(row.topic_id),
     staffId: Number(row.staff_id),
-    teamId: 0,
+    teamId: Number(row.team_id),
     emailId: 0,
     lockId: 0,
     flags: 0,
@@ -272,11 +282,6 @@ export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticke
   return withEntries(db, rows, query.notes);
 }
 
-/** Adds hours to a `YYYY-MM-DD HH:MM:SS` UTC time (decision 172: no business-hours schedule). */
-function addHours(at: string, hours: number): string {
-  return formatTimestamp(new Date(Date.parse(`${at.replace(' ', 'T')}Z`) + hours * 3_600_000));
-}
-
 async function requireRow(
   found: Promise<unknown>,
   field: string,
@@ -359,6 +364,7 @@ export async function insertTicket(
         sla_id: Number(sla.id),
         topic_id: ticket.topicId,
         staff_id: 0,
+        team_id: 0,
         subject: ticket.subject,
         source: 'API',
         ip_address: ticket.ipAddress,
@@ -379,72 +385,45 @@ export async function insertTicket(
       }),
       dialect,
     );
-    await trx
-      .insertInto('ticket_entries')
-      .values({
-        ticket_id: id,
-        pid: 0,
-        type: 'M',
-        user_id: ticket.userId,
-        staff_id: 0,
-        poster: user.name,
-        title: ticket.subject,
-        body: ticket.body,
-        format: 'text',
-        source: 'API',
-        ip_address: ticket.ipAddress,
-        created_at: at,
-      })
-      .execute();
+    const message = {
+      ticket_id: id,
+      pid: 0,
+      type: 'M',
+      user_id: ticket.userId,
+      staff_id: 0,
+      poster: user.name,
+      title: ticket.subject,
+      body: ticket.body,
+      format: 'text',
+      source: 'API',
+      ip_address: ticket.ipAddress,
+      created_at: at,
+    };
+    const messageId = await insertEntry(trx, dialect, message);
     const event = {
       ticket_id: id,
       staff_id: 0,
       user_id: ticket.userId,
       dept_id: Number(department.id),
       topic_id: ticket.topicId,
+      team_id: 0,
       at,
     };
-    await trx
-      .insertInto('ticket_events')
-      .values({ ...event, kind: 'created', data: null })
-      .execute();
+    await insertTicketEvent(trx, dialect, { ...event, kind: 'created', data: null, changes: null });
+    await feedEntry(trx, dialect, { ...message, id: messageId });
     if (closed) {
-      await trx
-        .insertInto('ticket_events')
-        .values({
-          ...event,
-          kind: 'closed',
-          data: JSON.stringify({ status: [Number(status.id), status.name] }),
-        })
-        .execute();
+      await insertTicketEvent(trx, dialect, {
+        ...event,
+        kind: 'closed',
+        data: { status: [Number(status.id), status.name] },
+        changes: null,
+      });
     }
     return { id, number };
   }
 }
 
-async function requireTicket(trx: Trx, ticketId: number) {
-  const ticket = await trx
-    .selectFrom('tickets')
-    .selectAll()
-    .where('id', '=', ticketId)
-    .executeTakeFirst();
-  if (!ticket) throw new RejectedValueError('ticket_id', 'is not an existing ticket');
-  return ticket;
-}
-
-async function requireAgent(trx: Trx, staffId: number) {
-  const agent = await trx
-    .selectFrom('agents')
-    .selectAll()
-    .where('id', '=', staffId)
-    .executeTakeFirst();
-  if (!agent) throw new RejectedValueError('staff_id', 'is not an existing agent');
-  if (Number(agent.is_active) !== 1)
-    throw new RejectedValueError('staff_id', 'is not an active agent');
-  return agent;
-}
-
-async function lastMessageId(trx: Trx, ticketId: number): Promise<number> {
+export async function lastMessageId(trx: Trx, ticketId: number): Promise<number> {
   const row = await trx
     .selectFrom('ticket_entries')
     .select('id')
@@ -456,14 +435,6 @@ async function lastMessageId(trx: Trx, ticketId: number): Promise<number> {
   return row ? Number(row.id) : 0;
 }
 
-async function insertEntry(
-  trx: Trx,
-  dialect: Dialect,
-  values: Omit<Selectable<TicketEntryTable>, 'id'>,
-): Promise<number> {
-  return insertReturningId(trx.insertInto('ticket_entries').values(values), dialect);
-}
-
 /** An agent's response, as osTicket's postReply writes it: the ticket becomes answered and, if unassigned, the agent's. */
 export async function insertReply(
   trx: Trx,
@@ -472,9 +443,10 @@ export async function insertReply(
   at: string,
 ): Promise<number> {
   {
-    const ticket = await requireTicket(trx, reply.ticketId);
+    const ticket = await lockTicket(trx, dialect, reply.ticketId);
     const agent = await requireAgent(trx, reply.staffId);
-    const entryId = await insertEntry(trx, dialect, {
+    const when = nextUpdated(ticket.updated_at, at);
+    const response = {
       ticket_id: reply.ticketId,
       pid: await lastMessageId(trx, reply.ticketId),
       type: 'R',
@@ -486,14 +458,16 @@ export async function insertReply(
       format: 'text',
       source: 'API',
       ip_address: reply.ipAddress,
-      created_at: at,
-    });
+      created_at: when,
+    };
+    const entryId = await insertEntry(trx, dialect, response);
+    await feedEntry(trx, dialect, { ...response, id: entryId });
     await trx
       .updateTable('tickets')
       .set({
         is_answered: 1,
-        last_response_at: at,
-        updated_at: at,
+        last_response_at: when,
+        updated_at: when,
         staff_id: Number(ticket.staff_id) === 0 ? reply.staffId : Number(ticket.staff_id),
       })
       .where('id', '=', reply.ticketId)
@@ -513,8 +487,9 @@ export async function closeTicket(
   at: string,
 ): Promise<void> {
   {
-    const ticket = await requireTicket(trx, closing.ticketId);
+    const ticket = await lockTicket(trx, dialect, closing.ticketId);
     const agent = await requireAgent(trx, closing.staffId);
+    const when = nextUpdated(ticket.updated_at, at);
     const status = await trx
       .selectFrom('ticket_statuses')
       .selectAll()
@@ -527,12 +502,12 @@ export async function closeTicket(
     if (
       (closing.deptId !== 0 && closing.deptId !== Number(ticket.dept_id)) ||
       (closing.topicId !== 0 && closing.topicId !== Number(ticket.topic_id)) ||
-      closing.teamId !== 0 ||
+      (closing.teamId !== 0 && closing.teamId !== Number(ticket.team_id)) ||
       (closing.username !== undefined && closing.username !== agent.username)
     )
       throw new CloseFieldsMismatchError('close fields do not match');
     if (closing.body !== '') {
-      await insertEntry(trx, dialect, {
+      const note = {
         ticket_id: closing.ticketId,
         pid: 0,
         type: 'N',
@@ -544,34 +519,38 @@ export async function closeTicket(
         format: 'text',
         source: 'API',
         ip_address: closing.ipAddress,
-        created_at: at,
-      });
+        created_at: when,
+      };
+      await feedEntry(trx, dialect, { ...note, id: await insertEntry(trx, dialect, note) });
     }
     await trx
       .updateTable('tickets')
       .set({
         status_id: closing.statusId,
-        closed_at: at,
-        last_update_at: at,
-        updated_at: at,
+        closed_at: when,
+        last_update_at: when,
+        updated_at: when,
         staff_id: closing.staffId,
         is_overdue: 0,
       })
       .where('id', '=', closing.ticketId)
       .execute();
-    await trx
-      .insertInto('ticket_events')
-      .values({
-        ticket_id: closing.ticketId,
-        kind: 'closed',
-        staff_id: closing.staffId,
-        user_id: 0,
-        dept_id: Number(ticket.dept_id),
-        topic_id: Number(ticket.topic_id),
-        data: JSON.stringify({ status: [Number(status.id), status.name] }),
-        at,
-      })
-      .execute();
+    await insertTicketEvent(trx, dialect, {
+      ticket_id: closing.ticketId,
+      kind: 'closed',
+      staff_id: closing.staffId,
+      user_id: 0,
+      dept_id: Number(ticket.dept_id),
+      topic_id: Number(ticket.topic_id),
+      team_id: Number(ticket.team_id),
+      data: { status: [Number(status.id), status.name] },
+      changes: {
+        status_id: [Number(ticket.status_id), Number(status.id)],
+        staff_id: [Number(ticket.staff_id), closing.staffId],
+        closed_at: [ticket.closed_at, when],
+      },
+      at: when,
+    });
   }
 }
 
@@ -662,6 +641,8 @@ export function makeOwnTickets(handle: OwnHandle): TicketData {
       insertReply(tablesOf<OwnTicketTables>(trx) as Trx, dialect, reply, at),
     closeTicket: (trx, closing, at) =>
       closeTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, closing, at),
+    changeTicket: (trx, change, at) =>
+      changeTicket(tablesOf<OwnTicketTables>(trx) as Trx, dialect, change, at),
     countTicketsNaming: (reference, trx) =>
       countTicketsNaming(trx ? tablesOf<OwnTicketTables>(trx) : db, reference),
     anonymiseTicketsOf: (trx, userId, marker) =>

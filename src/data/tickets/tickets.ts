@@ -2,6 +2,8 @@ import type {
   NewReply,
   NewTicket,
   Ticket,
+  TicketChange,
+  TicketChangeResult,
   TicketClosing,
   TicketListQuery,
   TicketLookup,
@@ -9,6 +11,8 @@ import type {
 import { defineEntity, type WriteTransaction } from '../entity.ts';
 import { makeOsticketTickets, OSTICKET_TICKET_TABLES } from './osticket-tickets.ts';
 import { makeOwnTickets } from './own-tickets.ts';
+
+export { TicketConflictError, TicketNotCloseableError } from './ticket-errors.ts';
 
 /** What ticket/add answers: the new ticket's id and number. */
 export interface CreatedTicket {
@@ -31,6 +35,16 @@ export interface TicketData {
   /** An agent's response; resolves to the new entry's id. */
   insertReply(trx: WriteTransaction, reply: NewReply, at: string): Promise<number>;
   closeTicket(trx: WriteTransaction, closing: TicketClosing, at: string): Promise<void>;
+  /**
+   * A note, status, assignment, transfer or field change as the staff panel makes it (issue 35):
+   * the ticket's row locked, its ids checked, a stale `ifUnmodifiedSince` refused
+   * (TicketConflictError), a change that changes nothing left unwritten.
+   */
+  changeTicket(
+    trx: WriteTransaction,
+    change: TicketChange,
+    at: string,
+  ): Promise<TicketChangeResult>;
   /**
    * How many tickets name the user (as the ticket's user or a message's poster) or the topic; in
    * `trx` when given. What `users delete` and `topics delete` refuse to leave dangling.

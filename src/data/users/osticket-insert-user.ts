@@ -1,11 +1,11 @@
 import { type Kysely, sql } from 'kysely';
-import type { NewUser } from '../../domain.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { RejectedValueError } from '../store.ts';
+import { DuplicateEmailError } from './duplicate-email-error.ts';
 import { type ContactField, type ContactForm, findContactForm } from './osticket-contact-form.ts';
 import { toSearchable, userSearchContent } from './osticket-search-text.ts';
 import type { OsticketUserTables } from './osticket-users.ts';
-import { DuplicateEmailError } from './users.ts';
+import type { NewUser } from './user.ts';
 
 /** osTicket's `UNIQUE KEY address (address)`, case-insensitive through the column's collation. */
 const EMAIL_UNIQUE: UniqueIndex = { table: 'user_email', index: 'address' };

@@ -1,11 +1,11 @@
 import type { Generated, Kysely } from 'kysely';
-import type { User, UserRangeQuery } from '../../domain.ts';
 import { afterPosition } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { formatTimestamp } from '../time.ts';
 import { insertUser } from './osticket-insert-user.ts';
+import type { User, UserRangeQuery } from './user.ts';
 import type { UserData } from './users.ts';
 
 /**

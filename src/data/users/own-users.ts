@@ -1,12 +1,15 @@
 import type { Generated, Kysely } from 'kysely';
-import type { NewUser, User, UserRangeQuery } from '../../domain.ts';
 import { prepareInsertReturningId } from '../common/insert-returning-id.ts';
 import { afterPosition } from '../common/keyset.ts';
 import { type Param, prepareQuery } from '../common/prepared-query.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
+import { appendEvents } from '../events/events.ts';
+import { eventActor } from '../events/write-origin.ts';
 import { formatTimestamp } from '../time.ts';
-import { DuplicateEmailError, type UserData } from './users.ts';
+import { DuplicateEmailError } from './duplicate-email-error.ts';
+import type { NewUser, User, UserRangeQuery } from './user.ts';
+import type { UserData } from './users.ts';
 
 /** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
 export interface UserTable {
@@ -114,6 +117,9 @@ export async function insertUser(
     });
     if (user.defaultEmailId === 0) await setDefaultEmail(trx, { userId, emailId });
     await insertAccount(trx, { ...user, at, userId });
+    await appendEvents(trx, dialect.name, [
+      { type: 'user.created', occurredAt: at, user: { id: userId }, actor: eventActor() },
+    ]);
     return userId;
   } catch (error) {
     if (dialect.isUniqueViolation(error, EMAIL_UNIQUE))

@@ -1,7 +1,7 @@
-import type { NewUser, User, UserRangeQuery } from '../../domain.ts';
 import { defineEntity, type WriteTransaction } from '../entity.ts';
 import { makeOsticketUsers, OSTICKET_USER_TABLES } from './osticket-users.ts';
 import { makeOwnUsers } from './own-users.ts';
+import type { NewUser, User, UserRangeQuery } from './user.ts';
 
 /** Users, as operations and commands see them in every layout. */
 export interface UserData {
@@ -23,9 +23,7 @@ export interface UserData {
   deleteUser(trx: WriteTransaction, id: number): Promise<boolean>;
 }
 
-export class DuplicateEmailError extends Error {
-  override name = 'DuplicateEmailError';
-}
+export { DuplicateEmailError } from './duplicate-email-error.ts';
 
 export const users = defineEntity<UserData>({
   name: 'users',

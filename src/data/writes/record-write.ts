@@ -1,7 +1,10 @@
 import { callLog } from '../call-log/call-log.ts';
 import { type DataHandle, tablesOf } from '../entity.ts';
+import { type EventTables, insertEvents } from '../events/event-rows.ts';
+import { flushHeldEvents, withWriteOrigin } from '../events/write-origin.ts';
 import { now } from '../time.ts';
 import { type AuditLogTables, insertAuditEntry } from './audit-log.ts';
+import { IdempotencyConflictError } from './idempotency-conflict-error.ts';
 import {
   deletePendingClaim,
   deleteStoredAnswersBefore,
@@ -13,7 +16,7 @@ import {
   insertStoredAnswer,
   settlePendingClaim,
 } from './idempotency-records.ts';
-import { IdempotencyConflictError, type Writes } from './writes.ts';
+import type { Writes } from './writes.ts';
 
 /**
  * The write path over deskgate's own tables, the same in every layout (in an osTicket database
@@ -28,35 +31,46 @@ export function makeWrites(handle: DataHandle): Writes {
     async recordWrite(write) {
       const { actor, claim } = write;
       try {
-        return await dialect.writeTransaction(handle.db, async (trx) => {
-          const at = now();
-          const result = await write.run(trx, at);
-          const answer = write.answer(result);
-          await insertAuditEntry(tablesOf<AuditLogTables>(trx), actor, write.targetId(result), at);
-          if (claim?.pending) {
-            const key = { apiKeyId: actor.apiKeyId, operation: actor.operation, key: claim.key };
-            if (
-              !(await settlePendingClaim(
-                tablesOf<IdempotencyTables>(trx),
-                key,
-                JSON.stringify(answer),
-              ))
-            ) {
-              throw new IdempotencyConflictError(claim.key);
-            }
-          } else if (claim) {
-            await insertStoredAnswer(tablesOf<IdempotencyTables>(trx), {
-              apiKeyId: actor.apiKeyId,
-              operation: actor.operation,
-              key: claim.key,
-              fingerprint: claim.fingerprint,
-              answer: JSON.stringify(answer),
+        return await dialect.writeTransaction(handle.db, (trx) =>
+          // The write's events (the feed) name its actor, and are inserted last (decision 381).
+          withWriteOrigin(actor, async () => {
+            const at = now();
+            const result = await write.run(trx, at);
+            const answer = write.answer(result);
+            await insertAuditEntry(
+              tablesOf<AuditLogTables>(trx),
+              actor,
+              write.targetId(result),
               at,
-            });
-          }
-          await log.recordWrite?.(trx, actor, write.outcome(result));
-          return answer;
-        });
+            );
+            if (claim?.pending) {
+              const key = { apiKeyId: actor.apiKeyId, operation: actor.operation, key: claim.key };
+              if (
+                !(await settlePendingClaim(
+                  tablesOf<IdempotencyTables>(trx),
+                  key,
+                  JSON.stringify(answer),
+                ))
+              ) {
+                throw new IdempotencyConflictError(claim.key);
+              }
+            } else if (claim) {
+              await insertStoredAnswer(tablesOf<IdempotencyTables>(trx), {
+                apiKeyId: actor.apiKeyId,
+                operation: actor.operation,
+                key: claim.key,
+                fingerprint: claim.fingerprint,
+                answer: JSON.stringify(answer),
+                at,
+              });
+            }
+            await log.recordWrite?.(trx, actor, write.outcome(result));
+            await flushHeldEvents((held, events) =>
+              insertEvents(tablesOf<EventTables>(held), dialect.name, events),
+            );
+            return answer;
+          }),
+        );
       } catch (error) {
         if (dialect.isUniqueViolation(error, IDEMPOTENCY_UNIQUE)) {
           throw new IdempotencyConflictError(claim?.key, { cause: error });

@@ -65,9 +65,7 @@ export interface Writes {
   ): Promise<number>;
 }
 
-export class IdempotencyConflictError extends Error {
-  override name = 'IdempotencyConflictError';
-}
+export { IdempotencyConflictError } from './idempotency-conflict-error.ts';
 
 export const writes = defineEntity<Writes>({
   name: 'writes',

@@ -46,10 +46,12 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   duplicate_email: MESSAGES.duplicateEmail,
   write_in_progress: MESSAGES.writeInProgress,
   not_closeable: MESSAGES.notCloseable,
+  conflict: MESSAGES.conflict,
   osticket_refused: MESSAGES.osticketRefused,
   account_grant_required: accountGrantRequiredMessage(
     'deskgate osticket keys grant 3 --scope write --organizations',
   ),
+  cursor_expired: MESSAGES.cursorExpired,
   payload_too_large: payloadTooLargeMessage(16384),
   unsupported_media_type: MESSAGES.multipart,
   idempotency_mismatch: MESSAGES.idempotencyMismatch,
@@ -74,6 +76,7 @@ export function errorExample(code: ErrorCode): Json {
       ? { errors: [{ field: 'parameters.id', message: 'is required' }] }
       : {}),
     ...(code === 'duplicate_email' ? { existing_id: '7' } : {}),
+    ...(code === 'conflict' ? { updated: '2026-11-27 21:04:05' } : {}),
   };
 }
 
@@ -99,7 +102,9 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   403: 'The key lacks the scope, or its IP allow-list excludes the caller.',
   404: 'Nothing found, with DESKGATE_NOT_FOUND_STATUS=404 (the default is the 204).',
   405: 'The operation exists but needs another method; see the Allow header.',
-  409: 'The email address is taken (case-insensitively); existing_id names its user.',
+  409:
+    'The email address is taken (case-insensitively; existing_id names its user), or the ticket ' +
+    'changed since if_unmodified_since (updated is its current one).',
   413: 'The body is larger than DESKGATE_BODY_LIMIT (16 KiB by default).',
   415: 'multipart/form-data bodies are refused; send JSON.',
   422: 'The Idempotency-Key was used before with another body.',

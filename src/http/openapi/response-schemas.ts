@@ -35,6 +35,11 @@ export const errorEnvelopeSchema = z.strictObject({
     .regex(/^[0-9]+$/)
     .optional()
     .meta({ description: 'With duplicate_email: the id of the user who holds the address.' }),
+  updated: z
+    .string()
+    .regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
+    .optional()
+    .meta({ description: "With conflict: the ticket's current `updated`." }),
 });
 
 /** The codes an error response with this status can carry. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../../errors.ts';
+import { feedEventSchema } from '../../operations/events-since/events-since.ts';
 import type { HttpMethod, Operation, OperationVariant } from '../../operations/operation.ts';
 import { OPERATIONS } from '../../operations/registry.ts';
 import { faqCategoryViewSchema } from '../../operations/views/catalogue-view.ts';
@@ -149,6 +150,7 @@ export function operationComponents(): Record<string, Json> {
   const responses: [z.ZodType, string][] = [
     [topicViewSchema, 'Topic'],
     [userViewSchema, 'User'],
+    [feedEventSchema, 'FeedEvent'],
     // Recursive: without a component of its own, zod leaves an unresolvable __shared $ref.
     [faqCategoryViewSchema, 'FaqCategory'],
     [serviceStatusEnvelopeSchema, 'ServiceStatusEnvelope'],

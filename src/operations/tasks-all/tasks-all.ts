@@ -1,15 +1,15 @@
 import { z } from 'zod';
+import type { TaskListQuery } from '../../data/tasks/task.ts';
 import { tasks } from '../../data/tasks/tasks.ts';
-import type { TaskListQuery } from '../../domain.ts';
+import { CREATED_CURSOR } from '../created-cursor.ts';
+import { dateRangeParameters, endBound } from '../date-range.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { requireNotesGrant } from '../notes-grant.ts';
 import { defineOperation } from '../operation.ts';
-import { dateRangeParameters, endBound } from '../user-all/date-bound.ts';
-import { USER_CURSOR } from '../user-all/user-cursor.ts';
 import { TASK_EXAMPLE, taskViewSchema, toTaskView } from '../views/ticket-view.ts';
 
-const paging = listParameters(USER_CURSOR, 'Tasks');
+const paging = listParameters(CREATED_CURSOR, 'Tasks');
 const ticketId = integerField(1, INT32_MAX).meta({
   description: 'The ticket the tasks belong to.',
 });
@@ -72,7 +72,7 @@ export const tasksAll = defineOperation({
         maxList: config.maxList,
         maxBytes: config.maxAnswerBytes,
         noun: 'tasks',
-        cursor: USER_CURSOR,
+        cursor: CREATED_CURSOR,
       },
       (count, after) => {
         const query: TaskListQuery = {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { tickets } from '../../data/tickets/tickets.ts';
 import type { TicketListQuery } from '../../domain.ts';
+import { CREATED_CURSOR } from '../created-cursor.ts';
+import { dateRangeParameters, endBound } from '../date-range.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
-import { dateRangeParameters, endBound } from '../user-all/date-bound.ts';
-import { USER_CURSOR } from '../user-all/user-cursor.ts';
 import { TICKET_EXAMPLE, ticketViewSchema, toTicketView } from '../views/ticket-view.ts';
 
 const status = () =>
@@ -13,7 +13,7 @@ const status = () =>
     description: 'A status id of the status table (osTicket: ticket_status); 0 = any status.',
   });
 /** Pages resume after a (time, id) position: user/all's cursor, over creation or last-update time. */
-const paging = listParameters(USER_CURSOR, 'Tickets');
+const paging = listParameters(CREATED_CURSOR, 'Tickets');
 
 /** Its parameters, by the `sort` that selects them (the original's four). */
 export const ticketAllParameters = {
@@ -92,7 +92,7 @@ export const ticketAll = defineOperation({
         maxList: config.maxList,
         maxBytes: config.maxAnswerBytes,
         noun: 'tickets',
-        cursor: USER_CURSOR,
+        cursor: CREATED_CURSOR,
       },
       (count, after) => {
         const query: TicketListQuery = {

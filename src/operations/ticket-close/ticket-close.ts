@@ -2,20 +2,21 @@ import { z } from 'zod';
 import { CloseFieldsMismatchError } from '../../data/store.ts';
 import { ticketInputs } from '../../data/ticket-inputs/ticket-inputs.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
+import { writes } from '../../data/writes/writes.ts';
 import { DeskgateError } from '../../errors.ts';
 import { insufficientScopeMessage, invalidParametersMessage } from '../../messages.ts';
-import { callBridge } from '../../osticket-api/call-osticket.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
+import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import {
   OSTICKET_WRITE_USES,
   type OsticketWriteContext,
   osticketBridgeOf,
-  recordOsticketWrite,
   rejectParameter,
 } from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
+import { changeThroughOsticket, recoveredAnswer, TICKET_ID_ANSWER } from '../ticket-changes.ts';
 import { writeTicket } from '../ticket-writes.ts';
 
 type Parameters = z.output<typeof ticketCloseParameters>;
@@ -57,7 +58,7 @@ async function closeThroughOsticket(
   staffId: number,
   context: OsticketWriteContext,
 ): Promise<string> {
-  const api = osticketBridgeOf(context);
+  osticketBridgeOf(context);
   const ticket = await context
     .data(tickets)
     .findTicket({ id: parameters.ticket_id }, { notes: false });
@@ -77,23 +78,33 @@ async function closeThroughOsticket(
   )
     throw closeFieldsMismatch();
   const note = parameters.body?.trim() ?? '';
-  await callBridge(
-    api,
-    'close',
+  return changeThroughOsticket(
+    context,
+    parameters,
     {
-      staff_id: staffId,
-      ticket_id: parameters.ticket_id,
-      status_id: parameters.status_id,
-      ip: context.clientIp,
-      ...(note === '' ? {} : { note }),
+      route: 'close',
+      body: {
+        staff_id: staffId,
+        ticket_id: parameters.ticket_id,
+        status_id: parameters.status_id,
+        ip: context.clientIp,
+        ...(note === '' ? {} : { note }),
+      },
+      fields: {
+        staff_id: 'staff_id',
+        ticket_id: 'ticket_id',
+        status_id: 'status_id',
+        note: 'body',
+      },
+      // An unanswered call closed it when the ticket has the status now.
+      recover: (found) =>
+        found.statusId === parameters.status_id ? recoveredAnswer(found) : undefined,
     },
-    { staff_id: 'staff_id', ticket_id: 'ticket_id', status_id: 'status_id', note: 'body' },
+    {
+      outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+      ...TICKET_ID_ANSWER,
+    },
   );
-  return recordOsticketWrite(context, undefined, {
-    targetId: String(parameters.ticket_id),
-    outcome: `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
-    answer: String(parameters.ticket_id),
-  });
 }
 
 const checked = (what: string) =>
@@ -140,7 +151,8 @@ export const ticketClose = defineOperation({
     'differs (without `tickets:read`: 403, leave them out). Answers the ticket ' +
     "id. In osTicket mode deskgate's osTicket plugin closes it with osTicket's own code (its " +
     'checks: permissions, open tasks, required fields → 409 `not_closeable`); 501 ' +
-    '`requires_osticket_bridge` (nothing written) until the plugin is set up.',
+    '`requires_osticket_bridge` (nothing written) until the plugin is set up. Send an ' +
+    '`Idempotency-Key` to make retries safe.',
   parameters: { '*': ticketCloseParameters },
   response: z
     .string()
@@ -156,8 +168,11 @@ export const ticketClose = defineOperation({
   ],
   uses: OSTICKET_WRITE_USES,
   nothingFound: false,
+  idempotencyKey: true,
   errors: [
     'agent_not_allowed',
+    'idempotency_mismatch',
+    'write_in_progress',
     'requires_osticket_bridge',
     'not_closeable',
     'osticket_refused',
@@ -171,26 +186,31 @@ export const ticketClose = defineOperation({
     if (context.config.schema === 'osticket')
       return closeThroughOsticket(parameters, staffId, context);
     try {
-      return await writeTicket(context, {
-        run: (trx, at) =>
-          context.data(tickets).closeTicket(
-            trx,
-            {
-              ticketId: parameters.ticket_id,
-              staffId,
-              statusId: parameters.status_id,
-              body: escapeHtml(parameters.body?.trim() ?? ''),
-              ipAddress: context.clientIp,
-              teamId: parameters.team_id ?? 0,
-              deptId: parameters.dept_id ?? 0,
-              topicId: parameters.topic_id ?? 0,
-              username: parameters.username,
-            },
-            at,
-          ),
-        targetId: () => String(parameters.ticket_id),
-        outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
-        answer: () => String(parameters.ticket_id),
+      return await writeOnce(context.data(writes), context, {
+        fingerprint: fingerprintOf(parameters),
+        write: (claim) =>
+          writeTicket(context, {
+            claim,
+            run: (trx, at) =>
+              context.data(tickets).closeTicket(
+                trx,
+                {
+                  ticketId: parameters.ticket_id,
+                  staffId,
+                  statusId: parameters.status_id,
+                  body: escapeHtml(parameters.body?.trim() ?? ''),
+                  ipAddress: context.clientIp,
+                  teamId: parameters.team_id ?? 0,
+                  deptId: parameters.dept_id ?? 0,
+                  topicId: parameters.topic_id ?? 0,
+                  username: parameters.username,
+                },
+                at,
+              ),
+            targetId: () => String(parameters.ticket_id),
+            outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+            answer: () => String(parameters.ticket_id),
+          }),
       });
     } catch (error) {
       throw error instanceof CloseFieldsMismatchError ? closeFieldsMismatch() : error;

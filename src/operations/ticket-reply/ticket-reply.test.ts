@@ -56,6 +56,58 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
     assert.equal(ticket.staff_id, String(agentId));
   });
 
+  test('reply with an Idempotency-Key: two calls, one entry, the same answer; another body → 422', async () => {
+    const id = await open();
+    const headers = { 'Idempotency-Key': `reply-${id}` };
+    const parameters = { ticket_id: id, body: 'On my way.', staff_id: agentId };
+    const send = (body: Record<string, unknown>) =>
+      server.request(
+        { query: 'ticket', condition: 'reply', parameters: body },
+        { method: 'POST', headers },
+      );
+    const first = await send(parameters);
+    const again = await send(parameters);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body?.data, first.body?.data);
+    assert.deepEqual(
+      ((await read(id)).entries as Record<string, string>[]).map((e) => e.entry_type),
+      ['M', 'R'],
+    );
+    const other = await send({ ...parameters, body: 'Another reply.' });
+    assert.equal(other.status, 422, other.text);
+    assert.equal(other.body?.code, 'idempotency_mismatch');
+    assert.equal(((await read(id)).entries as unknown[]).length, 2);
+  });
+
+  test('close with an Idempotency-Key: two calls, one close, the same answer', async () => {
+    const id = await open();
+    const headers = { 'Idempotency-Key': `close-${id}` };
+    const parameters = { ticket_id: id, staff_id: agentId, status_id: 3, body: 'Done.' };
+    const replies = [];
+    for (let n = 0; n < 2; n++) {
+      replies.push(
+        await server.request(
+          { query: 'ticket', condition: 'close', parameters },
+          { method: 'POST', headers },
+        ),
+      );
+    }
+    assert.deepEqual(
+      replies.map((r) => [r.status, r.body?.data]),
+      [
+        [200, id],
+        [200, id],
+      ],
+    );
+    const { key } = await server.createKey({ scopes: ['tickets:read'], notes: true });
+    assert.deepEqual(
+      ((await read(id, key)).entries as Record<string, string>[]).map((e) => e.entry_type),
+      ['M', 'N'],
+      'one note: the close ran once',
+    );
+  });
+
   test('reply: unknown ticket or agent → 400 naming it; PUT accepted', async () => {
     const id = await open();
     for (const [parameters, field] of [

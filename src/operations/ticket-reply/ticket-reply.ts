@@ -1,42 +1,45 @@
 import { z } from 'zod';
 import { agents } from '../../data/agents/agents.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
-import { callBridge } from '../../osticket-api/call-osticket.ts';
+import { writes } from '../../data/writes/writes.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
+import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
-import {
-  OSTICKET_WRITE_USES,
-  type OsticketWriteContext,
-  osticketBridgeOf,
-  recordOsticketWrite,
-} from '../osticket-ticket-writes.ts';
+import { OSTICKET_WRITE_USES, type OsticketWriteContext } from '../osticket-ticket-writes.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
+import { changeThroughOsticket, postedSinceClaim } from '../ticket-changes.ts';
 import { writeTicket } from '../ticket-writes.ts';
 
-/** osTicket mode: deskgate's osTicket plugin posts it as the agent, and osTicket mails it. */
-async function replyThroughOsticket(
+/**
+ * osTicket mode: deskgate's osTicket plugin posts it as the agent, and osTicket mails it; with an
+ * Idempotency-Key claimed first, so that a retry never mails the user twice (decision 412).
+ */
+function replyThroughOsticket(
   parameters: z.output<typeof ticketReplyParameters>,
   staffId: number,
   context: OsticketWriteContext,
 ): Promise<string> {
-  const api = osticketBridgeOf(context);
-  const posted = await callBridge(
-    api,
-    'reply',
+  return changeThroughOsticket(
+    context,
+    parameters,
     {
-      staff_id: staffId,
-      ticket_id: parameters.ticket_id,
-      message: parameters.body,
-      ip: context.clientIp,
+      route: 'reply',
+      body: {
+        staff_id: staffId,
+        ticket_id: parameters.ticket_id,
+        message: parameters.body,
+        ip: context.clientIp,
+      },
+      fields: { staff_id: 'staff_id', ticket_id: 'ticket_id', message: 'body' },
+      // The response an unanswered call posted: the agent's, since the claim.
+      recover: (ticket, ageMs) => postedSinceClaim(context, ticket, staffId, 'R', ageMs),
     },
-    { staff_id: 'staff_id', ticket_id: 'ticket_id', message: 'body' },
+    {
+      outcome: ({ ticketId, entryId }) => `replied to ticket ${ticketId} (entry ${entryId})`,
+      answer: ({ entryId }) => String(entryId),
+    },
   );
-  return recordOsticketWrite(context, undefined, {
-    targetId: String(posted.entryId),
-    outcome: `replied to ticket ${posted.ticketId} (entry ${posted.entryId})`,
-    answer: String(posted.entryId),
-  });
 }
 
 export const ticketReplyParameters = z.strictObject({
@@ -61,8 +64,9 @@ export const ticketReply = defineOperation({
     "unassigned, the agent's (osTicket's auto-claim). Every id is checked (400 naming the " +
     "field). Answers the new entry id. In osTicket mode deskgate's osTicket plugin posts it " +
     "with osTicket's own code, which checks the agent's permissions and mails the user; 501 " +
-    '`requires_osticket_bridge` (nothing written) until the plugin is set up. A retry posts ' +
-    'a second reply.',
+    '`requires_osticket_bridge` (nothing written) until the plugin is set up. Send an ' +
+    "`Idempotency-Key` to make retries safe: the same key answers the first reply's entry id, " +
+    'and the user gets one reply, one mail.',
   parameters: { '*': ticketReplyParameters },
   response: z
     .string()
@@ -79,8 +83,11 @@ export const ticketReply = defineOperation({
   // agents: the staff_id it acts as (deskgate agents add).
   uses: [...OSTICKET_WRITE_USES, agents],
   nothingFound: false,
+  idempotencyKey: true,
   errors: [
     'agent_not_allowed',
+    'idempotency_mismatch',
+    'write_in_progress',
     'requires_osticket_bridge',
     'osticket_refused',
     'osticket_unavailable',
@@ -91,21 +98,26 @@ export const ticketReply = defineOperation({
     const staffId = actingAgent(context, parameters.staff_id);
     return context.config.schema === 'osticket'
       ? replyThroughOsticket(parameters, staffId, context)
-      : writeTicket(context, {
-          run: (trx, at) =>
-            context.data(tickets).insertReply(
-              trx,
-              {
-                ticketId: parameters.ticket_id,
-                staffId,
-                body: escapeHtml(parameters.body),
-                ipAddress: context.clientIp,
-              },
-              at,
-            ),
-          targetId: String,
-          outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
-          answer: String,
+      : writeOnce(context.data(writes), context, {
+          fingerprint: fingerprintOf(parameters),
+          write: (claim) =>
+            writeTicket(context, {
+              claim,
+              run: (trx, at) =>
+                context.data(tickets).insertReply(
+                  trx,
+                  {
+                    ticketId: parameters.ticket_id,
+                    staffId,
+                    body: escapeHtml(parameters.body),
+                    ipAddress: context.clientIp,
+                  },
+                  at,
+                ),
+              targetId: String,
+              outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
+              answer: String,
+            }),
         });
   },
 });

@@ -4,7 +4,7 @@ import { createUsersCreatedAt } from '../../../test/helpers/data-setup.ts';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userBody } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
-import { decodeUserCursor, encodeUserCursor } from './user-cursor.ts';
+import { decodeCreatedCursor, encodeCreatedCursor } from '../created-cursor.ts';
 
 /** A bcrypt hash, stored as sent: creating hundreds of users costs no hashing. */
 const HASH = '$2y$04$abcdefghijklmnopqrstuu7tWf1Lh1Iu7cL0n2K3p8o5B6v8sQm3Cq';
@@ -26,14 +26,14 @@ function pageOf(reply: Reply): Page {
 
 describe('user/all cursors', () => {
   test('encode (created, id) opaquely and decode only their own shape', () => {
-    const cursor = encodeUserCursor({ created: SAME_SECOND, id: 42 });
+    const cursor = encodeCreatedCursor({ created: SAME_SECOND, id: 42 });
     assert.match(cursor, /^[A-Za-z0-9_-]+$/);
-    assert.deepEqual(decodeUserCursor(cursor), { created: SAME_SECOND, id: 42 });
+    assert.deepEqual(decodeCreatedCursor(cursor), { created: SAME_SECOND, id: 42 });
     for (const bad of ['', 'nope', '!!!', Buffer.from('2026-01-15|42').toString('base64url')]) {
-      assert.equal(decodeUserCursor(bad), undefined, bad);
+      assert.equal(decodeCreatedCursor(bad), undefined, bad);
     }
     const extra = Buffer.from(`${SAME_SECOND}|42|1`).toString('base64url');
-    assert.equal(decodeUserCursor(extra), undefined);
+    assert.equal(decodeCreatedCursor(extra), undefined);
   });
 });
 

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { users } from '../../data/users/users.ts';
+import { CREATED_CURSOR } from '../created-cursor.ts';
+import { dateRangeParameters, endBound } from '../date-range.ts';
 import { listParameters, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { toUserView, USER_EXAMPLE, userViewSchema } from '../views/user-view.ts';
-import { dateRangeParameters, endBound } from './date-bound.ts';
-import { USER_CURSOR } from './user-cursor.ts';
 
 /** Its parameters, by the `sort` that selects them. */
 export const userAllParameters = {
-  creationDate: dateRangeParameters(listParameters(USER_CURSOR, 'Users')),
+  creationDate: dateRangeParameters(listParameters(CREATED_CURSOR, 'Users')),
 };
 
 export const userAllResponse = z
@@ -80,7 +80,7 @@ export const userAll = defineOperation({
         maxList: config.maxList,
         maxBytes: config.maxAnswerBytes,
         noun: 'users',
-        cursor: USER_CURSOR,
+        cursor: CREATED_CURSOR,
       },
       (count, after) =>
         data(users).listUsersCreatedBetween({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { User } from '../../domain.ts';
+import type { User } from '../../data/users/user.ts';
 
 const TIMESTAMP =
   'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';

@@ -1,0 +1,86 @@
+import type { Insertable, Transaction } from 'kysely';
+import type { Dialect } from '../dialects/dialect.ts';
+import { appendEvents } from '../events/events.ts';
+import { feedEventOfEntry, feedEventOfThreadEvent } from '../events/thread-events.ts';
+import { eventActor } from '../events/write-origin.ts';
+import type { OwnTicketTables, TicketEventTable } from './own-tickets.ts';
+
+type Trx = Transaction<OwnTicketTables>;
+
+async function ticketNumber(trx: Trx, ticketId: number): Promise<string> {
+  const row = await trx
+    .selectFrom('tickets')
+    .select('number')
+    .where('id', '=', ticketId)
+    .executeTakeFirst();
+  return row?.number ?? '';
+}
+
+async function agent(trx: Trx, staffId: number) {
+  if (staffId === 0) return undefined;
+  const row = await trx
+    .selectFrom('agents')
+    .select('name')
+    .where('id', '=', staffId)
+    .executeTakeFirst();
+  return { type: 'staff' as const, id: staffId, name: row?.name ?? '' };
+}
+
+/**
+ * The feed's event of a `ticket_events` row, appended in the same transaction (decision 380):
+ * every insert into `ticket_events` calls it.
+ */
+export async function feedTicketEvent(
+  trx: Trx,
+  dialect: Dialect,
+  row: Insertable<TicketEventTable>,
+): Promise<void> {
+  const event = feedEventOfThreadEvent(
+    {
+      ticketId: row.ticket_id,
+      ticketNumber: await ticketNumber(trx, row.ticket_id),
+      state: row.kind,
+      deptId: row.dept_id,
+      topicId: row.topic_id,
+      data: row.data ?? null,
+      at: row.at,
+    },
+    eventActor(await agent(trx, row.staff_id)),
+  );
+  if (event) await appendEvents(trx, dialect.name, [event]);
+}
+
+/** The feed's event of a new entry (message, response or note; never its body). */
+export async function feedEntry(
+  trx: Trx,
+  dialect: Dialect,
+  entry: {
+    id: number;
+    ticket_id: number;
+    type: string;
+    staff_id: number;
+    user_id: number;
+    poster: string;
+    created_at: string;
+  },
+): Promise<void> {
+  const person =
+    entry.staff_id > 0
+      ? { type: 'staff' as const, id: entry.staff_id, name: entry.poster }
+      : entry.user_id > 0
+        ? { type: 'user' as const, id: entry.user_id, name: entry.poster }
+        : undefined;
+  const event = feedEventOfEntry(
+    {
+      ticketId: entry.ticket_id,
+      ticketNumber: await ticketNumber(trx, entry.ticket_id),
+      entryId: entry.id,
+      type: entry.type,
+      staffId: entry.staff_id,
+      userId: entry.user_id,
+      at: entry.created_at,
+    },
+    eventActor(person),
+  );
+  if (event) await appendEvents(trx, dialect.name, [event]);
+}

@@ -1,0 +1,4 @@
+/** Another request stored an answer under the same Idempotency-Key first. */
+export class IdempotencyConflictError extends Error {
+  override name = 'IdempotencyConflictError';
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { agents } from '../../data/agents/agents.ts';
+import { DeskgateError } from '../../errors.ts';
+import { invalidParametersMessage } from '../../messages.ts';
+import { actingAgent } from '../acting-agent.ts';
+import { INT32_MAX, integerField } from '../fields.ts';
+import { defineOperation } from '../operation.ts';
+import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
+import { escapeHtml } from '../plain-text.ts';
+import {
+  type ChangeReport,
+  changeOwnTicket,
+  changeThroughOsticket,
+  commentsField,
+  recoveredAnswer,
+  TICKET_CHANGE_ERRORS,
+  TICKET_ID_ANSWER,
+  ticketChangeFields,
+  ticketIdResponse,
+} from '../ticket-changes.ts';
+
+export const ticketAssignParameters = z.strictObject({
+  ...ticketChangeFields,
+  agent_id: integerField(0, INT32_MAX)
+    .optional()
+    .meta({ description: 'The active agent to assign it to (staff/all); 0 releases its agent.' }),
+  team_id: integerField(0, INT32_MAX)
+    .optional()
+    .meta({ description: 'The enabled team to assign it to (team/all); 0 releases its team.' }),
+  comments: commentsField(),
+});
+
+type Parameters = z.output<typeof ticketAssignParameters>;
+
+/** Exactly one of agent_id and team_id, as the staff panel assigns to one of them at a time. */
+function assignee(parameters: Parameters): { agentId: number } | { teamId: number } {
+  const { agent_id: agentId, team_id: teamId } = parameters;
+  if (agentId !== undefined && teamId === undefined) return { agentId };
+  if (teamId !== undefined && agentId === undefined) return { teamId };
+  const message =
+    agentId === undefined ? 'or team_id is required' : 'and team_id cannot both be given';
+  throw new DeskgateError(
+    'invalid_parameters',
+    invalidParametersMessage([`parameters.agent_id ${message}`]),
+    { errors: [{ field: 'parameters.agent_id', message }] },
+  );
+}
+
+export const ticketAssign = defineOperation({
+  query: 'ticket',
+  condition: 'assign',
+  methods: ['POST', 'PUT'],
+  scope: 'tickets:write',
+  summary: 'Assign a ticket to an agent or a team, or release it',
+  description:
+    'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
+    'naming the grant otherwise; a key of one agent may leave it out). Assigns the ticket to the ' +
+    'active agent `agent_id` or the enabled team `team_id` (one of them), as the staff panel ' +
+    'does: an `assigned` event (`{"staff":[id,name]}`, `{"claim":true}` when the agent takes it ' +
+    'themself, `{"team":id}`), and a closed ticket is reopened. `0` releases the ticket from its ' +
+    'agent (or team): a `released` event. Assigning it to whom it is assigned already, or ' +
+    'releasing what is not assigned, changes nothing: 200, no event, `updated` unchanged. ' +
+    '`comments` become an internal note. Every id is checked (400 naming the field); a stale ' +
+    "`if_unmodified_since` → 409 `conflict` with the ticket's current `updated`, nothing " +
+    'written. Answers the ticket id. Send an `Idempotency-Key` to make retries safe. In ' +
+    "osTicket mode deskgate's osTicket plugin assigns it with osTicket's own code (the " +
+    "agent's assign permission in the ticket's department, the assignee's, its alerts); 501 " +
+    '`requires_osticket_bridge` until the plugin is set up.',
+  parameters: { '*': ticketAssignParameters },
+  response: ticketIdResponse(),
+  responseExample: '7',
+  examples: [
+    {
+      name: 'ticket-assign',
+      summary: 'Assign ticket 6 to agent 2, as agent 1',
+      parameters: { ticket_id: 6, staff_id: 1, agent_id: 2, comments: 'Printer expert.' },
+    },
+  ],
+  uses: [...OSTICKET_WRITE_USES, agents],
+  nothingFound: false,
+  idempotencyKey: true,
+  errors: TICKET_CHANGE_ERRORS,
+  handle({ parameters }, context) {
+    const target = assignee(parameters);
+    // The key's own permission first: nothing about the ticket is looked at before it.
+    const staffId = actingAgent(context, parameters.staff_id);
+    const comments = parameters.comments?.trim() ?? '';
+    const whom = 'agentId' in target ? `agent ${target.agentId}` : `team ${target.teamId}`;
+    const report: ChangeReport<string> = {
+      outcome: ({ ticketId, changed }) =>
+        `${changed ? 'assigned' : 'kept'} ticket ${ticketId} to ${whom}`,
+      ...TICKET_ID_ANSWER,
+    };
+    if (context.config.schema === 'osticket') {
+      return changeThroughOsticket(
+        context,
+        parameters,
+        {
+          route: 'assign',
+          body: {
+            staff_id: staffId,
+            ticket_id: parameters.ticket_id,
+            ...('agentId' in target ? { agent_id: target.agentId } : { team_id: target.teamId }),
+            ip: context.clientIp,
+            ...(comments === '' ? {} : { comments }),
+            ...(parameters.if_unmodified_since === undefined
+              ? {}
+              : { if_unmodified_since: parameters.if_unmodified_since }),
+          },
+          fields: {
+            staff_id: 'staff_id',
+            ticket_id: 'ticket_id',
+            agent_id: 'agent_id',
+            team_id: 'team_id',
+            comments: 'comments',
+            if_unmodified_since: 'if_unmodified_since',
+          },
+          recover: (ticket) =>
+            (
+              'agentId' in target
+                ? ticket.staffId === target.agentId
+                : ticket.teamId === target.teamId
+            )
+              ? recoveredAnswer(ticket)
+              : undefined,
+        },
+        report,
+      );
+    }
+    return changeOwnTicket(
+      context,
+      parameters,
+      {
+        kind: 'assign',
+        ticketId: parameters.ticket_id,
+        staffId,
+        ipAddress: context.clientIp,
+        ifUnmodifiedSince: parameters.if_unmodified_since,
+        ...target,
+        comments: escapeHtml(comments),
+      },
+      report,
+    );
+  },
+});

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { ticketInputs } from '../data/ticket-inputs/ticket-inputs.ts';
+import { TicketConflictError, TicketNotCloseableError, tickets } from '../data/tickets/tickets.ts';
+import { writes } from '../data/writes/writes.ts';
+import type { Ticket, TicketChange, TicketChangeResult } from '../domain.ts';
+import { DeskgateError, type ErrorCode } from '../errors.ts';
+import { MESSAGES } from '../messages.ts';
+import {
+  type BridgeAnswer,
+  type BridgeRoute,
+  callBridge,
+  type FieldNames,
+} from '../osticket-api/call-osticket.ts';
+import { INT32_MAX, integerField } from './fields.ts';
+import { fingerprintOf, writeOnce, writeOnceRemotely } from './idempotent-write.ts';
+import {
+  OSTICKET_SETTLE_GRACE_MS,
+  type OsticketWriteContext,
+  osticketBridgeOf,
+  recordOsticketWrite,
+} from './osticket-ticket-writes.ts';
+import { writeTicket } from './ticket-writes.ts';
+
+const TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+
+/** A `YYYY-MM-DD HH:MM:SS` time, as the tickets' times are answered. */
+export const timestampField = () =>
+  z.string().regex(TIMESTAMP, { error: 'must be a time as YYYY-MM-DD HH:MM:SS' });
+
+/** What every change of a ticket takes (SPEC §8d). */
+export const ticketChangeFields = {
+  ticket_id: integerField(1, INT32_MAX).meta({ description: 'The ticket.' }),
+  staff_id: integerField(1, INT32_MAX).optional().meta({
+    description:
+      "The active agent who acts: one the key was given (`--agent`); absent, the key's one agent.",
+  }),
+  if_unmodified_since: timestampField()
+    .optional()
+    .meta({
+      description:
+        "The ticket's `updated` as the caller read it (ticket/specific): when the ticket has " +
+        'changed since, 409 `conflict` with its current `updated`, and nothing is written.',
+      examples: ['2026-11-27 21:04:05'],
+    }),
+};
+
+/** The optional comment of a change: kept as an internal note, as the staff panel does. */
+export const commentsField = () =>
+  z
+    .string()
+    .max(65_535, { error: 'must be at most 65535 characters' })
+    .optional()
+    .meta({ description: 'A comment, kept as an internal note (only when the ticket changes).' });
+
+/** The error codes every ticket change can answer, besides the ones every call can. */
+export const TICKET_CHANGE_ERRORS = [
+  'agent_not_allowed',
+  'conflict',
+  'idempotency_mismatch',
+  'requires_osticket_bridge',
+  'write_in_progress',
+  'osticket_refused',
+  'osticket_unavailable',
+  'osticket_timeout',
+] as const satisfies readonly ErrorCode[];
+
+/** The data layer's refusals of a change, as the caller sees them. */
+function toChangeError(error: unknown): unknown {
+  if (error instanceof TicketConflictError) {
+    return new DeskgateError('conflict', MESSAGES.conflict, { extra: { updated: error.updated } });
+  }
+  if (error instanceof TicketNotCloseableError) {
+    return new DeskgateError('not_closeable', `${MESSAGES.notCloseableHere} (${error.message})`);
+  }
+  return error;
+}
+
+/** How an operation names what its change did, for the audit and call logs and the answer. */
+export interface ChangeReport<Answer> {
+  outcome(result: { ticketId: number; entryId: number | null; changed: boolean }): string;
+  answer(result: { ticketId: number; entryId: number | null }): Answer;
+}
+
+/**
+ * A change on deskgate's own schema, through the generic write path: with an Idempotency-Key
+ * done once (writeOnce), a retry answering as the first call did.
+ */
+export function changeOwnTicket<Answer>(
+  context: OsticketWriteContext,
+  parameters: Readonly<Record<string, unknown>>,
+  change: TicketChange,
+  report: ChangeReport<Answer>,
+): Promise<Answer> {
+  return writeOnce(context.data(writes), context, {
+    fingerprint: fingerprintOf(parameters),
+    async write(claim) {
+      try {
+        return await writeTicket(context, {
+          claim,
+          run: (trx, at): Promise<TicketChangeResult> =>
+            context.data(tickets).changeTicket(trx, change, at),
+          // The audit names the note a ticket/note made, else the ticket changed.
+          targetId: (result) =>
+            String(change.kind === 'note' ? (result.entryId ?? result.ticketId) : result.ticketId),
+          outcome: (result) => report.outcome(result),
+          answer: (result) => report.answer(result),
+        });
+      } catch (error) {
+        throw toChangeError(error);
+      }
+    },
+  });
+}
+
+/** Seconds of slack on the recovery window: clocks of deskgate and osTicket's database differ. */
+const RECOVERY_SLACK_SECONDS = 5;
+
+/**
+ * A reply's or note's recovery: the newest entry of `type` the agent posted on the ticket since
+ * the claim (`ageMs` old), on the database's own clock (osTicket's rows carry its SYSTEM zone).
+ */
+export async function postedSinceClaim(
+  context: OsticketWriteContext,
+  ticket: Ticket,
+  staffId: number,
+  type: 'R' | 'N',
+  ageMs: number,
+): Promise<BridgeAnswer | undefined> {
+  const seconds = Math.ceil(ageMs / 1000) + RECOVERY_SLACK_SECONDS;
+  const ids = await context.data(ticketInputs).recentEntryIds(ticket.id, staffId, type, seconds);
+  const entryId = ids.at(-1);
+  return entryId === undefined ? undefined : recoveredAnswer(ticket, entryId);
+}
+
+/** One call to a route of deskgate's osTicket plugin, and how a retry after a lost answer recovers. */
+export interface BridgeChange {
+  route: BridgeRoute;
+  body: Record<string, unknown>;
+  fields: FieldNames;
+  /**
+   * After a call whose answer was lost (decision 240): the ticket as it is now, or undefined when
+   * the change cannot be told from the ticket (a fresh call is made then).
+   */
+  recover(
+    ticket: Ticket,
+    ageMs: number,
+  ): Promise<BridgeAnswer | undefined> | BridgeAnswer | undefined;
+}
+
+/**
+ * A change in osTicket mode: deskgate's osTicket plugin makes it with osTicket's own code as the
+ * agent (its permissions, events, alerts and mail), claimed first under an Idempotency-Key so
+ * that no retry calls osTicket while an earlier call may still be writing (writeOnceRemotely).
+ */
+export function changeThroughOsticket<Answer>(
+  context: OsticketWriteContext,
+  parameters: Readonly<Record<string, unknown>>,
+  change: BridgeChange,
+  report: ChangeReport<Answer>,
+): Promise<Answer> {
+  const api = osticketBridgeOf(context);
+  const ticketId = Number(change.body.ticket_id);
+  return writeOnceRemotely(context.data(writes), context, {
+    fingerprint: fingerprintOf(parameters),
+    settleMs: api.timeoutMs + OSTICKET_SETTLE_GRACE_MS,
+    async call() {
+      try {
+        return await callBridge(api, change.route, change.body, change.fields);
+      } catch (error) {
+        throw toChangeError(error);
+      }
+    },
+    store: (result, claim) =>
+      recordOsticketWrite(context, claim, {
+        targetId: String(
+          change.route === 'note' || change.route === 'reply'
+            ? (result.entryId ?? result.ticketId)
+            : result.ticketId,
+        ),
+        outcome: report.outcome({ ...result, changed: result.changed ?? true }),
+        answer: report.answer(result),
+      }),
+    async recover(ageMs) {
+      const ticket = await context.data(tickets).findTicket({ id: ticketId }, { notes: true });
+      return ticket ? change.recover(ticket, ageMs) : undefined;
+    },
+  });
+}
+
+/** A recovered call's answer: the ticket as it is, nothing said about a new entry. */
+export function recoveredAnswer(ticket: Ticket, entryId: number | null = null): BridgeAnswer {
+  return {
+    ticketId: ticket.id,
+    number: ticket.number,
+    entryId,
+    changed: true,
+    updated: ticket.updated,
+  };
+}
+
+/** The answer of a change that names the ticket (status, assign, transfer, update, close). */
+export const TICKET_ID_ANSWER = {
+  answer: (result: { ticketId: number }) => String(result.ticketId),
+};
+
+export const ticketIdResponse = () =>
+  z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description: 'The ticket id.', examples: ['7'] });

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { agents } from '../../data/agents/agents.ts';
+import { actingAgent } from '../acting-agent.ts';
+import { defineOperation } from '../operation.ts';
+import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
+import { escapeHtml, stripTags, textField } from '../plain-text.ts';
+import {
+  type ChangeReport,
+  changeOwnTicket,
+  changeThroughOsticket,
+  postedSinceClaim,
+  TICKET_CHANGE_ERRORS,
+  ticketChangeFields,
+} from '../ticket-changes.ts';
+
+export const ticketNoteParameters = z.strictObject({
+  ...ticketChangeFields,
+  body: textField(65_535, 'The note, plain text (stored HTML-escaped).'),
+  title: z
+    .string()
+    .trim()
+    .max(255, { error: 'must be at most 255 characters' })
+    .optional()
+    .meta({ description: "The note's title (plain text; absent: none)." }),
+});
+
+const report: ChangeReport<string> = {
+  outcome: ({ ticketId, entryId }) => `noted on ticket ${ticketId} (entry ${entryId})`,
+  answer: ({ entryId }) => String(entryId),
+};
+
+export const ticketNote = defineOperation({
+  query: 'ticket',
+  condition: 'note',
+  methods: ['POST', 'PUT'],
+  scope: 'tickets:write',
+  summary: 'Post an internal note on a ticket',
+  description:
+    'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
+    'naming the grant otherwise; a key of one agent may leave it out). Adds an internal note ' +
+    '(entry type `N`, the agent as its poster) to the ticket `ticket_id`: agents see it, the ' +
+    'user never does, and deskgate answers it only to keys with the notes grant. The ticket ' +
+    'itself does not change (`updated` stays). Every id is checked (400 naming the field); a ' +
+    "stale `if_unmodified_since` → 409 `conflict` with the ticket's current `updated`. Answers " +
+    'the new entry id. Send an `Idempotency-Key` to make retries safe: the same key answers the ' +
+    "first note's id, never a second note. In osTicket mode deskgate's osTicket plugin posts " +
+    "it with osTicket's own code (the agent's permissions, the activity alerts); 501 " +
+    '`requires_osticket_bridge` (nothing written) until the plugin is set up.',
+  parameters: { '*': ticketNoteParameters },
+  response: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description: 'The new entry id.', examples: ['13'] }),
+  responseExample: '13',
+  examples: [
+    {
+      name: 'ticket-note',
+      summary: 'Leave an internal note on ticket 7 as agent 1',
+      parameters: {
+        ticket_id: 7,
+        staff_id: 1,
+        title: 'Called the customer',
+        body: 'They will send the serial number tomorrow.',
+      },
+    },
+  ],
+  uses: [...OSTICKET_WRITE_USES, agents],
+  nothingFound: false,
+  idempotencyKey: true,
+  errors: TICKET_CHANGE_ERRORS,
+  handle({ parameters }, context) {
+    // The key's own permission first: nothing about the ticket is looked at before it.
+    const staffId = actingAgent(context, parameters.staff_id);
+    const title = parameters.title === undefined ? '' : stripTags(parameters.title).trim();
+    if (context.config.schema === 'osticket') {
+      return changeThroughOsticket(
+        context,
+        parameters,
+        {
+          route: 'note',
+          body: {
+            staff_id: staffId,
+            ticket_id: parameters.ticket_id,
+            note: parameters.body,
+            ip: context.clientIp,
+            ...(title === '' ? {} : { title }),
+            ...(parameters.if_unmodified_since === undefined
+              ? {}
+              : { if_unmodified_since: parameters.if_unmodified_since }),
+          },
+          fields: {
+            staff_id: 'staff_id',
+            ticket_id: 'ticket_id',
+            note: 'body',
+            title: 'title',
+            if_unmodified_since: 'if_unmodified_since',
+          },
+          // The note an unanswered call posted: the agent's, since the claim.
+          recover: (ticket, ageMs) => postedSinceClaim(context, ticket, staffId, 'N', ageMs),
+        },
+        report,
+      );
+    }
+    return changeOwnTicket(
+      context,
+      parameters,
+      {
+        kind: 'note',
+        ticketId: parameters.ticket_id,
+        staffId,
+        ipAddress: context.clientIp,
+        ifUnmodifiedSince: parameters.if_unmodified_since,
+        title: title === '' ? null : title,
+        body: escapeHtml(parameters.body),
+      },
+      report,
+    );
+  },
+});

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { agents } from '../../data/agents/agents.ts';
+import type { Ticket } from '../../domain.ts';
+import { DeskgateError } from '../../errors.ts';
+import { invalidParametersMessage } from '../../messages.ts';
+import { actingAgent } from '../acting-agent.ts';
+import { INT32_MAX, integerField } from '../fields.ts';
+import { defineOperation } from '../operation.ts';
+import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
+import {
+  type ChangeReport,
+  changeOwnTicket,
+  changeThroughOsticket,
+  recoveredAnswer,
+  TICKET_CHANGE_ERRORS,
+  TICKET_ID_ANSWER,
+  ticketChangeFields,
+  ticketIdResponse,
+  timestampField,
+} from '../ticket-changes.ts';
+
+export const ticketUpdateParameters = z.strictObject({
+  ...ticketChangeFields,
+  priority_id: integerField(1, INT32_MAX)
+    .optional()
+    .meta({ description: 'A priority (priority/all).' }),
+  topic_id: integerField(1, INT32_MAX).optional().meta({ description: 'A help topic.' }),
+  sla_id: integerField(0, INT32_MAX).optional().meta({
+    description:
+      "An SLA plan (sla/all); 0: none (not in osTicket mode: osTicket's panel cannot remove a plan, 400).",
+  }),
+  duedate: timestampField()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "The ticket's due date, `YYYY-MM-DD HH:MM:SS` in the future, on the clock of the " +
+        "tickets' times; `null` clears it.",
+      examples: ['2099-12-01 17:00:00'],
+    }),
+});
+
+type Parameters = z.output<typeof ticketUpdateParameters>;
+
+const FIELDS = ['priority_id', 'topic_id', 'sla_id', 'duedate'] as const;
+
+/** Whether the ticket already has every value asked for (a lost answer's recovery). */
+function hasValues(ticket: Ticket, parameters: Parameters): boolean {
+  return (
+    (parameters.priority_id === undefined || ticket.priorityId === parameters.priority_id) &&
+    (parameters.topic_id === undefined || ticket.topicId === parameters.topic_id) &&
+    (parameters.sla_id === undefined || ticket.slaId === parameters.sla_id) &&
+    (parameters.duedate === undefined || ticket.dueDate === parameters.duedate)
+  );
+}
+
+export const ticketUpdate = defineOperation({
+  query: 'ticket',
+  condition: 'update',
+  methods: ['POST', 'PUT'],
+  scope: 'tickets:write',
+  summary: "Change a ticket's priority, help topic, SLA plan or due date",
+  description:
+    'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
+    'naming the grant otherwise; a key of one agent may leave it out). Sets one or more of ' +
+    '`priority_id`, `topic_id`, `sla_id` and `duedate` (`null` clears it) as the staff panel ' +
+    'edits them: `lastupdate` now, an `edited` event per changed field with its value before ' +
+    'and after (`{"priority_id":[2,3]}`), and a new SLA plan or due date counts the SLA due time ' +
+    'again. Values the ticket has already change nothing: 200, no event, `updated` unchanged. ' +
+    'Every id is checked (400 naming the field); a due date must be in the future. A stale ' +
+    "`if_unmodified_since` → 409 `conflict` with the ticket's current `updated`, nothing " +
+    'written. Answers the ticket id. Send an `Idempotency-Key` to make retries safe. In ' +
+    "osTicket mode deskgate's osTicket plugin edits them with osTicket's own code (the " +
+    "agent's edit permission, its events and SLA); 501 `requires_osticket_bridge` until the " +
+    'plugin is set up.',
+  parameters: { '*': ticketUpdateParameters },
+  response: ticketIdResponse(),
+  responseExample: '7',
+  examples: [
+    {
+      name: 'ticket-update',
+      summary: 'Make ticket 6 High priority (3) and due on 1 December 2099, as agent 1',
+      parameters: { ticket_id: 6, staff_id: 1, priority_id: 3, duedate: '2099-12-01 17:00:00' },
+    },
+  ],
+  uses: [...OSTICKET_WRITE_USES, agents],
+  nothingFound: false,
+  idempotencyKey: true,
+  errors: TICKET_CHANGE_ERRORS,
+  handle({ parameters }, context) {
+    if (FIELDS.every((name) => parameters[name] === undefined)) {
+      const message = 'needs one or more of priority_id, topic_id, sla_id and duedate';
+      throw new DeskgateError(
+        'invalid_parameters',
+        invalidParametersMessage([`parameters ${message}`]),
+        {
+          errors: [{ field: 'parameters', message }],
+        },
+      );
+    }
+    // The key's own permission first: nothing about the ticket is looked at before it.
+    const staffId = actingAgent(context, parameters.staff_id);
+    const given = Object.fromEntries(
+      FIELDS.filter((name) => parameters[name] !== undefined).map((name) => [
+        name,
+        parameters[name],
+      ]),
+    );
+    const report: ChangeReport<string> = {
+      outcome: ({ ticketId, changed }) =>
+        `${changed ? 'updated' : 'kept'} ${Object.keys(given).join(', ')} of ticket ${ticketId}`,
+      ...TICKET_ID_ANSWER,
+    };
+    if (context.config.schema === 'osticket') {
+      return changeThroughOsticket(
+        context,
+        parameters,
+        {
+          route: 'update',
+          body: {
+            staff_id: staffId,
+            ticket_id: parameters.ticket_id,
+            ...given,
+            ip: context.clientIp,
+            ...(parameters.if_unmodified_since === undefined
+              ? {}
+              : { if_unmodified_since: parameters.if_unmodified_since }),
+          },
+          fields: {
+            staff_id: 'staff_id',
+            ticket_id: 'ticket_id',
+            priority_id: 'priority_id',
+            topic_id: 'topic_id',
+            sla_id: 'sla_id',
+            duedate: 'duedate',
+            if_unmodified_since: 'if_unmodified_since',
+          },
+          recover: (ticket) =>
+            hasValues(ticket, parameters) ? recoveredAnswer(ticket) : undefined,
+        },
+        report,
+      );
+    }
+    return changeOwnTicket(
+      context,
+      parameters,
+      {
+        kind: 'update',
+        ticketId: parameters.ticket_id,
+        staffId,
+        ipAddress: context.clientIp,
+        ifUnmodifiedSince: parameters.if_unmodified_since,
+        ...(parameters.priority_id === undefined ? {} : { priorityId: parameters.priority_id }),
+        ...(parameters.topic_id === undefined ? {} : { topicId: parameters.topic_id }),
+        ...(parameters.sla_id === undefined ? {} : { slaId: parameters.sla_id }),
+        ...(parameters.duedate === undefined ? {} : { dueDate: parameters.duedate }),
+      },
+      report,
+    );
+  },
+});

@@ -1,0 +1,8 @@
+// A test file for test/leak-check.test.ts: it leaves a listening server behind.
+import { createServer } from 'node:net';
+import { test } from 'node:test';
+
+test('opens a server and never closes it', async () => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+});
