@@ -15,10 +15,10 @@ export interface DeliveryWorkerOptions {
   logger: Logger;
   metrics: WebhookMetrics | undefined;
   /**
-   * Turns new events into deliveries before each look for due ones (the dispatcher); resolves to
-   * how many it queued. Absent: only deliveries already queued are sent.
+   * Turns new events into deliveries before each look for due ones (the dispatcher); `more` when
+   * the feed has more to read at once. Absent: only deliveries already queued are sent.
    */
-  dispatch?: (() => Promise<number>) | undefined;
+  dispatch?: (() => Promise<{ queued: number; more: boolean }>) | undefined;
 }
 
 export interface DeliveryWorker {
@@ -125,7 +125,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       if (forgotten > 0)
         logger.debug({ forgotten }, 'webhook delivery log: old deliveries forgotten');
     }
-    if (dispatch) await dispatch();
+    if (dispatch && (await dispatch()).more) again = true;
     const room = settings.concurrency - inFlight.size;
     if (room <= 0) return;
     const claimed = await data.claimDue(Date.now(), leaseMs, room);

@@ -1,9 +1,11 @@
 import { type Config, ConfigError } from '../config.ts';
+import { events } from '../data/events/events.ts';
 import type { Store } from '../data/store.ts';
 import { webhooks } from '../data/webhooks/webhooks.ts';
 import type { Logger } from '../logger.ts';
 import type { WebhookMetrics } from '../metrics/webhook-metrics.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery-worker.ts';
+import { dispatchEvents } from './dispatch-events.ts';
 import { openSecret, WebhookEncryptionError } from './secret-box.ts';
 import { ENCRYPTION_KEY_HINT } from './webhook-runtime.ts';
 
@@ -42,14 +44,18 @@ export async function assertWebhookSecretsOpen(
 /** The delivery worker of a running server (none with DESKGATE_WEBHOOK_CONCURRENCY=0). */
 export function startWebhookDelivery(
   store: Store,
-  config: Pick<Config, 'webhooks'>,
+  config: Pick<Config, 'webhooks' | 'eventsSettleMs'>,
   logger: Logger,
   metrics: WebhookMetrics | undefined,
 ): DeliveryWorker {
+  const data = store.data(webhooks);
+  const feed = store.data(events);
   return startDeliveryWorker({
-    data: store.data(webhooks),
+    data,
     config,
     logger: logger.child({ component: 'webhooks' }),
     metrics,
+    dispatch: () =>
+      dispatchEvents({ events: feed, webhooks: data, settleMs: config.eventsSettleMs }),
   });
 }

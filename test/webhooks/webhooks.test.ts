@@ -5,6 +5,7 @@ import { DEFAULT_SCOPES } from '../../src/domain.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import type { Reply } from '../helpers/http.ts';
 import { startTestServer, type TestServer, useTestServer } from '../helpers/test-server.ts';
+import { ticketAddBody } from '../helpers/tickets.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /** A 32-byte key as `openssl rand -base64 32` prints one. */
@@ -17,6 +18,7 @@ export const WEBHOOK_TEST_ENV: Record<string, string> = {
   DESKGATE_WEBHOOK_RETRY_DELAYS: '50ms,50ms,50ms',
   DESKGATE_WEBHOOK_POLL_INTERVAL: '50ms',
   DESKGATE_WEBHOOK_TIMEOUT: '2s',
+  DESKGATE_EVENTS_SETTLE_MS: '200',
 };
 
 type Data = Record<string, unknown>;
@@ -208,6 +210,69 @@ describeEachDatabase('webhooks', (database) => {
     const reply = await server.request({ query: 'webhook', condition: 'all' }, { key });
     assert.equal(reply.status, 403, reply.text);
     assert.equal(reply.body?.code, 'insufficient_scope');
+  });
+
+  test('events of the feed reach the webhooks subscribed to their type', async () => {
+    const users = await startWebhookReceiver('/users');
+    const tickets = await startWebhookReceiver('/tickets');
+    try {
+      const userHook = await addWebhook(server, users, ['user.*']);
+      await addWebhook(server, tickets, ['ticket.created']);
+      const email = `feed-${Date.now()}@example.com`;
+      const added = await server.request(
+        {
+          query: 'user',
+          condition: 'add',
+          parameters: {
+            name: 'Feed Reader',
+            email,
+            password: 'secret-password',
+            timezone: 'UTC',
+            phone: 0,
+            org_id: 0,
+            default_email_id: 1,
+            status: 0,
+          },
+        },
+        { method: 'POST' },
+      );
+      const userId = String(dataOf(added));
+      await users.waitFor((received) =>
+        received.some(
+          (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === Number(userId),
+        ),
+      );
+      const delivery = users.received.find((r) => r.event.type === 'user.created');
+      assert.ok(delivery?.verified, delivery?.verifyError);
+      assert.equal(delivery.id, delivery.event.id);
+      assert.match(delivery.id, /^evt_/);
+      const log = dataOf(
+        await server.request({
+          query: 'webhook',
+          condition: 'deliveries',
+          parameters: { webhook_id: userHook, status: 'delivered' },
+        }),
+      );
+      assert.ok((log.deliveries as Data[]).some((d) => d.event_id === delivery.id));
+      // A ticket webhook gets no user event; a ticket of that user reaches it.
+      assert.equal(tickets.received.filter((r) => r.event.type === 'user.created').length, 0);
+      const ticket = await server.request(ticketAddBody(Number(userId)), { method: 'POST' });
+      const ticketId = Number(dataOf(ticket));
+      await tickets.waitFor((received) =>
+        received.some((r) => (r.event.ticket as Data | undefined)?.id === ticketId),
+      );
+      const created = tickets.received.filter(
+        (r) => (r.event.ticket as Data | undefined)?.id === ticketId,
+      );
+      assert.deepEqual(
+        created.map((r) => r.event.type),
+        ['ticket.created'],
+      );
+      assert.ok(created.every((r) => r.verified));
+    } finally {
+      await users.close();
+      await tickets.close();
+    }
   });
 
   test('webhook/test posts a ping now, signed as Standard Webhooks says', async () => {

@@ -518,3 +518,64 @@ export async function queueStats(db: Db): Promise<QueueStats> {
     disabledWebhooks: Number(disabled?.n ?? 0),
   };
 }
+
+/** The dispatcher's row in `webhook_dispatch`: where in the feed it has turned events into deliveries. */
+const DISPATCH = 'events';
+
+export async function readDispatchPosition(db: Db): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('webhook_dispatch')
+    .select('position')
+    .where('name', '=', DISPATCH)
+    .executeTakeFirst();
+  return row?.position;
+}
+
+/** Sets the first position, unless another instance set one first; resolves to the one in force. */
+export async function startDispatchAt(
+  db: Db,
+  dialect: Dialect,
+  position: string,
+  at: string,
+): Promise<string> {
+  try {
+    await dialect.writeTransaction(db, (trx: Transaction<WebhookTables>) =>
+      trx
+        .insertInto('webhook_dispatch')
+        .values({ name: DISPATCH, position, updated_at: at })
+        .execute(),
+    );
+  } catch (error) {
+    // Another instance started it first (the name is the primary key): its position holds.
+    const found = await readDispatchPosition(db);
+    if (found === undefined) throw error;
+    return found;
+  }
+  return position;
+}
+
+/**
+ * Moves the position from `from` to `to` and queues `deliveries`, in one transaction; false (and
+ * nothing written) when the position is no longer `from` (another instance dispatched them).
+ */
+export async function advanceDispatch(
+  db: Db,
+  dialect: Dialect,
+  from: string,
+  to: string,
+  deliveries: readonly NewDelivery[],
+  nowMs: number,
+  at: string,
+): Promise<boolean> {
+  return dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
+    const moved = await trx
+      .updateTable('webhook_dispatch')
+      .set({ position: to, updated_at: at })
+      .where('name', '=', DISPATCH)
+      .where('position', '=', from)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) return false;
+    await insertDeliveries(trx, deliveries, nowMs);
+    return true;
+  });
+}

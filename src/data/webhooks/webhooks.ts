@@ -1,4 +1,5 @@
 import { type DataHandle, defineEntity, tablesOf, type WriteTransaction } from '../entity.ts';
+import { now } from '../time.ts';
 import type {
   AttemptRecord,
   ClaimedDelivery,
@@ -51,6 +52,20 @@ export interface WebhookData {
   findDelivery(id: number): Promise<Delivery | undefined>;
   forgetDeliveriesBefore(cutoffMs: number): Promise<number>;
   queueStats(): Promise<QueueStats>;
+  /** Where in the feed the dispatcher has turned events into deliveries; undefined before its first run. */
+  dispatchPosition(): Promise<string | undefined>;
+  /** Sets the first position, unless another instance did: resolves to the position in force. */
+  startDispatchAt(position: string): Promise<string>;
+  /**
+   * Queues `deliveries` and moves the position from `from` to `to` in one transaction; false,
+   * nothing written, when another instance moved it first.
+   */
+  advanceDispatch(
+    from: string,
+    to: string,
+    deliveries: readonly NewDelivery[],
+    nowMs: number,
+  ): Promise<boolean>;
 }
 
 function makeWebhookData({ db: handleDb, dialect }: DataHandle): WebhookData {
@@ -78,6 +93,10 @@ function makeWebhookData({ db: handleDb, dialect }: DataHandle): WebhookData {
     findDelivery: (id) => queries.findDelivery(db, id),
     forgetDeliveriesBefore: (cutoffMs) => queries.deleteDeliveriesBefore(db, cutoffMs),
     queueStats: () => queries.queueStats(db),
+    dispatchPosition: () => queries.readDispatchPosition(db),
+    startDispatchAt: (position) => queries.startDispatchAt(db, dialect, position, now()),
+    advanceDispatch: (from, to, deliveries, nowMs) =>
+      queries.advanceDispatch(db, dialect, from, to, deliveries, nowMs, now()),
   };
 }
 
