@@ -3,6 +3,19 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
+/** A 32-byte key as `openssl rand -base64 32` prints one. */
+export const TEST_ENCRYPTION_KEY = 'q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=';
+
+/** Short waits, so that retries happen within a test (configuration, not timing asserts). */
+export const WEBHOOK_TEST_ENV: Record<string, string> = {
+  DESKGATE_WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+  DESKGATE_WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8',
+  DESKGATE_WEBHOOK_RETRY_DELAYS: '50ms,50ms,50ms',
+  DESKGATE_WEBHOOK_POLL_INTERVAL: '50ms',
+  DESKGATE_WEBHOOK_TIMEOUT: '2s',
+  DESKGATE_EVENTS_SETTLE_MS: '200',
+};
+
 /** One POST the receiver got, as it read it. */
 export interface Received {
   id: string;

@@ -6,20 +6,12 @@ import { describeEachDatabase } from '../helpers/each-database.ts';
 import type { Reply } from '../helpers/http.ts';
 import { startTestServer, type TestServer, useTestServer } from '../helpers/test-server.ts';
 import { ticketAddBody } from '../helpers/tickets.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-/** A 32-byte key as `openssl rand -base64 32` prints one. */
-export const TEST_ENCRYPTION_KEY = 'q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=';
-
-/** Short waits, so that retries happen within a test (configuration, not timing asserts). */
-export const WEBHOOK_TEST_ENV: Record<string, string> = {
-  DESKGATE_WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-  DESKGATE_WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8',
-  DESKGATE_WEBHOOK_RETRY_DELAYS: '50ms,50ms,50ms',
-  DESKGATE_WEBHOOK_POLL_INTERVAL: '50ms',
-  DESKGATE_WEBHOOK_TIMEOUT: '2s',
-  DESKGATE_EVENTS_SETTLE_MS: '200',
-};
+import {
+  startWebhookReceiver,
+  TEST_ENCRYPTION_KEY,
+  WEBHOOK_TEST_ENV,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver.ts';
 
 type Data = Record<string, unknown>;
 
