@@ -1,6 +1,12 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import type { PoolOptions } from './data/dialects/dialect.ts';
+import {
+  SECRET_WEBHOOK_VARIABLES,
+  toWebhookConfig,
+  WEBHOOK_ENV,
+  type WebhookConfig,
+} from './webhooks/webhook-config.ts';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 /** Plain decimal digits only: `z.coerce.number()` would also read " " as 0 and "0x50" as 80. */
@@ -181,6 +187,7 @@ const envSchema = z.object({
   DESKGATE_MAX_IN_FLIGHT: integer(0, 1_000_000).default(1_000),
   DESKGATE_BCRYPT_COST: integer(4, 15).default(10),
   DESKGATE_FIRST_KEY_FILE: z.string().optional(),
+  ...WEBHOOK_ENV,
 });
 
 /** The whole configuration, parsed once from the environment. Nothing else reads `process.env`. */
@@ -326,6 +333,8 @@ export interface Config {
    * in a container). Unset: beside a SQLite database, else ./data/first-api-key.txt.
    */
   firstKeyFile: string | undefined;
+  /** Webhook delivery: the DESKGATE_WEBHOOK_* settings (src/webhooks/webhook-config.ts). */
+  webhooks: WebhookConfig;
 }
 
 /** deskgate as a client of osTicket's API (decision 240). */
@@ -356,7 +365,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     const issue = result.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
     // A secret is never echoed, not even a malformed one.
-    const value = name === 'DESKGATE_OSTICKET_API_KEY' ? '…' : JSON.stringify(present[name]);
+    const secret = name === 'DESKGATE_OSTICKET_API_KEY' || SECRET_WEBHOOK_VARIABLES.includes(name);
+    const value = secret ? '…' : JSON.stringify(present[name]);
     throw new ConfigError(`${name}=${value} is not valid: ${issue?.message ?? 'invalid value'}`);
   }
   const e = result.data;
@@ -431,6 +441,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     maxInFlight: e.DESKGATE_MAX_IN_FLIGHT,
     bcryptCost: e.DESKGATE_BCRYPT_COST,
     firstKeyFile: e.DESKGATE_FIRST_KEY_FILE,
+    webhooks: toWebhookConfig(e),
   });
 }
 

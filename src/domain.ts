@@ -8,9 +8,17 @@
  * `read`: topic look-ups; `write`: user creation; `users:read`: user look-ups (personal data, so a
  * key that serves a public portal must not get it by accident); `tickets:read` / `tickets:write`:
  * ticket and task look-ups / ticket add, reply and close; `admin`: department/add, sla/add and
- * sla/delete, never given by default.
+ * sla/delete, never given by default; `webhooks:manage`: the webhook operations (where events go,
+ * with their signing secrets), never given by default either.
  */
-export type Scope = 'read' | 'write' | 'users:read' | 'tickets:read' | 'tickets:write' | 'admin';
+export type Scope =
+  | 'read'
+  | 'write'
+  | 'users:read'
+  | 'tickets:read'
+  | 'tickets:write'
+  | 'admin'
+  | 'webhooks:manage';
 export const SCOPES: readonly Scope[] = [
   'read',
   'write',
@@ -18,11 +26,21 @@ export const SCOPES: readonly Scope[] = [
   'tickets:read',
   'tickets:write',
   'admin',
+  'webhooks:manage',
 ];
-/** What the first key and `keys create` without `--scope` get: every scope but `admin`. */
-export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== 'admin');
+/** Scopes a key gets only when asked for by name (`--scope admin`, `--scope webhooks:manage`). */
+export const EXPLICIT_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['admin', 'webhooks:manage']);
+/** What the first key and `keys create` without `--scope` get: every scope but the explicit ones. */
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter(
+  (scope) => !EXPLICIT_SCOPES.has(scope),
+);
 /** Scopes whose operations write: they record themselves in their own transaction. */
-export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['write', 'tickets:write', 'admin']);
+export const WRITE_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
+  'write',
+  'tickets:write',
+  'admin',
+  'webhooks:manage',
+]);
 
 export interface ApiKey {
   id: number;

@@ -32,6 +32,8 @@ export const ERROR_STATUS = {
   idempotency_mismatch: 422,
   /** osTicket mode: a ticket write needs osTicket's own code, which is not set up. */
   requires_osticket_bridge: 501,
+  /** Webhooks need DESKGATE_WEBHOOK_ENCRYPTION_KEY, which is not set (or does not open a secret). */
+  webhooks_not_configured: 501,
   too_many_requests: 429,
   internal_error: 500,
   database_unavailable: 503,

@@ -24,6 +24,8 @@ export const MESSAGES = {
   malformedHttp: 'The request is not valid HTTP/1.1.',
   requiresOsticketBridge:
     "In osTicket mode, ticket writes are done by osTicket's own code: set DESKGATE_OSTICKET_URL and DESKGATE_OSTICKET_API_KEY (a key of osTicket's API bound to deskgate's address) and install deskgate's osTicket plugin in osTicket's admin panel. Nothing was written.",
+  webhooksNotConfigured:
+    'Webhooks need DESKGATE_WEBHOOK_ENCRYPTION_KEY (a 32-byte key, e.g. openssl rand -base64 32), which seals their signing secrets; the administrator sets it and restarts deskgate. Nothing was written.',
   requiresOsticketPlugin:
     "In osTicket mode, ticket/reply, ticket/close and a ticket/add with a department, SLA or status osTicket would not choose itself go through deskgate's osTicket plugin: install it (osticket-plugin/deskgate-bridge), put deskgate's osTicket API key on its allow-list and set DESKGATE_OSTICKET_BRIDGE=true. Nothing was written.",
   osticketPluginNotServing:

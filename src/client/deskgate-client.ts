@@ -22,6 +22,16 @@ import type {
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
 import type {
+  WebhookAddData,
+  WebhookAddParameters,
+  WebhookAllData,
+  WebhookDeliveriesData,
+  WebhookSpecificData,
+  WebhookTestData,
+  WebhookUpdateData,
+  WebhookUpdateParameters,
+} from './operation-types.ts';
+import type {
   DepartmentAddFields,
   ErrorCode,
   FieldError,
@@ -549,6 +559,80 @@ export class DeskgateClient {
     const body = { query: 'sla', condition: 'delete', parameters: { id } };
     const data = await this.#call('DELETE', body, {}, false, options);
     return data === null ? null : this.#requireId(data, 'sla/delete');
+  }
+
+  /** webhook/add (webhooks:manage): the new id and the signing secret, which is shown only this once. */
+  async addWebhook(
+    fields: WebhookAddParameters,
+    options: CallOptions = {},
+  ): Promise<WebhookAddData> {
+    const body = { query: 'webhook', condition: 'add', parameters: fields };
+    return (await this.#call('POST', body, {}, false, options)) as WebhookAddData;
+  }
+
+  /** webhook/all (webhooks:manage): every webhook, never a secret. */
+  async webhooks(options: CallOptions = {}): Promise<WebhookAllData['webhooks']> {
+    const data = await this.lookUp('webhook/all', { parameters: {} }, options);
+    return data?.webhooks ?? [];
+  }
+
+  /** webhook/specific (webhooks:manage); null when there is none. */
+  async webhookById(
+    id: number | string,
+    options: CallOptions = {},
+  ): Promise<WebhookSpecificData['webhook'] | null> {
+    const data = await this.lookUp('webhook/specific', { parameters: { id } }, options);
+    return data?.webhook ?? null;
+  }
+
+  /** webhook/update (webhooks:manage): the webhook as it is now (and `secret` when rotated); null when none. */
+  async updateWebhook(
+    fields: WebhookUpdateParameters,
+    options: CallOptions = {},
+  ): Promise<WebhookUpdateData | null> {
+    const body = { query: 'webhook', condition: 'update', parameters: fields };
+    return (await this.#call('POST', body, {}, false, options)) as WebhookUpdateData | null;
+  }
+
+  /** webhook/delete (webhooks:manage), as DELETE: the deleted id, null when there was none. */
+  async deleteWebhook(id: number | string, options: CallOptions = {}): Promise<string | null> {
+    const body = { query: 'webhook', condition: 'delete', parameters: { id } };
+    const data = await this.#call('DELETE', body, {}, false, options);
+    return data === null ? null : this.#requireId(data, 'webhook/delete');
+  }
+
+  /** webhook/test (webhooks:manage): posts a ping now and says how it went; null when no such webhook. */
+  async testWebhook(
+    id: number | string,
+    options: CallOptions = {},
+  ): Promise<WebhookTestData | null> {
+    const body = { query: 'webhook', condition: 'test', parameters: { id } };
+    return (await this.#call('POST', body, {}, false, options)) as WebhookTestData | null;
+  }
+
+  /** webhook/deliveries (webhooks:manage): one page of a webhook's delivery log, newest first. */
+  async webhookDeliveries(
+    webhookId: number | string,
+    page: { status?: 'pending' | 'delivered' | 'failed'; limit?: number; after?: string } = {},
+    options: CallOptions = {},
+  ): Promise<Page<WebhookDeliveriesData['deliveries'][number]>> {
+    const parameters = { webhook_id: webhookId, limit: page.limit ?? 100, ...page };
+    const data = await this.lookUp('webhook/deliveries', { parameters }, options);
+    return { elements: data?.deliveries ?? [], next: data?.next };
+  }
+
+  /** webhook/redeliver (webhooks:manage): queues a logged delivery again; the new delivery id, null when gone. */
+  async redeliverWebhook(
+    deliveryId: number | string,
+    options: CallOptions = {},
+  ): Promise<string | null> {
+    const body = {
+      query: 'webhook',
+      condition: 'redeliver',
+      parameters: { delivery_id: deliveryId },
+    };
+    const data = await this.#call('POST', body, {}, false, options);
+    return data === null ? null : this.#requireId(data, 'webhook/redeliver');
   }
 
   async #addAdmin(

@@ -36,6 +36,20 @@ export type {
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
 export type {
+  WebhookAddData,
+  WebhookAddParameters,
+  WebhookDeliveriesData,
+  WebhookSpecificData,
+  WebhookTestData,
+  WebhookUpdateData,
+  WebhookUpdateParameters,
+} from './operation-types.ts';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WebhookVerificationError,
+} from './verify-webhook.ts';
+export type {
   DepartmentAddFields,
   ErrorCode,
   FieldError,

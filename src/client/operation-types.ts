@@ -49,6 +49,14 @@ export type SlaAddData = string;
  * The deleted plan id.
  */
 export type SlaDeleteData = string;
+/**
+ * The deleted webhook id.
+ */
+export type WebhookDeleteData = string;
+/**
+ * The new delivery id.
+ */
+export type WebhookRedeliverData = string;
 
 export interface TopicsSpecificByIdParameters {
   /**
@@ -596,6 +604,95 @@ export interface StaffAllParameters {
   dept_id?: number | string;
 }
 export type TeamAllParameters = Record<string, never>;
+export interface WebhookAddParameters {
+  /**
+   * Where events are posted: an https URL; http only to addresses DESKGATE_WEBHOOK_ALLOW_PRIVATE lists. Loopback, private, link-local and metadata addresses are refused unless listed there.
+   */
+  url: string;
+  /**
+   * The event types it receives: names (`ticket.reply.created`), prefixes (`ticket.*`) or `*`.
+   *
+   * @minItems 1
+   * @maxItems 32
+   */
+  events: string[];
+  /**
+   * What the webhook is for, at most 255 characters.
+   */
+  description?: '' | string;
+}
+export type WebhookAllParameters = Record<string, never>;
+export interface WebhookSpecificParameters {
+  /**
+   * The webhook.
+   */
+  id: number | string;
+}
+export interface WebhookUpdateParameters {
+  /**
+   * The webhook.
+   */
+  id: number | string;
+  /**
+   * Where events are posted: an https URL; http only to addresses DESKGATE_WEBHOOK_ALLOW_PRIVATE lists. Loopback, private, link-local and metadata addresses are refused unless listed there.
+   */
+  url?: string;
+  /**
+   * The event types it receives: names (`ticket.reply.created`), prefixes (`ticket.*`) or `*`.
+   *
+   * @minItems 1
+   * @maxItems 32
+   */
+  events?: string[];
+  /**
+   * What the webhook is for, at most 255 characters.
+   */
+  description?: '' | string;
+  /**
+   * false pauses deliveries; true resumes them (and forgets the failures that disabled it).
+   */
+  enabled?: boolean;
+  /**
+   * true: a new signing secret, answered once; the old one stops at once.
+   */
+  rotate_secret?: true;
+}
+export interface WebhookDeleteParameters {
+  /**
+   * The webhook.
+   */
+  id: number | string;
+}
+export interface WebhookTestParameters {
+  /**
+   * The webhook.
+   */
+  id: number | string;
+}
+export interface WebhookDeliveriesParameters {
+  /**
+   * The webhook.
+   */
+  webhook_id: number | string;
+  /**
+   * Only deliveries in this state.
+   */
+  status?: 'pending' | 'delivered' | 'failed';
+  /**
+   * Deliveries per page, 1 to 1000 (fewer when the page reaches DESKGATE_MAX_ANSWER_BYTES; follow `next`). Without it, every match is answered at once, up to DESKGATE_MAX_LIST (default 10,000) and DESKGATE_MAX_ANSWER_BYTES (default 4 MiB); more than that → 400 `too_many_results`.
+   */
+  limit?: number | string;
+  /**
+   * The `next` value of the previous page.
+   */
+  after?: string;
+}
+export interface WebhookRedeliverParameters {
+  /**
+   * The delivery to send again.
+   */
+  delivery_id: number | string;
+}
 export interface EventsSinceParameters {
   /**
    * First call: the events that occurred from this time on (ISO 8601; UTC when no zone is given).
@@ -1284,6 +1381,198 @@ export interface TeamAllData {
   teams: TeamRecord[];
 }
 /**
+ * The new webhook and its signing secret.
+ */
+export interface WebhookAddData {
+  /**
+   * The new webhook id.
+   */
+  id: string;
+  /**
+   * The signing secret, `whsec_` and base64: keep it now, it is never shown again.
+   */
+  secret: string;
+}
+/**
+ * Every webhook, in id order.
+ */
+export interface WebhookAllData {
+  /**
+   * How many webhooks this answer holds.
+   */
+  total: number;
+  /**
+   * Items: A webhook; its signing secret is never shown again.
+   */
+  webhooks: {
+    /**
+     * The webhook id.
+     */
+    id: string;
+    url: string;
+    events: string[];
+    description: string;
+    /**
+     * False when disabled by webhook/update or by deskgate.
+     */
+    enabled: boolean;
+    /**
+     * Why deskgate disabled it (its deliveries failed for days), or null.
+     */
+    disabled_reason: string | null;
+    /**
+     * Since when (UTC) its deliveries have failed with no success in between, or null.
+     */
+    failing_since: string | null;
+    created: string;
+    updated: string;
+  }[];
+}
+/**
+ * The webhook.
+ */
+export interface WebhookSpecificData {
+  /**
+   * A webhook; its signing secret is never shown again.
+   */
+  webhook: {
+    /**
+     * The webhook id.
+     */
+    id: string;
+    url: string;
+    events: string[];
+    description: string;
+    /**
+     * False when disabled by webhook/update or by deskgate.
+     */
+    enabled: boolean;
+    /**
+     * Why deskgate disabled it (its deliveries failed for days), or null.
+     */
+    disabled_reason: string | null;
+    /**
+     * Since when (UTC) its deliveries have failed with no success in between, or null.
+     */
+    failing_since: string | null;
+    created: string;
+    updated: string;
+  };
+}
+/**
+ * The webhook as it is now.
+ */
+export interface WebhookUpdateData {
+  /**
+   * A webhook; its signing secret is never shown again.
+   */
+  webhook: {
+    /**
+     * The webhook id.
+     */
+    id: string;
+    url: string;
+    events: string[];
+    description: string;
+    /**
+     * False when disabled by webhook/update or by deskgate.
+     */
+    enabled: boolean;
+    /**
+     * Why deskgate disabled it (its deliveries failed for days), or null.
+     */
+    disabled_reason: string | null;
+    /**
+     * Since when (UTC) its deliveries have failed with no success in between, or null.
+     */
+    failing_since: string | null;
+    created: string;
+    updated: string;
+  };
+  /**
+   * With `rotate_secret`: the new signing secret, shown this once.
+   */
+  secret?: string;
+}
+/**
+ * How the ping went.
+ */
+export interface WebhookTestData {
+  /**
+   * True when the receiver answered 2xx.
+   */
+  delivered: boolean;
+  /**
+   * The receiver's HTTP status, or null when none came.
+   */
+  status: number | null;
+  latency_ms: number;
+  /**
+   * Why it failed (refused address, timeout, …), or null.
+   */
+  error: string | null;
+  /**
+   * The ping in the delivery log.
+   */
+  delivery_id: string;
+}
+/**
+ * Deliveries, newest first.
+ */
+export interface WebhookDeliveriesData {
+  /**
+   * How many deliveries this answer holds.
+   */
+  total: number;
+  /**
+   * Items: One event delivered (or being delivered) to one webhook.
+   */
+  deliveries: {
+    /**
+     * The delivery id (webhook/redeliver takes it).
+     */
+    id: string;
+    webhook_id: string;
+    /**
+     * The event id: the `webhook-id` header, the same on every attempt.
+     */
+    event_id: string;
+    /**
+     * The event type (`webhook.ping` for webhook/test).
+     */
+    event_type: string;
+    /**
+     * `pending`: waiting for its next attempt; `delivered`: a 2xx came; `failed`: given up.
+     */
+    status: 'pending' | 'delivered' | 'failed';
+    attempts: number;
+    /**
+     * When the next attempt is due (UTC), while pending.
+     */
+    next_attempt: string | null;
+    last_attempt: string | null;
+    /**
+     * The receiver's last HTTP status, or null.
+     */
+    response_status: number | null;
+    /**
+     * Why the last attempt failed, or null.
+     */
+    error: string | null;
+    latency_ms: number | null;
+    /**
+     * The start of the receiver's last answer (at most 1024 characters).
+     */
+    response_excerpt: string | null;
+    created: string;
+    delivered: string | null;
+  }[];
+  /**
+   * Present when more follow: pass it as `parameters.after`.
+   */
+  next?: string;
+}
+/**
  * A page of the feed, oldest first.
  */
 export interface EventsSinceData {
@@ -1356,6 +1645,17 @@ export interface Operations {
   'priority/all': { sorts: { '*': PriorityAllParameters }; data: PriorityAllData };
   'staff/all': { sorts: { '*': StaffAllParameters }; data: StaffAllData };
   'team/all': { sorts: { '*': TeamAllParameters }; data: TeamAllData };
+  'webhook/add': { sorts: { '*': WebhookAddParameters }; data: WebhookAddData };
+  'webhook/all': { sorts: { '*': WebhookAllParameters }; data: WebhookAllData };
+  'webhook/specific': { sorts: { '*': WebhookSpecificParameters }; data: WebhookSpecificData };
+  'webhook/update': { sorts: { '*': WebhookUpdateParameters }; data: WebhookUpdateData };
+  'webhook/delete': { sorts: { '*': WebhookDeleteParameters }; data: WebhookDeleteData };
+  'webhook/test': { sorts: { '*': WebhookTestParameters }; data: WebhookTestData };
+  'webhook/deliveries': {
+    sorts: { '*': WebhookDeliveriesParameters };
+    data: WebhookDeliveriesData;
+  };
+  'webhook/redeliver': { sorts: { '*': WebhookRedeliverParameters }; data: WebhookRedeliverData };
   'events/since': { sorts: { '*': EventsSinceParameters }; data: EventsSinceData };
 }
 
@@ -1379,6 +1679,9 @@ export type LookUpName =
   | 'priority/all'
   | 'staff/all'
   | 'team/all'
+  | 'webhook/all'
+  | 'webhook/specific'
+  | 'webhook/deliveries'
   | 'events/since';
 
 /** Every error code the server answers with (the `code` of the error envelope). */
@@ -1406,6 +1709,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'idempotency_mismatch'
   | 'requires_osticket_bridge'
+  | 'webhooks_not_configured'
   | 'too_many_requests'
   | 'internal_error'
   | 'database_unavailable'

@@ -8,10 +8,12 @@ import {
   Registry,
 } from 'prom-client';
 import type { PoolStats } from '../data/dialects/dialect.ts';
+import type { QueueStats } from '../data/webhooks/webhook.ts';
 import type { LimiterStats } from '../limits/limiter-backend.ts';
 import { readPackageVersion } from '../package-files.ts';
 import { askPrimaryForMetrics } from './cluster-metrics.ts';
 import { registerLimiterMetrics } from './limiter-metrics.ts';
+import { registerWebhookMetrics, type WebhookMetrics } from './webhook-metrics.ts';
 
 // Constructing one installs prom-client's answer to the primary's requests for a worker's series:
 // from the worker's first moments, so a scrape during its start is not held up waiting for it
@@ -37,6 +39,8 @@ export interface Metrics {
   /** The whole process group's metrics: this process's, or every worker's under DESKGATE_WORKERS. */
   render(): Promise<string>;
   readonly contentType: string;
+  /** The webhook delivery figures (src/metrics/webhook-metrics.ts); absent without `webhookQueue`. */
+  readonly webhooks: WebhookMetrics | undefined;
 }
 
 export interface MetricsOptions {
@@ -47,6 +51,8 @@ export interface MetricsOptions {
   database: string;
   /** The rate limits' Redis state, when they use Redis. */
   limiterStats?: (() => LimiterStats) | undefined;
+  /** The webhook queue, read from the database when scraped. */
+  webhookQueue?: (() => Promise<QueueStats>) | undefined;
 }
 
 /**
@@ -139,6 +145,9 @@ export function makeMetrics(options: MetricsOptions): Metrics {
     });
   }
   if (options.limiterStats) registerLimiterMetrics(registry, options.limiterStats);
+  const webhooks = options.webhookQueue
+    ? registerWebhookMetrics(registry, options.webhookQueue)
+    : undefined;
   if (cluster.isWorker) AggregatorRegistry.setRegistries([registry]);
   return {
     observeRequest(operation, status, seconds) {
@@ -153,5 +162,6 @@ export function makeMetrics(options: MetricsOptions): Metrics {
     },
     render: cluster.isWorker ? askPrimaryForMetrics : () => registry.metrics(),
     contentType: registry.contentType,
+    webhooks,
   };
 }

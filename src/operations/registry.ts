@@ -30,6 +30,14 @@ import { topicsSpecific } from './topics-specific/topics-specific.ts';
 import { userAdd } from './user-add/user-add.ts';
 import { userAll } from './user-all/user-all.ts';
 import { userSpecific } from './user-specific/user-specific.ts';
+import { webhookAdd } from './webhook-add/webhook-add.ts';
+import { webhookAll } from './webhook-all/webhook-all.ts';
+import { webhookDelete } from './webhook-delete/webhook-delete.ts';
+import { webhookDeliveries } from './webhook-deliveries/webhook-deliveries.ts';
+import { webhookRedeliver } from './webhook-redeliver/webhook-redeliver.ts';
+import { webhookSpecific } from './webhook-specific/webhook-specific.ts';
+import { webhookTest } from './webhook-test/webhook-test.ts';
+import { webhookUpdate } from './webhook-update/webhook-update.ts';
 
 /**
  * Every operation, keyed `query/condition`. A new operation is one folder (its defineOperation
@@ -66,6 +74,14 @@ export const OPERATIONS = {
   'priority/all': priorityAll,
   'staff/all': staffAll,
   'team/all': teamAll,
+  'webhook/add': webhookAdd,
+  'webhook/all': webhookAll,
+  'webhook/specific': webhookSpecific,
+  'webhook/update': webhookUpdate,
+  'webhook/delete': webhookDelete,
+  'webhook/test': webhookTest,
+  'webhook/deliveries': webhookDeliveries,
+  'webhook/redeliver': webhookRedeliver,
   'events/since': eventsSince,
 } as const satisfies Record<string, Operation>;
 

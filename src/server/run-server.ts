@@ -4,10 +4,12 @@ import type { Config } from '../config.ts';
 import { events } from '../data/events/events.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Store } from '../data/store.ts';
+import { webhooks } from '../data/webhooks/webhooks.ts';
 import { type DeskgateServer, makeServer } from '../http/make-server.ts';
 import { makeLimits } from '../limits/limits.ts';
 import type { Logger } from '../logger.ts';
 import { makeMetrics } from '../metrics/metrics.ts';
+import { assertWebhookSecretsOpen, startWebhookDelivery } from '../webhooks/start-webhooks.ts';
 import { announceFirstKey } from './announce-first-key.ts';
 import { logAdvisories } from './log-advisories.ts';
 import { SERVICE_ENTITIES } from './service-entities.ts';
@@ -40,8 +42,23 @@ export async function runServer(
   });
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   if (options.adviseAtStart !== false) await logAdvisories(store, logger, 'start');
+  try {
+    await assertWebhookSecretsOpen(store, config);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const limits = await makeLimits(config, logger);
   let server: DeskgateServer;
+  const metrics = config.metrics
+    ? makeMetrics({
+        poolStats,
+        writesWaiting,
+        database: dialect.name,
+        limiterStats: limits.stats,
+        webhookQueue: () => store.data(webhooks).queueStats(),
+      })
+    : undefined;
   try {
     server = makeServer({
       config,
@@ -49,14 +66,7 @@ export async function runServer(
       logger,
       isConnectionError: dialect.isUnavailableError,
       limits,
-      metrics: config.metrics
-        ? makeMetrics({
-            poolStats,
-            writesWaiting,
-            database: dialect.name,
-            limiterStats: limits.stats,
-          })
-        : undefined,
+      metrics,
     });
     server.listen(config.port, config.host);
     await once(server, 'listening');
@@ -74,6 +84,7 @@ export async function runServer(
     signal: reading.signal,
     onError: (err) => logger.warn({ err }, 'reading osTicket’s history into the feed failed'),
   });
+  const delivery = startWebhookDelivery(store, config, logger, metrics?.webhooks);
   let stopping: Promise<void> | undefined;
   async function stop(): Promise<void> {
     const deadline = performance.now() + config.shutdownTimeoutMs;
@@ -92,7 +103,8 @@ export async function runServer(
     // for its connections to end): they get what is left of the shutdown timeout.
     const closes = [
       ['rate limits', limits.close()],
-      ['database', store.close()],
+      // Attempts under way are recorded before the database closes (each is bounded by its timeout).
+      ['database', delivery.stop().then(() => store.close())],
     ] as const;
     const outcome = await settleWithin(
       Promise.allSettled(closes.map(([, done]) => done)),

@@ -12,6 +12,7 @@ import type {
   TopicRecord,
   UserRecord,
 } from '../../src/client/look-up-types.ts';
+import type { Operations } from '../../src/client/operation-types.ts';
 import type {
   DepartmentAddFields,
   NewTicketFields,
@@ -80,6 +81,38 @@ import type {
 import type { TaskView, TicketView } from '../../src/operations/views/ticket-view.ts';
 import type { TopicView } from '../../src/operations/views/topic-view.ts';
 import type { UserView } from '../../src/operations/views/user-view.ts';
+import type {
+  webhookAddParameters,
+  webhookAddResponse,
+} from '../../src/operations/webhook-add/webhook-add.ts';
+import type {
+  webhookAllParameters,
+  webhookAllResponse,
+} from '../../src/operations/webhook-all/webhook-all.ts';
+import type {
+  webhookDeleteParameters,
+  webhookDeleteResponse,
+} from '../../src/operations/webhook-delete/webhook-delete.ts';
+import type {
+  webhookDeliveriesParameters,
+  webhookDeliveriesResponse,
+} from '../../src/operations/webhook-deliveries/webhook-deliveries.ts';
+import type {
+  webhookRedeliverParameters,
+  webhookRedeliverResponse,
+} from '../../src/operations/webhook-redeliver/webhook-redeliver.ts';
+import type {
+  webhookSpecificParameters,
+  webhookSpecificResponse,
+} from '../../src/operations/webhook-specific/webhook-specific.ts';
+import type {
+  webhookTestParameters,
+  webhookTestResponse,
+} from '../../src/operations/webhook-test/webhook-test.ts';
+import type {
+  webhookUpdateParameters,
+  webhookUpdateResponse,
+} from '../../src/operations/webhook-update/webhook-update.ts';
 import { ROOT } from '../helpers/paths.ts';
 
 type StatusView = z.output<typeof statusViewSchema>;
@@ -260,6 +293,77 @@ const clientMatchesServer = {
         Same<LookUps['team/all']['sorts'], { '*': Record<string, never> }>,
       ]
     >(),
+  'webhook/add':
+    checks<
+      [
+        Same<Operations['webhook/add']['sorts'], { '*': z.input<typeof webhookAddParameters> }>,
+        Same<Operations['webhook/add']['data'], z.output<typeof webhookAddResponse>>,
+      ]
+    >(),
+  'webhook/all':
+    checks<
+      [
+        Same<Operations['webhook/all']['sorts'], { '*': z.input<typeof webhookAllParameters> }>,
+        Same<Operations['webhook/all']['data'], z.output<typeof webhookAllResponse>>,
+      ]
+    >(),
+  'webhook/specific':
+    checks<
+      [
+        Same<
+          Operations['webhook/specific']['sorts'],
+          { '*': z.input<typeof webhookSpecificParameters> }
+        >,
+        Same<Operations['webhook/specific']['data'], z.output<typeof webhookSpecificResponse>>,
+      ]
+    >(),
+  'webhook/update':
+    checks<
+      [
+        Same<
+          Operations['webhook/update']['sorts'],
+          { '*': z.input<typeof webhookUpdateParameters> }
+        >,
+        Same<Operations['webhook/update']['data'], z.output<typeof webhookUpdateResponse>>,
+      ]
+    >(),
+  'webhook/delete':
+    checks<
+      [
+        Same<
+          Operations['webhook/delete']['sorts'],
+          { '*': z.input<typeof webhookDeleteParameters> }
+        >,
+        Same<Operations['webhook/delete']['data'], z.output<typeof webhookDeleteResponse>>,
+      ]
+    >(),
+  'webhook/test':
+    checks<
+      [
+        Same<Operations['webhook/test']['sorts'], { '*': z.input<typeof webhookTestParameters> }>,
+        Same<Operations['webhook/test']['data'], z.output<typeof webhookTestResponse>>,
+      ]
+    >(),
+  'webhook/deliveries':
+    checks<
+      [
+        Same<
+          Operations['webhook/deliveries']['sorts'],
+          { '*': z.input<typeof webhookDeliveriesParameters> }
+        >,
+        Same<Operations['webhook/deliveries']['data'], z.output<typeof webhookDeliveriesResponse>>,
+      ]
+    >(),
+  'webhook/redeliver':
+    checks<
+      [
+        Same<
+          Operations['webhook/redeliver']['sorts'],
+          { '*': z.input<typeof webhookRedeliverParameters> }
+        >,
+        Same<Operations['webhook/redeliver']['data'], z.output<typeof webhookRedeliverResponse>>,
+      ]
+    >(),
   'events/since':
     checks<
       [
@@ -317,6 +421,14 @@ const CLIENT_METHODS = {
   'priority/all': ['ticketPriorities', 'lookUp'],
   'staff/all': ['agents', 'lookUp'],
   'team/all': ['teams', 'lookUp'],
+  'webhook/add': ['addWebhook'],
+  'webhook/all': ['webhooks', 'lookUp'],
+  'webhook/specific': ['webhookById', 'lookUp'],
+  'webhook/update': ['updateWebhook'],
+  'webhook/delete': ['deleteWebhook'],
+  'webhook/test': ['testWebhook'],
+  'webhook/deliveries': ['webhookDeliveries', 'lookUp'],
+  'webhook/redeliver': ['redeliverWebhook'],
   'events/since': ['eventsSince', 'lookUp'],
 } as const satisfies Record<
   OperationName,
@@ -343,6 +455,9 @@ const LOOK_UPS = {
   'priority/all': true,
   'staff/all': true,
   'team/all': true,
+  'webhook/all': true,
+  'webhook/specific': true,
+  'webhook/deliveries': true,
   'events/since': true,
 } as const satisfies Record<LookUpName, true>;
 

@@ -12,7 +12,9 @@ import {
   addTicketsBeforeExamples,
   addTicketsForLookUps,
   addUsersBeforeExamples,
+  addWebhooksBeforeExamples,
   dateUsersForExamples,
+  EXAMPLE_WEBHOOK_KEY,
 } from './example-data.ts';
 
 /*
@@ -29,7 +31,7 @@ const lookUps = operations.filter((operation) => operation.methods[0] === 'GET')
 describeEachDatabaseKind('every example of every operation', (database) => {
   const server = useTestServer(() => ({
     database: database.url,
-    env: database.env,
+    env: { ...database.env, DESKGATE_WEBHOOK_ENCRYPTION_KEY: EXAMPLE_WEBHOOK_KEY },
     ownKey: database.osticket === undefined,
   }));
   /** A key that may call every operation: the server's own, or osTicket's write key. */
@@ -47,6 +49,7 @@ describeEachDatabaseKind('every example of every operation', (database) => {
     }
     await addUsersBeforeExamples(server, key());
     if (!database.osticket) await addTicketsBeforeExamples(server, key());
+    if (!database.osticket) await addWebhooksBeforeExamples(server, key());
   });
 
   async function sendExample(operation: Operation, body: Record<string, unknown>): Promise<void> {
@@ -60,8 +63,11 @@ describeEachDatabaseKind('every example of every operation', (database) => {
       conformance.conforms(SERVICE_PATH, method.toLowerCase(), reply);
       return;
     }
-    if (database.osticket && operation.scope === 'admin') {
-      // No osTicket key ever has the admin scope (SPEC §8b).
+    if (
+      database.osticket &&
+      (operation.scope === 'admin' || operation.scope === 'webhooks:manage')
+    ) {
+      // No osTicket key ever has the admin scope (SPEC §8b); webhooks:manage only by a grant.
       assert.equal(reply.status, 403, reply.text);
       assert.equal(reply.body?.code, 'insufficient_scope');
       conformance.conforms(SERVICE_PATH, method.toLowerCase(), reply);

@@ -200,3 +200,23 @@ async function addCatalogueForLookUps(server: TestServer, database: KindDatabase
     },
   ]);
 }
+
+/** The examples' DESKGATE_WEBHOOK_ENCRYPTION_KEY (32 bytes, base64). */
+export const EXAMPLE_WEBHOOK_KEY = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
+
+/** Webhooks 1 and 2, which the webhook examples change, ping and delete (webhook/add makes 3). */
+export async function addWebhooksBeforeExamples(server: TestServer, key: string): Promise<void> {
+  for (let n = 1; n <= 2; n++) {
+    const reply = await server.request(
+      {
+        query: 'webhook',
+        condition: 'add',
+        parameters: { url: `https://hooks.example.com/${n}`, events: ['*'] },
+      },
+      { method: 'POST', key },
+    );
+    assert.equal(reply.status, 200, reply.text);
+    const data = reply.body?.data as { id?: string } | undefined;
+    assert.equal(data?.id, String(n), 'webhook ids start at 1');
+  }
+}

@@ -82,18 +82,28 @@ test("the README's examples cover every operation of the registry", () => {
 // Issue 37, item 9: every example runs as written, in order, on a fresh database, and answers
 // what the line below it says (status, envelope status, an id answered as `"data":"N"`).
 describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (database) => {
-  const server = useTestServer({ database });
+  const server = useTestServer({
+    database,
+    env: { DESKGATE_WEBHOOK_ENCRYPTION_KEY: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=' },
+  });
 
   test('every command succeeds and every curl answers as the README says', async () => {
-    const [{ key }, { key: adminKey }, { key: notesKey }, { key: agentKey }, deskgate] =
-      await Promise.all([
-        server.createKey({ scopes: [...DEFAULT_SCOPES] }),
-        server.createKey({ scopes: ['admin'] }),
-        server.createKey({ scopes: [...DEFAULT_SCOPES], notes: true }),
-        // The key the README has the reader make for agent 1 (the first agent the block adds).
-        server.createKey({ scopes: [...DEFAULT_SCOPES], agents: [1] }),
-        builtCli(),
-      ]);
+    const [
+      { key },
+      { key: adminKey },
+      { key: notesKey },
+      { key: agentKey },
+      { key: webhookKey },
+      deskgate,
+    ] = await Promise.all([
+      server.createKey({ scopes: [...DEFAULT_SCOPES] }),
+      server.createKey({ scopes: ['admin'] }),
+      server.createKey({ scopes: [...DEFAULT_SCOPES], notes: true }),
+      // The key the README has the reader make for agent 1 (the first agent the block adds).
+      server.createKey({ scopes: [...DEFAULT_SCOPES], agents: [1] }),
+      server.createKey({ scopes: ['webhooks:manage'] }),
+      builtCli(),
+    ]);
     const block = useItBlock();
     const examples = curlExamples(block);
     const script = [
@@ -118,6 +128,7 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
           ADMIN_KEY: adminKey,
           NOTES_KEY: notesKey,
           AGENT_KEY: agentKey,
+          WEBHOOK_KEY: webhookKey,
           DESKGATE_DATABASE_URL: database.url,
         },
       }));

@@ -27,6 +27,7 @@ test('every deskgate series the rules and docs name is one deskgate exports', as
     database: 'postgres',
     // As with DESKGATE_REDIS_URL, where the Redis series exist.
     limiterStats: () => ({ redisUp: 1, fallbacks: 0 }),
+    webhookQueue: async () => ({ pending: 0, oldestPendingMs: undefined, disabledWebhooks: 0 }),
   }).render();
   const documents = [RULES, join(ROOT, 'docs', 'monitoring.md')];
   for (const file of documents) {

@@ -64,6 +64,19 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'sla list', load: async () => (await import('./sla-list.ts')).slaList },
   { name: 'faq import', load: async () => (await import('./faq-import.ts')).faqImport },
   { name: 'faq list', load: async () => (await import('./faq-list.ts')).faqList },
+  { name: 'webhooks add', load: async () => (await import('./webhooks.ts')).webhooksAdd },
+  { name: 'webhooks list', load: async () => (await import('./webhooks.ts')).webhooksList },
+  { name: 'webhooks update', load: async () => (await import('./webhooks.ts')).webhooksUpdate },
+  { name: 'webhooks delete', load: async () => (await import('./webhooks.ts')).webhooksDelete },
+  { name: 'webhooks test', load: async () => (await import('./webhooks.ts')).webhooksTest },
+  {
+    name: 'webhooks deliveries',
+    load: async () => (await import('./webhooks.ts')).webhooksDeliveries,
+  },
+  {
+    name: 'webhooks redeliver',
+    load: async () => (await import('./webhooks.ts')).webhooksRedeliver,
+  },
   { name: 'completion', load: async () => (await import('./completion.ts')).completion },
 ];
 

@@ -14,12 +14,14 @@ import * as keysetFilterIndexes from './011-keyset-filter-indexes.ts';
 import * as teams from './012-teams.ts';
 import * as ticketChanges from './013-ticket-changes.ts';
 import * as events from './014-events.ts';
+import * as webhooks from './015-webhooks.ts';
 import * as tasksOfATicketIndex from './016-tasks-of-a-ticket-index.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
 import * as osticketKeyGrants from './osticket-004-key-grants.ts';
 import * as osticketEvents from './osticket-005-events.ts';
+import * as osticketWebhooks from './osticket-006-webhooks.ts';
 
 export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -44,6 +46,7 @@ export const MIGRATIONS = {
     ['012-teams', teams],
     ['013-ticket-changes', ticketChanges],
     ['014-events', events],
+    ['015-webhooks', webhooks],
     ['016-tasks-of-a-ticket-index', tasksOfATicketIndex],
   ],
   osticket: [
@@ -52,6 +55,7 @@ export const MIGRATIONS = {
     ['osticket-003-generic-idempotency-records', osticketGenericIdempotencyRecords],
     ['osticket-004-key-grants', osticketKeyGrants],
     ['osticket-005-events', osticketEvents],
+    ['osticket-006-webhooks', osticketWebhooks],
   ],
 } as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
 

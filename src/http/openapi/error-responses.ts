@@ -56,6 +56,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   unsupported_media_type: MESSAGES.multipart,
   idempotency_mismatch: MESSAGES.idempotencyMismatch,
   requires_osticket_bridge: MESSAGES.requiresOsticketBridge,
+  webhooks_not_configured: MESSAGES.webhooksNotConfigured,
   too_many_requests: keyRateLimitMessage(600),
   internal_error: MESSAGES.internalError,
   database_unavailable: MESSAGES.databaseUnavailable,

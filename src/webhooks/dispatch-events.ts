@@ -1,0 +1,53 @@
+import { EVENT_TYPES } from '../data/events/event.ts';
+import type { EventData } from '../data/events/events.ts';
+import { now } from '../data/time.ts';
+import type { NewDelivery } from '../data/webhooks/webhook.ts';
+import type { WebhookData } from '../data/webhooks/webhooks.ts';
+import { subscribes } from './event-types.ts';
+
+/** Events turned into deliveries per transaction. */
+const PAGE = 100;
+
+export interface DispatchOptions {
+  events: EventData;
+  webhooks: WebhookData;
+  /** DESKGATE_EVENTS_SETTLE_MS: the feed holds back events past a gap younger than this. */
+  settleMs: number;
+}
+
+/**
+ * The dispatcher: reads the feed after its stored position (through the feed's own settle rule,
+ * so an event committed late is never skipped) and, in one transaction with the new position,
+ * queues one delivery per event and enabled webhook subscribed to its type. Instances sharing
+ * the database race on the position (compare and set): each event is queued once. The first run
+ * starts at the feed's present, so a new installation does not post its history. Resolves to
+ * the deliveries queued; `more` when the feed had more to read.
+ */
+export async function dispatchEvents({
+  events,
+  webhooks,
+  settleMs,
+}: DispatchOptions): Promise<{ queued: number; more: boolean }> {
+  const stored =
+    (await webhooks.dispatchPosition()) ??
+    (await webhooks.startDispatchAt(String(await events.positionAt(now()))));
+  const page = await events.page({
+    after: Number(stored),
+    limit: PAGE,
+    types: EVENT_TYPES,
+    settleMs,
+  });
+  const next = String(page.next);
+  if (next === stored) return { queued: 0, more: false };
+  const targets = (await webhooks.listWebhooks(10_000)).filter((webhook) => webhook.enabled);
+  const deliveries: NewDelivery[] = [];
+  for (const event of page.events) {
+    const payload = JSON.stringify(event);
+    for (const webhook of targets) {
+      if (!subscribes(webhook.events, event.type)) continue;
+      deliveries.push({ webhookId: webhook.id, eventId: event.id, eventType: event.type, payload });
+    }
+  }
+  const advanced = await webhooks.advanceDispatch(stored, next, deliveries, Date.now());
+  return { queued: advanced ? deliveries.length : 0, more: !page.endOfStream };
+}

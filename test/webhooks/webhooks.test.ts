@@ -1,0 +1,449 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { webhooks } from '../../src/data/webhooks/webhooks.ts';
+import { DEFAULT_SCOPES } from '../../src/domain.ts';
+import { describeEachDatabase } from '../helpers/each-database.ts';
+import type { Reply } from '../helpers/http.ts';
+import { startTestServer, type TestServer, useTestServer } from '../helpers/test-server.ts';
+import { ticketAddBody } from '../helpers/tickets.ts';
+import {
+  startWebhookReceiver,
+  TEST_ENCRYPTION_KEY,
+  WEBHOOK_TEST_ENV,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver.ts';
+
+type Data = Record<string, unknown>;
+
+function dataOf(reply: Reply): Data {
+  assert.equal(reply.status, 200, reply.text);
+  return reply.body?.data as Data;
+}
+
+async function addWebhook(
+  server: TestServer,
+  receiver: WebhookReceiver,
+  events: string[] = ['ticket.*'],
+): Promise<string> {
+  const added = dataOf(
+    await server.request(
+      { query: 'webhook', condition: 'add', parameters: { url: receiver.url, events } },
+      { method: 'POST' },
+    ),
+  );
+  receiver.secret = String(added.secret);
+  return String(added.id);
+}
+
+/** A delivery through the queue: a ping logged by webhook/test, then sent again by webhook/redeliver. */
+async function queueDelivery(
+  server: TestServer,
+  id: string,
+): Promise<{ eventId: string; deliveryId: string }> {
+  const ping = dataOf(
+    await server.request(
+      { query: 'webhook', condition: 'test', parameters: { id } },
+      { method: 'POST' },
+    ),
+  );
+  const pingDelivery = await findDelivery(server, id, String(ping.delivery_id));
+  const redelivered = dataOf(
+    await server.request(
+      { query: 'webhook', condition: 'redeliver', parameters: { delivery_id: ping.delivery_id } },
+      { method: 'POST' },
+    ),
+  );
+  return { eventId: String(pingDelivery.event_id), deliveryId: String(redelivered) };
+}
+
+async function findDelivery(
+  server: TestServer,
+  webhookId: string,
+  deliveryId: string,
+): Promise<Data> {
+  const log = dataOf(
+    await server.request({
+      query: 'webhook',
+      condition: 'deliveries',
+      parameters: { webhook_id: webhookId, limit: 1000 },
+    }),
+  );
+  const found = (log.deliveries as Data[]).find((d) => d.id === deliveryId);
+  assert.ok(found, `delivery ${deliveryId} in ${JSON.stringify(log)}`);
+  return found;
+}
+
+/** Polls the delivery log until the delivery is no longer pending. */
+async function settled(server: TestServer, webhookId: string, deliveryId: string): Promise<Data> {
+  for (;;) {
+    const delivery = await findDelivery(server, webhookId, deliveryId);
+    if (delivery.status !== 'pending') return delivery;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describeEachDatabase('webhooks', (database) => {
+  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV }));
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  after(() => receiver.close());
+
+  test('add answers the secret once; all, specific, update and delete never show it', async () => {
+    const added = dataOf(
+      await server.request(
+        {
+          query: 'webhook',
+          condition: 'add',
+          parameters: {
+            url: receiver.url,
+            events: ['ticket.*', 'user.created'],
+            description: 'CRM',
+          },
+        },
+        { method: 'POST' },
+      ),
+    );
+    assert.match(String(added.secret), /^whsec_[A-Za-z0-9+/]{43}=$/);
+    const id = String(added.id);
+    const sealed = await server.store.data(webhooks).findSealedSecret(Number(id));
+    assert.ok(sealed?.startsWith('v1.'), 'sealed');
+    assert.ok(
+      !sealed?.includes(String(added.secret).slice(6)),
+      'the secret is not stored in clear',
+    );
+
+    const all = await server.request({ query: 'webhook', condition: 'all' });
+    assert.ok(!all.text.includes(String(added.secret).slice(6)));
+    const listed = (dataOf(all).webhooks as Data[]).find((w) => w.id === id);
+    assert.deepEqual(
+      { ...listed, created: '', updated: '' },
+      {
+        id,
+        url: receiver.url,
+        events: ['ticket.*', 'user.created'],
+        description: 'CRM',
+        enabled: true,
+        disabled_reason: null,
+        failing_since: null,
+        created: '',
+        updated: '',
+      },
+    );
+    const updated = dataOf(
+      await server.request(
+        {
+          query: 'webhook',
+          condition: 'update',
+          parameters: { id, events: ['*'], enabled: false },
+        },
+        { method: 'POST' },
+      ),
+    );
+    assert.deepEqual((updated.webhook as Data).events, ['*']);
+    assert.equal((updated.webhook as Data).enabled, false);
+    assert.equal(updated.secret, undefined);
+    const rotated = dataOf(
+      await server.request(
+        { query: 'webhook', condition: 'update', parameters: { id, rotate_secret: true } },
+        { method: 'POST' },
+      ),
+    );
+    assert.match(String(rotated.secret), /^whsec_/);
+    assert.notEqual(rotated.secret, added.secret);
+    const specific = dataOf(
+      await server.request({ query: 'webhook', condition: 'specific', parameters: { id } }),
+    );
+    assert.equal((specific.webhook as Data).id, id);
+    assert.equal(specific.secret, undefined);
+    const deleted = await server.request(
+      { query: 'webhook', condition: 'delete', parameters: { id } },
+      { method: 'DELETE' },
+    );
+    assert.equal(dataOf(deleted), id);
+    const gone = await server.request({
+      query: 'webhook',
+      condition: 'specific',
+      parameters: { id },
+    });
+    assert.equal(gone.status, 204);
+  });
+
+  test('bad input is a 400 naming the field; nothing is added', async () => {
+    const before = dataOf(await server.request({ query: 'webhook', condition: 'all' })).total;
+    for (const [parameters, field] of [
+      [{ url: receiver.url, events: ['tickets.*'] }, 'parameters.events.0'],
+      [{ url: receiver.url, events: [] }, 'parameters.events'],
+      [{ url: 'ftp://example.com/x', events: ['*'] }, 'parameters.url'],
+      [{ url: 'https://user:pw@example.com/x', events: ['*'] }, 'parameters.url'],
+      [{ url: receiver.url, events: ['*'], secret: 'mine' }, 'parameters.secret'],
+    ] as const) {
+      const reply = await server.request(
+        { query: 'webhook', condition: 'add', parameters },
+        { method: 'POST' },
+      );
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.body?.code, 'invalid_parameters');
+      assert.ok(
+        reply.body?.errors?.some((e) => e.field === field),
+        `${field} in ${reply.text}`,
+      );
+    }
+    assert.equal(
+      dataOf(await server.request({ query: 'webhook', condition: 'all' })).total,
+      before,
+    );
+  });
+
+  test('webhooks:manage is never a default scope', async () => {
+    assert.ok(!DEFAULT_SCOPES.includes('webhooks:manage'));
+    const { key } = await server.createKey({ scopes: [...DEFAULT_SCOPES] });
+    const reply = await server.request({ query: 'webhook', condition: 'all' }, { key });
+    assert.equal(reply.status, 403, reply.text);
+    assert.equal(reply.body?.code, 'insufficient_scope');
+  });
+
+  test('events of the feed reach the webhooks subscribed to their type', async () => {
+    const users = await startWebhookReceiver('/users');
+    const tickets = await startWebhookReceiver('/tickets');
+    try {
+      const userHook = await addWebhook(server, users, ['user.*']);
+      await addWebhook(server, tickets, ['ticket.created']);
+      const email = `feed-${Date.now()}@example.com`;
+      const added = await server.request(
+        {
+          query: 'user',
+          condition: 'add',
+          parameters: {
+            name: 'Feed Reader',
+            email,
+            password: 'secret-password',
+            timezone: 'UTC',
+            phone: 0,
+            org_id: 0,
+            default_email_id: 1,
+            status: 0,
+          },
+        },
+        { method: 'POST' },
+      );
+      const userId = String(dataOf(added));
+      await users.waitFor((received) =>
+        received.some(
+          (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === Number(userId),
+        ),
+      );
+      const delivery = users.received.find((r) => r.event.type === 'user.created');
+      assert.ok(delivery?.verified, delivery?.verifyError);
+      assert.equal(delivery.id, delivery.event.id);
+      assert.match(delivery.id, /^evt_/);
+      const log = dataOf(
+        await server.request({
+          query: 'webhook',
+          condition: 'deliveries',
+          parameters: { webhook_id: userHook, status: 'delivered' },
+        }),
+      );
+      assert.ok((log.deliveries as Data[]).some((d) => d.event_id === delivery.id));
+      // A ticket webhook gets no user event; a ticket of that user reaches it.
+      assert.equal(tickets.received.filter((r) => r.event.type === 'user.created').length, 0);
+      const ticket = await server.request(ticketAddBody(Number(userId)), { method: 'POST' });
+      const ticketId = Number(dataOf(ticket));
+      await tickets.waitFor((received) =>
+        received.some((r) => (r.event.ticket as Data | undefined)?.id === ticketId),
+      );
+      const created = tickets.received.filter(
+        (r) => (r.event.ticket as Data | undefined)?.id === ticketId,
+      );
+      assert.deepEqual(
+        created.map((r) => r.event.type),
+        ['ticket.created'],
+      );
+      assert.ok(created.every((r) => r.verified));
+    } finally {
+      await users.close();
+      await tickets.close();
+    }
+  });
+
+  test('webhook/test posts a ping now, signed as Standard Webhooks says', async () => {
+    const id = await addWebhook(server, receiver);
+    const count = receiver.received.length;
+    receiver.answer = () => ({ status: 204 });
+    const reply = dataOf(
+      await server.request(
+        { query: 'webhook', condition: 'test', parameters: { id } },
+        { method: 'POST' },
+      ),
+    );
+    assert.equal(reply.delivered, true);
+    assert.equal(reply.status, 204);
+    assert.equal(typeof reply.latency_ms, 'number');
+    const ping = receiver.received[count];
+    assert.ok(ping?.verified, ping?.verifyError);
+    assert.equal(ping.event.type, 'webhook.ping');
+    assert.equal(ping.event.id, ping.id);
+    assert.match(String(ping.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]+=*$/);
+    const logged = await findDelivery(server, id, String(reply.delivery_id));
+    assert.equal(logged.status, 'delivered');
+    assert.equal(logged.response_status, 204);
+  });
+
+  test('a receiver that fails then recovers gets the delivery, same webhook-id each time', async () => {
+    const id = await addWebhook(server, receiver);
+    receiver.answer = (_d, seen) =>
+      seen === 1
+        ? { status: 200 }
+        : seen === 2
+          ? { status: 503 }
+          : seen === 3
+            ? { status: 500 }
+            : { status: 200 };
+    const { eventId, deliveryId } = await queueDelivery(server, id);
+    const delivery = await settled(server, id, deliveryId);
+    assert.equal(delivery.status, 'delivered', JSON.stringify(delivery));
+    assert.equal(delivery.attempts, 3);
+    assert.equal(delivery.response_status, 200);
+    const attempts = receiver.received.filter((r) => r.id === eventId);
+    assert.equal(attempts.length, 4);
+    assert.ok(attempts.every((r) => r.verified));
+  });
+
+  test('a 400 is not retried', async () => {
+    const id = await addWebhook(server, receiver);
+    receiver.answer = (_d, seen) =>
+      seen === 1 ? { status: 200 } : { status: 400, body: 'no thanks' };
+    const { eventId, deliveryId } = await queueDelivery(server, id);
+    const delivery = await settled(server, id, deliveryId);
+    assert.equal(delivery.status, 'failed');
+    assert.equal(delivery.attempts, 1);
+    assert.equal(delivery.response_status, 400);
+    assert.equal(delivery.response_excerpt, 'no thanks');
+    assert.equal(receiver.received.filter((r) => r.id === eventId).length, 2);
+  });
+
+  test('Retry-After is honoured', async () => {
+    const id = await addWebhook(server, receiver);
+    receiver.answer = (_d, seen) =>
+      seen === 2 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 200 };
+    const { eventId, deliveryId } = await queueDelivery(server, id);
+    const delivery = await settled(server, id, deliveryId);
+    assert.equal(delivery.status, 'delivered');
+    const [, refused, accepted] = receiver.received.filter((r) => r.id === eventId);
+    assert.ok(refused && accepted);
+    // The retry waits at least the 2 s asked for, though the schedule says 50 ms.
+    assert.ok(accepted.at - refused.at >= 1_900, `${accepted.at - refused.at} ms`);
+  });
+
+  test('retries stop when the schedule runs out', async () => {
+    const id = await addWebhook(server, receiver);
+    receiver.answer = (_d, seen) => (seen === 1 ? { status: 200 } : { status: 500 });
+    const { eventId, deliveryId } = await queueDelivery(server, id);
+    const delivery = await settled(server, id, deliveryId);
+    assert.equal(delivery.status, 'failed');
+    assert.equal(delivery.attempts, 4);
+    assert.equal(receiver.received.filter((r) => r.id === eventId).length, 5);
+    const failed = dataOf(
+      await server.request({
+        query: 'webhook',
+        condition: 'deliveries',
+        parameters: { webhook_id: id, status: 'failed' },
+      }),
+    );
+    assert.deepEqual(
+      (failed.deliveries as Data[]).map((d) => d.id),
+      [deliveryId],
+    );
+  });
+
+  test('the address guard refuses loopback, private, metadata and plain-http public targets', async (t) => {
+    const strict = await startTestServer(t, {
+      database,
+      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_ALLOW_PRIVATE: '' },
+    });
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'https://127.0.0.1:9/x',
+      'https://[::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://10.1.2.3/x',
+      'https://192.168.1.1/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.100.100.200/x',
+      'http://93.184.216.34/x',
+      `http://localhost:${receiver.port}/x`,
+    ]) {
+      const reply = await strict.request(
+        { query: 'webhook', condition: 'add', parameters: { url, events: ['*'] } },
+        { method: 'POST' },
+      );
+      assert.equal(reply.status, 400, `${url}: ${reply.text}`);
+      assert.equal(reply.body?.errors?.[0]?.field, 'parameters.url', url);
+    }
+    // Checked again at delivery: a webhook added where loopback was allowed, tested where not.
+    const id = await addWebhook(server, receiver);
+    const count = receiver.received.length;
+    const ping = dataOf(
+      await strict.request(
+        { query: 'webhook', condition: 'test', parameters: { id } },
+        { method: 'POST' },
+      ),
+    );
+    assert.equal(ping.delivered, false);
+    assert.equal(ping.status, null);
+    assert.match(String(ping.error), /address refused.*DESKGATE_WEBHOOK_ALLOW_PRIVATE/);
+    assert.equal(receiver.received.length, count);
+  });
+
+  test('redirects are not followed; a silent receiver times out', async (t) => {
+    const id = await addWebhook(server, receiver);
+    receiver.answer = () => ({ status: 302, headers: { location: 'http://169.254.169.254/' } });
+    const count = receiver.received.length;
+    const redirected = dataOf(
+      await server.request(
+        { query: 'webhook', condition: 'test', parameters: { id } },
+        { method: 'POST' },
+      ),
+    );
+    assert.equal(redirected.delivered, false);
+    assert.equal(redirected.status, 302);
+    assert.match(String(redirected.error), /redirect not followed/);
+    assert.equal(receiver.received.length, count + 1);
+
+    const quick = await startTestServer(t, {
+      database,
+      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_TIMEOUT: '300ms' },
+    });
+    receiver.answer = () => 'hang';
+    const silent = dataOf(
+      await quick.request(
+        { query: 'webhook', condition: 'test', parameters: { id } },
+        { method: 'POST' },
+      ),
+    );
+    assert.equal(silent.delivered, false);
+    assert.match(String(silent.error), /no answer within 300 ms/);
+    receiver.answer = () => ({ status: 200 });
+  });
+
+  test('without DESKGATE_WEBHOOK_ENCRYPTION_KEY: add is 501 and a start with webhooks refuses', async (t) => {
+    await addWebhook(server, receiver);
+    const env = { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_ENCRYPTION_KEY: '' };
+    await assert.rejects(
+      startTestServer(t, { database, env }),
+      /DESKGATE_WEBHOOK_ENCRYPTION_KEY is not set/,
+    );
+    const other = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
+    await assert.rejects(
+      startTestServer(t, { database, env: { ...env, DESKGATE_WEBHOOK_ENCRYPTION_KEY: other } }),
+      /DESKGATE_WEBHOOK_ENCRYPTION_KEY does not open/,
+    );
+    // The old key after a new one: both work (rotation).
+    const rotated = await startTestServer(t, {
+      database,
+      env: { ...env, DESKGATE_WEBHOOK_ENCRYPTION_KEY: `${other},${TEST_ENCRYPTION_KEY}` },
+    });
+    assert.ok(rotated.listening);
+  });
+});
