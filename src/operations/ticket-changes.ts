@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ticketInputs } from '../data/ticket-inputs/ticket-inputs.ts';
+import type { Ticket, TicketChange, TicketChangeResult } from '../data/tickets/ticket.ts';
 import { TicketConflictError, TicketNotCloseableError, tickets } from '../data/tickets/tickets.ts';
 import { writes } from '../data/writes/writes.ts';
-import type { Ticket, TicketChange, TicketChangeResult } from '../domain.ts';
 import { DeskgateError, type ErrorCode } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
 import {

@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from '../../domain.ts';
 import { afterPosition } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
@@ -7,6 +6,7 @@ import { UnsupportedInModeError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { byCreatedThenId, notHidden } from './hidden-entries.ts';
 import type { OsticketTicketTables, OstTicketTable } from './osticket-ticket-tables.ts';
+import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from './ticket.ts';
 import type { TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
 

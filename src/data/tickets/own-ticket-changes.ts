@@ -1,5 +1,4 @@
 import type { Updateable } from 'kysely';
-import type { TicketChange, TicketChangeResult } from '../../domain.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
@@ -14,6 +13,7 @@ import {
   type TicketRowOf,
 } from './own-ticket-rows.ts';
 import type { TicketTable, Trx } from './own-tickets.ts';
+import type { TicketChange, TicketChangeResult } from './ticket.ts';
 import { TicketConflictError, TicketNotCloseableError } from './ticket-errors.ts';
 
 /** An SLA plan's flags, as osTicket's: active (sets a due time), transient (a transfer replaces it). */

@@ -1,13 +1,4 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
-import type {
-  NewReply,
-  NewTicket,
-  Ticket,
-  TicketClosing,
-  TicketEntry,
-  TicketListQuery,
-  TicketLookup,
-} from '../../domain.ts';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { afterPosition } from '../common/keyset.ts';
@@ -23,6 +14,15 @@ import { changeTicket } from './own-ticket-changes.ts';
 import { insertTicketEvent } from './own-ticket-events.ts';
 import { feedEntry } from './own-ticket-feed.ts';
 import { addHours, insertEntry, lockTicket, nextUpdated, requireAgent } from './own-ticket-rows.ts';
+import type {
+  NewReply,
+  NewTicket,
+  Ticket,
+  TicketClosing,
+  TicketEntry,
+  TicketListQuery,
+  TicketLookup,
+} from './ticket.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
 

@@ -1,3 +1,6 @@
+import { defineEntity, type WriteTransaction } from '../entity.ts';
+import { makeOsticketTickets, OSTICKET_TICKET_TABLES } from './osticket-tickets.ts';
+import { makeOwnTickets } from './own-tickets.ts';
 import type {
   NewReply,
   NewTicket,
@@ -7,10 +10,7 @@ import type {
   TicketClosing,
   TicketListQuery,
   TicketLookup,
-} from '../../domain.ts';
-import { defineEntity, type WriteTransaction } from '../entity.ts';
-import { makeOsticketTickets, OSTICKET_TICKET_TABLES } from './osticket-tickets.ts';
-import { makeOwnTickets } from './own-tickets.ts';
+} from './ticket.ts';
 
 export { TicketConflictError, TicketNotCloseableError } from './ticket-errors.ts';
 

@@ -1,5 +1,5 @@
-import type { TicketEntry } from '../../domain.ts';
 import { formatTimestamp } from '../time.ts';
+import type { TicketEntry } from './ticket.ts';
 
 /** A thread entry's columns as both layouts name them, `created` being its creation time. */
 export interface EntryColumns {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { TicketListQuery } from '../../data/tickets/ticket.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
-import type { TicketListQuery } from '../../domain.ts';
 import { CREATED_CURSOR } from '../created-cursor.ts';
 import { dateRangeParameters, endBound } from '../date-range.ts';
 import { INT32_MAX, integerField } from '../fields.ts';

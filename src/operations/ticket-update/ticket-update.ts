@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { agents } from '../../data/agents/agents.ts';
-import type { Ticket } from '../../domain.ts';
+import type { Ticket } from '../../data/tickets/ticket.ts';
 import { DeskgateError } from '../../errors.ts';
 import { invalidParametersMessage } from '../../messages.ts';
 import { actingAgent } from '../acting-agent.ts';

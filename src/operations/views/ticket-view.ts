@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Task } from '../../data/tasks/task.ts';
-import type { Ticket, TicketEntry } from '../../domain.ts';
+import type { Ticket, TicketEntry } from '../../data/tickets/ticket.ts';
 import { stripTags } from '../plain-text.ts';
 
 const TIMESTAMP =
