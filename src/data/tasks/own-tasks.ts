@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { afterPosition } from '../common/keyset.ts';
 import type { Dialect } from '../dialects/dialect.ts';
@@ -7,10 +7,24 @@ import { appendEvents } from '../events/events.ts';
 import { eventActor } from '../events/write-origin.ts';
 import { RejectedValueError } from '../store.ts';
 import { takeNextNumber } from '../tickets/count-next.ts';
-import type { OwnTicketTables, TaskTable } from '../tickets/own-tickets.ts';
+import type { OwnTicketTables } from '../tickets/own-tickets.ts';
 import { formatTimestamp, now } from '../time.ts';
 import type { NewTask, Task, TaskListQuery } from './task.ts';
 import type { TaskData } from './tasks.ts';
+
+export interface TaskTable {
+  id: Generated<number>;
+  number: string;
+  ticket_id: number;
+  dept_id: number;
+  staff_id: number;
+  title: string;
+  description: string;
+  due_at: string | null;
+  closed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 type Db = Kysely<OwnTicketTables>;
 

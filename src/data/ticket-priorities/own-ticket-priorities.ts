@@ -1,10 +1,17 @@
 import type { ColumnMap } from '../common/column-map.ts';
-import type { TicketPriorityTable } from '../tickets/own-tickets.ts';
 import {
   type TicketPriority,
   type TicketPriorityRow,
   toTicketPriority,
 } from './ticket-priority.ts';
+
+export interface TicketPriorityTable {
+  id: number;
+  name: string;
+  color: string;
+  urgency: number;
+  is_public: number;
+}
 
 /** deskgate's `ticket_priorities` (migration 006). */
 export const OWN_TICKET_PRIORITIES: ColumnMap<

@@ -8,6 +8,9 @@ import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
+import type { TaskTable } from '../tasks/own-tasks.ts';
+import type { TicketPriorityTable } from '../ticket-priorities/own-ticket-priorities.ts';
+import type { TicketStatusTable } from '../ticket-statuses/own-ticket-statuses.ts';
 import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
 import { changeTicket } from './own-ticket-changes.ts';
@@ -25,23 +28,6 @@ import type {
 } from './ticket.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
 import { toTicketEntry } from './to-ticket-entry.ts';
-
-/** Tables of deskgate's own schema for tickets (migration 006). */
-export interface TicketStatusTable {
-  id: number;
-  name: string;
-  /** open, closed, archived or deleted, as osTicket's `ticket_status.state`. */
-  state: string;
-  sort: number;
-}
-
-export interface TicketPriorityTable {
-  id: number;
-  name: string;
-  color: string;
-  urgency: number;
-  is_public: number;
-}
 
 export interface CounterTable {
   name: string;
@@ -106,20 +92,6 @@ export interface TicketEventTable {
   /** The changed columns, before and after, as JSON (migration 013; null before it). */
   changes: Generated<string | null>;
   at: string;
-}
-
-export interface TaskTable {
-  id: Generated<number>;
-  number: string;
-  ticket_id: number;
-  dept_id: number;
-  staff_id: number;
-  title: string;
-  description: string;
-  due_at: string | null;
-  closed_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface OwnTicketTables {
