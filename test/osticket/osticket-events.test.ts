@@ -166,3 +166,36 @@ describe("the feed from osTicket's own history", { skip }, () => {
     );
   });
 });
+
+/**
+ * GET_LOCK names are the whole server's: the reader's lock names its database, so two osTicket
+ * installations on one MariaDB server each have their reader (one lock name held them both off).
+ */
+describe('two osTicket installations on one database server', { skip }, () => {
+  let databases: OsticketDatabase[] = [];
+  before(async () => {
+    databases = [await createOsticketDatabase(), await createOsticketDatabase()];
+  });
+  const servers = [0, 1].map((index) =>
+    useTestServer(() => ({
+      database: (databases[index] as OsticketDatabase).url,
+      env: osticketEnv(databases[index] as OsticketDatabase),
+      ownKey: false,
+    })),
+  );
+  after(async () => {
+    for (const database of databases) await database.drop();
+  });
+
+  test('each has its own reader: both store their position', async () => {
+    assert.equal(servers.length, 2);
+    for (const database of databases) {
+      let rows: unknown[] = [];
+      for (let tries = 0; tries < 60 && rows.length === 0; tries++) {
+        rows = await database.query('SELECT source FROM deskgate_event_positions');
+        if (rows.length === 0) await sleep(500);
+      }
+      assert.notEqual(rows.length, 0, 'a reader never started');
+    }
+  });
+});

@@ -110,7 +110,11 @@ const ATTRIBUTION_LAG_MS = 3_000;
 const BATCH = 500;
 /** How far apart deskgate's audit entry and its first sight of osTicket's row may be. */
 const ATTRIBUTION_WINDOW_MS = 60_000;
-const LOCK = 'deskgate_events_reader';
+/**
+ * The reader's lock: GET_LOCK names are server-wide, so the name holds the database's (hashed:
+ * a name is at most 64 characters), and two osTicket installations on one server each get one.
+ */
+const lockName = sql<string>`concat('deskgate_feed_', sha1(database()))`;
 const SOURCES = ['thread_event', 'thread_entry', 'user'] as const;
 type Source = (typeof SOURCES)[number];
 
@@ -500,7 +504,7 @@ export async function followOsticket(
       await db.connection().execute(async (connection) => {
         const { rows } = await sql<{
           granted: number | null;
-        }>`select get_lock(${LOCK}, 0) as granted`.execute(connection);
+        }>`select get_lock(${lockName}, 0) as granted`.execute(connection);
         if (Number(rows[0]?.granted) !== 1) return;
         try {
           while (!options.signal.aborted) {
@@ -512,7 +516,7 @@ export async function followOsticket(
             await pause();
           }
         } finally {
-          await sql`select release_lock(${LOCK})`.execute(connection);
+          await sql`select release_lock(${lockName})`.execute(connection);
         }
       });
     } catch (error) {
