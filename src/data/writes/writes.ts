@@ -81,6 +81,12 @@ export const writes = defineEntity<Writes>({
         privileges: ['CREATE', 'INDEX', 'SELECT', 'INSERT', 'DELETE'],
       },
       {
+        // Every write's events are inserted last in its transaction (decision 381).
+        table: 'events',
+        own: true,
+        privileges: ['CREATE', 'INDEX', 'SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+      },
+      {
         table: 'idempotency_keys',
         own: true,
         // UPDATE: an answer stored under a key claimed before a call to osTicket (decision 240).
