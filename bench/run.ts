@@ -143,6 +143,13 @@ const TICKET_PAGE_BODY = JSON.stringify({
   parameters: { start_date: '2000-01-01', end_date: '2999-12-31', limit: 100 },
 });
 
+/** events/since: the feed's first page of 100 (ticket add made thousands of events). */
+const EVENTS_PAGE_BODY = JSON.stringify({
+  query: 'events',
+  condition: 'since',
+  parameters: { start_time: '2000-01-01T00:00:00Z', limit: 100 },
+});
+
 /** ticket/specific: ticket 1 (made by ticket add) with its message and three responses. */
 const TICKET_SPECIFIC_BODY = JSON.stringify({
   query: 'ticket',
@@ -273,10 +280,17 @@ function scenariosFor(apiKey: string): Scenario[] {
       body: ticketWriteBody('status', { status_id: '{status}' }, { status: ['3', '1'] }),
       expectStatus: 200,
     },
+    {
+      name: 'events since (a page of 100)',
+      method: 'GET',
+      headers: { apikey: apiKey },
+      body: EVENTS_PAGE_BODY,
+      expectStatus: 200,
+    },
   ];
 }
 /** The scenarios run on PostgreSQL and MariaDB too: look-ups, user add, the ticket reads and writes. */
-const ON_EVERY_DATABASE = [0, 1, 2, 5, 6, 7, 8, 9, 10];
+const ON_EVERY_DATABASE = [0, 1, 2, 5, 6, 7, 8, 9, 10, 11];
 const scenarios = scenariosFor(key);
 const hit = scenarios[0] as Scenario;
 

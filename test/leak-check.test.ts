@@ -25,6 +25,6 @@ test('a file that leaves a server open fails the run, named; a clean one passes'
     leaky.stdout,
     /left handles open:\s+test\/support\/leaves-a-server-open\.ts: TCPSERVERWRAP/,
   );
-  const clean = runTests(['test/docs/decisions-index.test.ts']);
+  const clean = runTests(['test/support/closes-what-it-opens.ts']);
   assert.equal(clean.status, 0, clean.stdout);
 });

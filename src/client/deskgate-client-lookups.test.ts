@@ -4,7 +4,7 @@ import { describeWithDatabase, SQLITE } from '../../test/helpers/each-database.t
 import { validUserFields } from '../../test/helpers/http.ts';
 import { useTestServer } from '../../test/helpers/test-server.ts';
 // Imported the way users import it: through the package's "exports".
-import { DeskgateClient, DeskgateClientError, type UserRecord } from './index.ts';
+import { DeskgateClient, DeskgateClientError, type FeedEvent, type UserRecord } from './index.ts';
 
 describeWithDatabase('DeskgateClient look-ups against the real server', SQLITE, (database) => {
   let client: DeskgateClient;
@@ -96,6 +96,23 @@ describeWithDatabase('DeskgateClient look-ups against the real server', SQLITE, 
       topicsOnly.userById(ids[0] as string),
       (error: unknown) =>
         error instanceof DeskgateClientError && error.code === 'insufficient_scope',
+    );
+  });
+
+  test('eventsSince reads the feed page by page, typed; next is always there', async () => {
+    const seen: FeedEvent[] = [];
+    let page = await client.eventsSince({ start_time: '2000-01-01', limit: 2 });
+    for (let pages = 0; pages < 50; pages++) {
+      seen.push(...page.events);
+      if (page.end_of_stream) break;
+      page = await client.eventsSince({ after: page.next, limit: 2 });
+    }
+    assert.equal(page.end_of_stream, true);
+    assert.equal(typeof page.next, 'string');
+    const created = seen.filter((event) => event.type === 'user.created');
+    assert.deepEqual(
+      created.map((event) => String(event.user?.id)),
+      ids,
     );
   });
 });

@@ -4,6 +4,7 @@ import { ADMIN_KEY_FIRST_ID } from '../data/api-keys/admin-key-table.ts';
 import { type ApiKey, SCOPES, type Scope } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
 import { agentNotAllowedMessage, invalidParametersMessage } from '../messages.ts';
+import { byLayout } from './by-layout.ts';
 import type { OperationContext } from './operation.ts';
 
 type Context = Pick<OperationContext, 'apiKey' | 'config'>;
@@ -39,7 +40,7 @@ export function osticketGrantCommand(
 
 /** Whether `apiKey` is an osTicket key (osTicket mode; not one of deskgate's admin keys). */
 export function isOsticketKey(config: Pick<Config, 'schema'>, apiKey: Pick<ApiKey, 'id'>): boolean {
-  return config.schema === 'osticket' && apiKey.id < ADMIN_KEY_FIRST_ID;
+  return byLayout({ config }, { own: () => false, osticket: () => apiKey.id < ADMIN_KEY_FIRST_ID });
 }
 
 /**

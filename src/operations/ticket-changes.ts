@@ -11,6 +11,7 @@ import {
   callBridge,
   type FieldNames,
 } from '../osticket-api/call-osticket.ts';
+import { byLayout } from './by-layout.ts';
 import { INT32_MAX, integerField } from './fields.ts';
 import { fingerprintOf, writeOnce, writeOnceRemotely } from './idempotent-write.ts';
 import {
@@ -85,7 +86,7 @@ export interface ChangeReport<Answer> {
  * A change on deskgate's own schema, through the generic write path: with an Idempotency-Key
  * done once (writeOnce), a retry answering as the first call did.
  */
-export function changeOwnTicket<Answer>(
+function changeOwnTicket<Answer>(
   context: OsticketWriteContext,
   parameters: Readonly<Record<string, unknown>>,
   change: TicketChange,
@@ -186,6 +187,77 @@ export function changeThroughOsticket<Answer>(
     },
   });
 }
+
+/** A change's own fields: what every change has besides (ticket, agent, address, precondition). */
+type OwnFieldsOf<Change> = Change extends TicketChange
+  ? Omit<Change, 'ticketId' | 'staffId' | 'ipAddress' | 'ifUnmodifiedSince'>
+  : never;
+
+/**
+ * A change of a ticket, described for both layouts: what the own schema records, and the plugin
+ * route osTicket's own code makes it with. Both are required, so the type checker says when one
+ * is missing; which one runs is the layout's (operations never read it).
+ */
+export interface TicketChangeRequest<Answer> {
+  staffId: number;
+  own: OwnFieldsOf<TicketChange>;
+  /** The route's fields besides staff_id, ticket_id, ip and if_unmodified_since, added here. */
+  osticket: BridgeChange;
+  report: ChangeReport<Answer>;
+}
+
+/** The parameters every change has (ticketChangeFields). */
+interface ChangeParameters extends Readonly<Record<string, unknown>> {
+  ticket_id: number;
+  if_unmodified_since?: string | undefined;
+}
+
+/** Makes the change on the layout deskgate serves, with the fields every change shares. */
+export function changeTicket<Answer>(
+  context: OsticketWriteContext,
+  parameters: ChangeParameters,
+  { staffId, own, osticket, report }: TicketChangeRequest<Answer>,
+): Promise<Answer> {
+  const { ticket_id: ticketId, if_unmodified_since: ifUnmodifiedSince } = parameters;
+  return byLayout(context, {
+    own() {
+      const change: TicketChange = {
+        ...own,
+        ticketId,
+        staffId,
+        ipAddress: context.clientIp,
+        ifUnmodifiedSince,
+      };
+      return changeOwnTicket(context, parameters, change, report);
+    },
+    osticket: () =>
+      changeThroughOsticket(
+        context,
+        parameters,
+        {
+          ...osticket,
+          body: {
+            staff_id: staffId,
+            ticket_id: ticketId,
+            ...osticket.body,
+            ip: context.clientIp,
+            ...(ifUnmodifiedSince === undefined ? {} : { if_unmodified_since: ifUnmodifiedSince }),
+          },
+          fields: {
+            staff_id: 'staff_id',
+            ticket_id: 'ticket_id',
+            if_unmodified_since: 'if_unmodified_since',
+            ...osticket.fields,
+          },
+        },
+        report,
+      ),
+  });
+}
+
+/** A change's comment for the plugin: left out when there is none. */
+export const commentsBody = (comments: string): { comments?: string } =>
+  comments === '' ? {} : { comments };
 
 /** A recovered call's answer: the ticket as it is, nothing said about a new entry. */
 export function recoveredAnswer(ticket: Ticket, entryId: number | null = null): BridgeAnswer {

@@ -2,6 +2,7 @@ import { tickets } from '../data/tickets/tickets.ts';
 import { type RecordedWrite, writes } from '../data/writes/writes.ts';
 import { DeskgateError } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
+import { byLayout } from './by-layout.ts';
 import type { OperationContext } from './operation.ts';
 import { recordOperationWrite } from './record-operation-write.ts';
 
@@ -16,10 +17,13 @@ export type TicketWriteContext = Omit<OperationContext, 'data'> & {
  * A guard: in osTicket mode ticket writes are osTicket's own code's (SPEC §8b; the handlers go
  * through osticket-ticket-writes.ts there), so deskgate's own ticket writes never run; 501.
  */
-export function assertTicketWritesHere({ config }: Pick<OperationContext, 'config'>): void {
-  if (config.schema === 'osticket') {
-    throw new DeskgateError('requires_osticket_bridge', MESSAGES.requiresOsticketBridge);
-  }
+export function assertTicketWritesHere(context: Pick<OperationContext, 'config'>): void {
+  byLayout(context, {
+    own: () => undefined,
+    osticket: () => {
+      throw new DeskgateError('requires_osticket_bridge', MESSAGES.requiresOsticketBridge);
+    },
+  });
 }
 
 /**

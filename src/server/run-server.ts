@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
+import { events } from '../data/events/events.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Store } from '../data/store.ts';
 import { webhooks } from '../data/webhooks/webhooks.ts';
@@ -75,10 +76,19 @@ export async function runServer(
     throw error;
   }
   const address = server.address() as AddressInfo;
+  // osTicket mode: osTicket's own changes into the feed (one reader per installation).
+  const reading = new AbortController();
+  const reader = store.data(events).follow?.({
+    settleMs: config.eventsSettleMs,
+    retentionMs: config.eventsRetentionDays * 86_400_000,
+    signal: reading.signal,
+    onError: (err) => logger.warn({ err }, 'reading osTicket’s history into the feed failed'),
+  });
   const delivery = startWebhookDelivery(store, config, logger, metrics?.webhooks);
   let stopping: Promise<void> | undefined;
   async function stop(): Promise<void> {
     const deadline = performance.now() + config.shutdownTimeoutMs;
+    reading.abort();
     server.closeConnectionsAfterResponses();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -88,6 +98,7 @@ export async function runServer(
     }, config.shutdownTimeoutMs);
     await closed;
     clearTimeout(forceClose);
+    await reader;
     // A database or Redis that stopped answering would hold these closes forever (a pool waits
     // for its connections to end): they get what is left of the shutdown timeout.
     const closes = [

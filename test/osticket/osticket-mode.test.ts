@@ -216,6 +216,7 @@ describe("osTicket mode on osTicket 1.18.1's own schema", { skip }, () => {
       [
         'deskgate_audit_log',
         'deskgate_events',
+        'deskgate_event_positions',
         'deskgate_idempotency_keys',
         'deskgate_key_grants',
         'deskgate_migration',

@@ -19,6 +19,7 @@ export interface EventTable {
   api_key_id: number | null;
   changes: string;
   data: string;
+  thread_id: number | null;
 }
 
 export interface EventTables {
@@ -67,6 +68,7 @@ export async function insertEvents(
         api_key_id: event.actor.api_key_id ?? null,
         changes: JSON.stringify(event.changes ?? {}),
         data: JSON.stringify(event.data ?? {}),
+        thread_id: event.threadId ?? null,
       })),
     )
     .execute();

@@ -57,4 +57,6 @@ export interface NewEvent {
   data?: Record<string, unknown>;
   /** A stable id (the osTicket reader derives it from osTicket's row); absent, a random `evt_…`. */
   id?: string;
+  /** osTicket mode: osTicket's thread of the ticket (kept, never served). */
+  threadId?: number;
 }

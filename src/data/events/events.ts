@@ -3,6 +3,7 @@ import { type DataHandle, defineEntity, tablesOf, type WriteTransaction } from '
 import type { DialectName } from '../store.ts';
 import { EVENT_TYPES, type EventType, type FeedEvent, type NewEvent } from './event.ts';
 import { databaseNowMs, type EventTables, insertEvents, toFeedEvent } from './event-rows.ts';
+import { followOsticket, OSTICKET_EVENT_READER_TABLES } from './osticket-event-reader.ts';
 import { holdForWrite } from './write-origin.ts';
 
 /** What events/since asks for: the events after position `after` its key may see. */
@@ -41,6 +42,17 @@ export interface EventData {
   databaseNowMs(): Promise<number>;
   /** Deletes the events recorded before `beforeMs`, always keeping the newest; resolves to how many. */
   sweep(beforeMs: number): Promise<number>;
+  /**
+   * osTicket mode: reads osTicket's own history into the feed while this instance holds the
+   * installation's reader lock, until `signal` aborts (decision 384). Absent on the own schema,
+   * where every write appends its own events.
+   */
+  readonly follow?: (options: {
+    settleMs: number;
+    retentionMs: number;
+    signal: AbortSignal;
+    onError: (error: unknown) => void;
+  }) => Promise<void>;
 }
 
 /** How far past the reader's position a filtered page looks for a gap in one call. */
@@ -60,6 +72,16 @@ export async function appendEvents<DB>(
 }
 
 function makeEvents(handle: DataHandle): EventData {
+  const feed = makeFeed(handle);
+  if (handle.layout !== 'osticket') return feed;
+  return {
+    ...feed,
+    follow: ({ retentionMs, ...options }) =>
+      followOsticket(handle.db, { ...options, sweep: () => feed.sweep(Date.now() - retentionMs) }),
+  };
+}
+
+function makeFeed(handle: DataHandle): EventData {
   const db = tablesOf<EventTables>(handle.db);
   const dialect = handle.dialect.name;
   const allTypes = (types: readonly EventType[]) =>
@@ -152,8 +174,10 @@ export const events = defineEntity<EventData>({
   own: makeEvents,
   osticket: makeEvents,
   osticketRequires: {
-    comment: "deskgate's change feed (events/since), which it creates at the first start",
+    comment:
+      "deskgate's change feed (events/since), which it creates at the first start, and osTicket's history it reads into it",
     tables: [
+      ...OSTICKET_EVENT_READER_TABLES,
       {
         table: 'events',
         own: true,

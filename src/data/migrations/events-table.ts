@@ -28,6 +28,9 @@ export async function createEventsTable(
     .addColumn('api_key_id', 'integer')
     .addColumn('changes', 'text', (c) => c.notNull())
     .addColumn('data', 'text', (c) => c.notNull())
+    // osTicket mode: osTicket's thread id, which names the ticket of its `deleted` event (the
+    // ticket and thread rows are gone by then; decision 384). Null on the own schema.
+    .addColumn('thread_id', 'integer')
     .execute();
   await createIndexIfMissing(db, dialect, {
     name: 'events_event_id_unique',
@@ -45,6 +48,11 @@ export async function createEventsTable(
     name: 'events_occurred_at',
     table,
     columns: ['occurred_at', 'id'],
+  });
+  await createIndexIfMissing(db, dialect, {
+    name: 'events_thread_id',
+    table,
+    columns: ['thread_id'],
   });
   await createIndexIfMissing(db, dialect, {
     name: 'events_recorded_ms',

@@ -47,7 +47,12 @@ export async function feedTicketEvent(
     },
     eventActor(await agent(trx, row.staff_id)),
   );
-  if (event) await appendEvents(trx, dialect.name, [event]);
+  if (!event) return;
+  // The own schema keeps every change's columns before and after (decision 410): the feed's `changes`.
+  const changes = typeof row.changes === 'string' ? (JSON.parse(row.changes) as object) : null;
+  await appendEvents(trx, dialect.name, [
+    changes ? { ...event, changes: { ...event.changes, ...changes } } : event,
+  ]);
 }
 
 /** The feed's event of a new entry (message, response or note; never its body). */

@@ -180,10 +180,10 @@ export function buildOpenApiDocument(options: {
           in: 'header',
           required: false,
           description:
-            'A value of your own, new for each user you create (a UUID, or your record id), ' +
-            'sent again only when you retry that same creation: the retry then returns the ' +
-            'first response instead of a 409. The same key with another body → 422. ' +
-            'Remembered for 24 hours.',
+            'A value of your own, new for each write (a UUID, or your record id), sent again ' +
+            'only when you retry that same write: the retry then returns the first response ' +
+            'instead of writing again (a second user or ticket, a second reply mailed, or a ' +
+            '409). The same key with another body → 422. Remembered for 24 hours.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
       },

@@ -177,7 +177,7 @@ function curlExamples(operation: Operation, serviceUrl: string, method: HttpMeth
         `curl --request ${method} '${serviceUrl}' \\`,
         `  --header 'apikey: <API_KEY>' \\`,
         ...(operation.idempotencyKey
-          ? [`  --header 'Idempotency-Key: <NEW_VALUE_PER_USER>' \\`]
+          ? [`  --header 'Idempotency-Key: <NEW_VALUE_PER_WRITE>' \\`]
           : []),
         `  --data '${JSON.stringify(example.body)}'`,
       ].join('\n'),

@@ -134,6 +134,51 @@ describeEachDatabase('events/since', (database) => {
     );
   });
 
+  test('the ticket changes each have their event, with the columns before and after', async () => {
+    const added = await server.request(ticketAddBody(userId), { method: 'POST', key });
+    const ticketId = Number(added.body?.data);
+    const other = await addAgent(server.store, 'Olga Other');
+    const cursor = await current();
+    for (const [condition, parameters] of [
+      ['note', { title: 'Called', body: 'Internal words' }],
+      ['status', { status_id: 3 }],
+      ['status', { status_id: 1 }],
+      ['assign', { agent_id: other }],
+      ['update', { priority_id: 4 }],
+    ] as const) {
+      const reply = await write(condition, {
+        ticket_id: ticketId,
+        staff_id: agentId,
+        ...parameters,
+      });
+      assert.equal(reply.status, 200, `${condition} ${reply.text}`);
+    }
+    const { seen } = await readAll({ after: cursor }, 100);
+    assert.deepEqual(
+      seen.map((event) => event.type),
+      [
+        'ticket.note.created',
+        'ticket.status_changed',
+        'ticket.status_changed',
+        'ticket.assigned',
+        'ticket.updated',
+      ],
+    );
+    for (const event of seen) {
+      assert.equal(event.ticket?.id, ticketId);
+      assert.deepEqual(event.actor, {
+        type: 'staff',
+        id: agentId,
+        name: 'Alex Agent',
+        api_key_id: keyId,
+      });
+    }
+    assert.deepEqual(seen[1]?.changes.status_id, [1, 3]);
+    assert.deepEqual(seen[2]?.changes.status_id, [3, 1]);
+    assert.deepEqual(seen[3]?.data.staff, { id: other, name: 'Olga Other' });
+    assert.ok(!JSON.stringify(seen).includes('Internal words'), 'no body');
+  });
+
   test('paging: every limit reads the same events, none twice, none missed', async () => {
     const start = await current();
     for (let i = 0; i < 4; i++) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { writes } from '../../data/writes/writes.ts';
+import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
@@ -30,6 +31,36 @@ async function withNumber(context: TicketWriteContext, id: string): Promise<stri
   const ticket = await context.data(tickets).findTicket({ id: Number(id) }, { notes: false });
   if (ticket) context.addResponseHeader('X-Ticket-Number', ticket.number);
   return id;
+}
+
+/** The ticket on deskgate's own schema, once per Idempotency-Key; its number in X-Ticket-Number. */
+async function addOwnTicket(
+  parameters: z.output<typeof ticketAddParameters>,
+  context: TicketWriteContext,
+): Promise<string> {
+  const ticket = {
+    userId: parameters.user_id,
+    subject: stripTags(parameters.title).trim(),
+    body: escapeHtml(parameters.subject),
+    priorityId: parameters.priority_id ?? 0,
+    statusId: parameters.status_id ?? 0,
+    deptId: parameters.dept_id ?? 0,
+    slaId: parameters.sla_id ?? 0,
+    topicId: parameters.topic_id ?? 0,
+    ipAddress: context.clientIp,
+  };
+  const id = await writeOnce(context.data(writes), context, {
+    fingerprint: fingerprintOf(parameters),
+    write: (claim) =>
+      writeTicket(context, {
+        claim,
+        run: (trx, at) => context.data(tickets).insertTicket(trx, ticket, at),
+        targetId: (created) => String(created.id),
+        outcome: (created) => `created ticket ${created.id} (number ${created.number})`,
+        answer: (created) => String(created.id),
+      }),
+  });
+  return withNumber(context, id);
 }
 
 export const ticketAdd = defineOperation({
@@ -94,33 +125,13 @@ export const ticketAdd = defineOperation({
     if (stripTags(parameters.title).trim() === '') {
       rejectParameter('title', 'must hold text, not only markup');
     }
-    if (context.config.schema === 'osticket') {
-      const created = await addTicketThroughOsticket(parameters, context);
-      context.addResponseHeader('X-Ticket-Number', created.number);
-      return created.id;
-    }
-    const ticket = {
-      userId: parameters.user_id,
-      subject: stripTags(parameters.title).trim(),
-      body: escapeHtml(parameters.subject),
-      priorityId: parameters.priority_id ?? 0,
-      statusId: parameters.status_id ?? 0,
-      deptId: parameters.dept_id ?? 0,
-      slaId: parameters.sla_id ?? 0,
-      topicId: parameters.topic_id ?? 0,
-      ipAddress: context.clientIp,
-    };
-    const id = await writeOnce(context.data(writes), context, {
-      fingerprint: fingerprintOf(parameters),
-      write: (claim) =>
-        writeTicket(context, {
-          claim,
-          run: (trx, at) => context.data(tickets).insertTicket(trx, ticket, at),
-          targetId: (created) => String(created.id),
-          outcome: (created) => `created ticket ${created.id} (number ${created.number})`,
-          answer: (created) => String(created.id),
-        }),
+    return byLayout(context, {
+      async osticket() {
+        const created = await addTicketThroughOsticket(parameters, context);
+        context.addResponseHeader('X-Ticket-Number', created.number);
+        return created.id;
+      },
+      own: () => addOwnTicket(parameters, context),
     });
-    return withNumber(context, id);
   },
 });

@@ -9,8 +9,8 @@ import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
 import {
   type ChangeReport,
-  changeOwnTicket,
-  changeThroughOsticket,
+  changeTicket,
+  commentsBody,
   commentsField,
   recoveredAnswer,
   TICKET_CHANGE_ERRORS,
@@ -91,55 +91,26 @@ export const ticketAssign = defineOperation({
         `${changed ? 'assigned' : 'kept'} ticket ${ticketId} to ${whom}`,
       ...TICKET_ID_ANSWER,
     };
-    if (context.config.schema === 'osticket') {
-      return changeThroughOsticket(
-        context,
-        parameters,
-        {
-          route: 'assign',
-          body: {
-            staff_id: staffId,
-            ticket_id: parameters.ticket_id,
-            ...('agentId' in target ? { agent_id: target.agentId } : { team_id: target.teamId }),
-            ip: context.clientIp,
-            ...(comments === '' ? {} : { comments }),
-            ...(parameters.if_unmodified_since === undefined
-              ? {}
-              : { if_unmodified_since: parameters.if_unmodified_since }),
-          },
-          fields: {
-            staff_id: 'staff_id',
-            ticket_id: 'ticket_id',
-            agent_id: 'agent_id',
-            team_id: 'team_id',
-            comments: 'comments',
-            if_unmodified_since: 'if_unmodified_since',
-          },
-          recover: (ticket) =>
-            (
-              'agentId' in target
-                ? ticket.staffId === target.agentId
-                : ticket.teamId === target.teamId
-            )
-              ? recoveredAnswer(ticket)
-              : undefined,
+    return changeTicket(context, parameters, {
+      staffId,
+      own: { kind: 'assign', ...target, comments: escapeHtml(comments) },
+      osticket: {
+        route: 'assign',
+        body: {
+          ...('agentId' in target ? { agent_id: target.agentId } : { team_id: target.teamId }),
+          ...commentsBody(comments),
         },
-        report,
-      );
-    }
-    return changeOwnTicket(
-      context,
-      parameters,
-      {
-        kind: 'assign',
-        ticketId: parameters.ticket_id,
-        staffId,
-        ipAddress: context.clientIp,
-        ifUnmodifiedSince: parameters.if_unmodified_since,
-        ...target,
-        comments: escapeHtml(comments),
+        fields: { agent_id: 'agent_id', team_id: 'team_id', comments: 'comments' },
+        recover: (ticket) =>
+          (
+            'agentId' in target
+              ? ticket.staffId === target.agentId
+              : ticket.teamId === target.teamId
+          )
+            ? recoveredAnswer(ticket)
+            : undefined,
       },
       report,
-    );
+    });
   },
 });

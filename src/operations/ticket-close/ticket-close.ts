@@ -6,6 +6,7 @@ import { writes } from '../../data/writes/writes.ts';
 import { DeskgateError } from '../../errors.ts';
 import { insufficientScopeMessage, invalidParametersMessage } from '../../messages.ts';
 import { actingAgent } from '../acting-agent.ts';
+import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
@@ -107,6 +108,44 @@ async function closeThroughOsticket(
   );
 }
 
+/** deskgate's own schema: the close, once per Idempotency-Key. */
+async function closeOwnTicket(
+  parameters: Parameters,
+  staffId: number,
+  context: OsticketWriteContext,
+): Promise<string> {
+  try {
+    return await writeOnce(context.data(writes), context, {
+      fingerprint: fingerprintOf(parameters),
+      write: (claim) =>
+        writeTicket(context, {
+          claim,
+          run: (trx, at) =>
+            context.data(tickets).closeTicket(
+              trx,
+              {
+                ticketId: parameters.ticket_id,
+                staffId,
+                statusId: parameters.status_id,
+                body: escapeHtml(parameters.body?.trim() ?? ''),
+                ipAddress: context.clientIp,
+                teamId: parameters.team_id ?? 0,
+                deptId: parameters.dept_id ?? 0,
+                topicId: parameters.topic_id ?? 0,
+                username: parameters.username,
+              },
+              at,
+            ),
+          targetId: () => String(parameters.ticket_id),
+          outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+          answer: () => String(parameters.ticket_id),
+        }),
+    });
+  } catch (error) {
+    throw error instanceof CloseFieldsMismatchError ? closeFieldsMismatch() : error;
+  }
+}
+
 const checked = (what: string) =>
   integerField(0, INT32_MAX)
     .optional()
@@ -183,37 +222,9 @@ export const ticketClose = defineOperation({
     // The key's own permission first: nothing about the ticket is looked at before it.
     const staffId = actingAgent(context, parameters.staff_id);
     assertMayCheckCloseFields(context, parameters);
-    if (context.config.schema === 'osticket')
-      return closeThroughOsticket(parameters, staffId, context);
-    try {
-      return await writeOnce(context.data(writes), context, {
-        fingerprint: fingerprintOf(parameters),
-        write: (claim) =>
-          writeTicket(context, {
-            claim,
-            run: (trx, at) =>
-              context.data(tickets).closeTicket(
-                trx,
-                {
-                  ticketId: parameters.ticket_id,
-                  staffId,
-                  statusId: parameters.status_id,
-                  body: escapeHtml(parameters.body?.trim() ?? ''),
-                  ipAddress: context.clientIp,
-                  teamId: parameters.team_id ?? 0,
-                  deptId: parameters.dept_id ?? 0,
-                  topicId: parameters.topic_id ?? 0,
-                  username: parameters.username,
-                },
-                at,
-              ),
-            targetId: () => String(parameters.ticket_id),
-            outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
-            answer: () => String(parameters.ticket_id),
-          }),
-      });
-    } catch (error) {
-      throw error instanceof CloseFieldsMismatchError ? closeFieldsMismatch() : error;
-    }
+    return byLayout(context, {
+      osticket: () => closeThroughOsticket(parameters, staffId, context),
+      own: () => closeOwnTicket(parameters, staffId, context),
+    });
   },
 });

@@ -6,8 +6,7 @@ import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml, stripTags, textField } from '../plain-text.ts';
 import {
   type ChangeReport,
-  changeOwnTicket,
-  changeThroughOsticket,
+  changeTicket,
   postedSinceClaim,
   TICKET_CHANGE_ERRORS,
   ticketChangeFields,
@@ -72,48 +71,21 @@ export const ticketNote = defineOperation({
     // The key's own permission first: nothing about the ticket is looked at before it.
     const staffId = actingAgent(context, parameters.staff_id);
     const title = parameters.title === undefined ? '' : stripTags(parameters.title).trim();
-    if (context.config.schema === 'osticket') {
-      return changeThroughOsticket(
-        context,
-        parameters,
-        {
-          route: 'note',
-          body: {
-            staff_id: staffId,
-            ticket_id: parameters.ticket_id,
-            note: parameters.body,
-            ip: context.clientIp,
-            ...(title === '' ? {} : { title }),
-            ...(parameters.if_unmodified_since === undefined
-              ? {}
-              : { if_unmodified_since: parameters.if_unmodified_since }),
-          },
-          fields: {
-            staff_id: 'staff_id',
-            ticket_id: 'ticket_id',
-            note: 'body',
-            title: 'title',
-            if_unmodified_since: 'if_unmodified_since',
-          },
-          // The note an unanswered call posted: the agent's, since the claim.
-          recover: (ticket, ageMs) => postedSinceClaim(context, ticket, staffId, 'N', ageMs),
-        },
-        report,
-      );
-    }
-    return changeOwnTicket(
-      context,
-      parameters,
-      {
+    return changeTicket(context, parameters, {
+      staffId,
+      own: {
         kind: 'note',
-        ticketId: parameters.ticket_id,
-        staffId,
-        ipAddress: context.clientIp,
-        ifUnmodifiedSince: parameters.if_unmodified_since,
         title: title === '' ? null : title,
         body: escapeHtml(parameters.body),
       },
+      osticket: {
+        route: 'note',
+        body: { note: parameters.body, ...(title === '' ? {} : { title }) },
+        fields: { note: 'body', title: 'title' },
+        // The note an unanswered call posted: the agent's, since the claim.
+        recover: (ticket, ageMs) => postedSinceClaim(context, ticket, staffId, 'N', ageMs),
+      },
       report,
-    );
+    });
   },
 });

@@ -3,6 +3,7 @@ import { agents } from '../../data/agents/agents.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { writes } from '../../data/writes/writes.ts';
 import { actingAgent } from '../acting-agent.ts';
+import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
@@ -96,9 +97,10 @@ export const ticketReply = defineOperation({
   handle({ parameters }, context) {
     // The key's own permission first: nothing about the ticket is looked at before it.
     const staffId = actingAgent(context, parameters.staff_id);
-    return context.config.schema === 'osticket'
-      ? replyThroughOsticket(parameters, staffId, context)
-      : writeOnce(context.data(writes), context, {
+    return byLayout(context, {
+      osticket: () => replyThroughOsticket(parameters, staffId, context),
+      own: () =>
+        writeOnce(context.data(writes), context, {
           fingerprint: fingerprintOf(parameters),
           write: (claim) =>
             writeTicket(context, {
@@ -118,6 +120,7 @@ export const ticketReply = defineOperation({
               outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
               answer: String,
             }),
-        });
+        }),
+    });
   },
 });

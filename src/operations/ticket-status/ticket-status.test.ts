@@ -239,4 +239,48 @@ describeEachDatabase('ticket/status', (database) => {
     const after = await suite.counts();
     assert.equal(after.ticket_events, (counts.ticket_events ?? 0) + 1, 'only the new ticket');
   });
+
+  test('the change feed has one event per change, the agent as its actor; a no-op adds none', async () => {
+    const id = await suite.open();
+    const as = { ticket_id: id, staff_id: suite.agentId };
+    for (const [condition, parameters] of [
+      ['status', { status_id: 3, comments: 'Fixed.' }],
+      ['status', { status_id: 3 }],
+      ['status', { status_id: 1 }],
+      ['assign', { agent_id: suite.otherAgentId }],
+      ['update', { priority_id: 3 }],
+    ] as const) {
+      const reply = await suite.write(condition, { ...as, ...parameters });
+      assert.equal(reply.status, 200, reply.text);
+    }
+    // Notes reach the feed only for a key with the notes grant.
+    const { key } = await suite.server.createKey({ scopes: ['tickets:read'], notes: true });
+    const feed = await suite.server.request(
+      {
+        query: 'events',
+        condition: 'since',
+        parameters: { start_time: '2000-01-01', ticket_id: Number(id) },
+      },
+      { key },
+    );
+    assert.equal(feed.status, 200, feed.text);
+    const data = feed.body?.data as
+      | { events: { type: string; actor: { type: string; id: number | null } }[] }
+      | undefined;
+    const events = data?.events ?? [];
+    assert.deepEqual(
+      events.map((e) => e.type),
+      [
+        'ticket.created',
+        'ticket.message.created',
+        'ticket.note.created',
+        'ticket.status_changed',
+        'ticket.status_changed',
+        'ticket.assigned',
+        'ticket.updated',
+      ],
+    );
+    for (const event of events.slice(2))
+      assert.deepEqual([event.actor.type, event.actor.id], ['staff', suite.agentId]);
+  });
 });

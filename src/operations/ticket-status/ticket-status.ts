@@ -7,8 +7,8 @@ import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
 import {
   type ChangeReport,
-  changeOwnTicket,
-  changeThroughOsticket,
+  changeTicket,
+  commentsBody,
   commentsField,
   recoveredAnswer,
   TICKET_CHANGE_ERRORS,
@@ -73,48 +73,17 @@ export const ticketStatus = defineOperation({
         `${changed ? 'set' : 'kept'} status ${parameters.status_id} of ticket ${ticketId}`,
       ...TICKET_ID_ANSWER,
     };
-    if (context.config.schema === 'osticket') {
-      return changeThroughOsticket(
-        context,
-        parameters,
-        {
-          route: 'status',
-          body: {
-            staff_id: staffId,
-            ticket_id: parameters.ticket_id,
-            status_id: parameters.status_id,
-            ip: context.clientIp,
-            ...(comments === '' ? {} : { comments }),
-            ...(parameters.if_unmodified_since === undefined
-              ? {}
-              : { if_unmodified_since: parameters.if_unmodified_since }),
-          },
-          fields: {
-            staff_id: 'staff_id',
-            ticket_id: 'ticket_id',
-            status_id: 'status_id',
-            comments: 'comments',
-            if_unmodified_since: 'if_unmodified_since',
-          },
-          recover: (ticket) =>
-            ticket.statusId === parameters.status_id ? recoveredAnswer(ticket) : undefined,
-        },
-        report,
-      );
-    }
-    return changeOwnTicket(
-      context,
-      parameters,
-      {
-        kind: 'status',
-        ticketId: parameters.ticket_id,
-        staffId,
-        ipAddress: context.clientIp,
-        ifUnmodifiedSince: parameters.if_unmodified_since,
-        statusId: parameters.status_id,
-        comments: escapeHtml(comments),
+    return changeTicket(context, parameters, {
+      staffId,
+      own: { kind: 'status', statusId: parameters.status_id, comments: escapeHtml(comments) },
+      osticket: {
+        route: 'status',
+        body: { status_id: parameters.status_id, ...commentsBody(comments) },
+        fields: { status_id: 'status_id', comments: 'comments' },
+        recover: (ticket) =>
+          ticket.statusId === parameters.status_id ? recoveredAnswer(ticket) : undefined,
       },
       report,
-    );
+    });
   },
 });

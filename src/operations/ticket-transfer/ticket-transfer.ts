@@ -7,8 +7,8 @@ import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
 import {
   type ChangeReport,
-  changeOwnTicket,
-  changeThroughOsticket,
+  changeTicket,
+  commentsBody,
   commentsField,
   recoveredAnswer,
   TICKET_CHANGE_ERRORS,
@@ -66,48 +66,17 @@ export const ticketTransfer = defineOperation({
         `${changed ? 'transferred' : 'kept'} ticket ${ticketId} to department ${parameters.dept_id}`,
       ...TICKET_ID_ANSWER,
     };
-    if (context.config.schema === 'osticket') {
-      return changeThroughOsticket(
-        context,
-        parameters,
-        {
-          route: 'transfer',
-          body: {
-            staff_id: staffId,
-            ticket_id: parameters.ticket_id,
-            dept_id: parameters.dept_id,
-            ip: context.clientIp,
-            ...(comments === '' ? {} : { comments }),
-            ...(parameters.if_unmodified_since === undefined
-              ? {}
-              : { if_unmodified_since: parameters.if_unmodified_since }),
-          },
-          fields: {
-            staff_id: 'staff_id',
-            ticket_id: 'ticket_id',
-            dept_id: 'dept_id',
-            comments: 'comments',
-            if_unmodified_since: 'if_unmodified_since',
-          },
-          recover: (ticket) =>
-            ticket.deptId === parameters.dept_id ? recoveredAnswer(ticket) : undefined,
-        },
-        report,
-      );
-    }
-    return changeOwnTicket(
-      context,
-      parameters,
-      {
-        kind: 'transfer',
-        ticketId: parameters.ticket_id,
-        staffId,
-        ipAddress: context.clientIp,
-        ifUnmodifiedSince: parameters.if_unmodified_since,
-        deptId: parameters.dept_id,
-        comments: escapeHtml(comments),
+    return changeTicket(context, parameters, {
+      staffId,
+      own: { kind: 'transfer', deptId: parameters.dept_id, comments: escapeHtml(comments) },
+      osticket: {
+        route: 'transfer',
+        body: { dept_id: parameters.dept_id, ...commentsBody(comments) },
+        fields: { dept_id: 'dept_id', comments: 'comments' },
+        recover: (ticket) =>
+          ticket.deptId === parameters.dept_id ? recoveredAnswer(ticket) : undefined,
       },
       report,
-    );
+    });
   },
 });

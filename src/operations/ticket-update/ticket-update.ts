@@ -9,8 +9,7 @@ import { defineOperation } from '../operation.ts';
 import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import {
   type ChangeReport,
-  changeOwnTicket,
-  changeThroughOsticket,
+  changeTicket,
   recoveredAnswer,
   TICKET_CHANGE_ERRORS,
   TICKET_ID_ANSWER,
@@ -111,51 +110,27 @@ export const ticketUpdate = defineOperation({
         `${changed ? 'updated' : 'kept'} ${Object.keys(given).join(', ')} of ticket ${ticketId}`,
       ...TICKET_ID_ANSWER,
     };
-    if (context.config.schema === 'osticket') {
-      return changeThroughOsticket(
-        context,
-        parameters,
-        {
-          route: 'update',
-          body: {
-            staff_id: staffId,
-            ticket_id: parameters.ticket_id,
-            ...given,
-            ip: context.clientIp,
-            ...(parameters.if_unmodified_since === undefined
-              ? {}
-              : { if_unmodified_since: parameters.if_unmodified_since }),
-          },
-          fields: {
-            staff_id: 'staff_id',
-            ticket_id: 'ticket_id',
-            priority_id: 'priority_id',
-            topic_id: 'topic_id',
-            sla_id: 'sla_id',
-            duedate: 'duedate',
-            if_unmodified_since: 'if_unmodified_since',
-          },
-          recover: (ticket) =>
-            hasValues(ticket, parameters) ? recoveredAnswer(ticket) : undefined,
-        },
-        report,
-      );
-    }
-    return changeOwnTicket(
-      context,
-      parameters,
-      {
+    return changeTicket(context, parameters, {
+      staffId,
+      own: {
         kind: 'update',
-        ticketId: parameters.ticket_id,
-        staffId,
-        ipAddress: context.clientIp,
-        ifUnmodifiedSince: parameters.if_unmodified_since,
         ...(parameters.priority_id === undefined ? {} : { priorityId: parameters.priority_id }),
         ...(parameters.topic_id === undefined ? {} : { topicId: parameters.topic_id }),
         ...(parameters.sla_id === undefined ? {} : { slaId: parameters.sla_id }),
         ...(parameters.duedate === undefined ? {} : { dueDate: parameters.duedate }),
       },
+      osticket: {
+        route: 'update',
+        body: given,
+        fields: {
+          priority_id: 'priority_id',
+          topic_id: 'topic_id',
+          sla_id: 'sla_id',
+          duedate: 'duedate',
+        },
+        recover: (ticket) => (hasValues(ticket, parameters) ? recoveredAnswer(ticket) : undefined),
+      },
       report,
-    );
+    });
   },
 });

@@ -4,6 +4,7 @@ import { DuplicateEmailError, users } from '../../data/users/users.ts';
 import { writes } from '../../data/writes/writes.ts';
 import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
+import { byLayout } from '../by-layout.ts';
 import { type Claim, fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import {
@@ -46,20 +47,56 @@ function duplicateEmail(existingId: number | undefined): DeskgateError {
   });
 }
 
+/** What user/add does differently where osTicket keeps the users: its hashes, its portal accounts. */
+interface UserRules {
+  hashing: HashingOptions;
+  /** Whether the new account is confirmed at once (the own schema has no portal: always). */
+  accountConfirmed: boolean;
+  /** Refusals before anything is looked up or written. */
+  check(parameters: UserAddParameters): void;
+  /** After the write: what became of the account (osTicket mode). */
+  announce(userId: number): Promise<void>;
+}
+
+function rulesOf(context: OperationContext<typeof USES>): UserRules {
+  const { config, apiKey } = context;
+  return byLayout<UserRules>(context, {
+    own: () => ({
+      hashing: { cost: config.bcryptCost, version: '2y' },
+      accountConfirmed: true,
+      check() {},
+      announce: async () => {},
+    }),
+    osticket: () => ({
+      hashing: OSTICKET_HASHING,
+      accountConfirmed: apiKey.accounts.confirmed,
+      check(parameters) {
+        if (passwordKind(parameters.password) === 'argon2') {
+          // osTicket cannot verify argon2: the user could never log in.
+          throw invalidParameter(
+            'password',
+            'must not be an argon2 hash in osTicket mode (osTicket verifies bcrypt and MD5 only)',
+          );
+        }
+        assertAccountGrant(parameters, apiKey);
+      },
+      announce: (userId) => announceAccount(context, userId),
+    }),
+  });
+}
+
 /** Creates the user (its rows, audit entry and, with `claim`, its stored answer); resolves to its id. */
 async function addUser(
   parameters: UserAddParameters,
   context: OperationContext<typeof USES>,
   claim: Claim | undefined,
+  rules: UserRules,
 ): Promise<string> {
-  const { data, config, apiKey, clientIp, operation } = context;
+  const { data, apiKey, clientIp, operation } = context;
   // Fast answer for the common duplicate, before paying for bcrypt; the unique index still decides races.
   const existing = await data(users).findUserIdByEmail(parameters.email);
   if (existing !== undefined) throw duplicateEmail(existing);
-  const passwordHash = await toPasswordHash(
-    parameters.password,
-    config.schema === 'osticket' ? OSTICKET_HASHING : { cost: config.bcryptCost, version: '2y' },
-  );
+  const passwordHash = await toPasswordHash(parameters.password, rules.hashing);
   const user = {
     name: parameters.name,
     email: parameters.email,
@@ -69,7 +106,7 @@ async function addUser(
     orgId: parameters.org_id,
     defaultEmailId: parameters.default_email_id,
     status: parameters.status,
-    accountConfirmed: config.schema !== 'osticket' || apiKey.accounts.confirmed,
+    accountConfirmed: rules.accountConfirmed,
   };
   try {
     return await data(writes).recordWrite({
@@ -151,15 +188,8 @@ export const userAdd = defineOperation({
   idempotencyKey: true,
   errors: ['duplicate_email', 'idempotency_mismatch', 'account_grant_required'],
   async handle({ parameters }, context) {
-    const osticket = context.config.schema === 'osticket';
-    if (osticket && passwordKind(parameters.password) === 'argon2') {
-      // osTicket cannot verify argon2: the user could never log in.
-      throw invalidParameter(
-        'password',
-        'must not be an argon2 hash in osTicket mode (osTicket verifies bcrypt and MD5 only)',
-      );
-    }
-    if (osticket) assertAccountGrant(parameters, context.apiKey);
+    const rules = rulesOf(context);
+    rules.check(parameters);
     return writeOnce(context.data(writes), context, {
       // The password is left out: no fast hash of it is stored; a retry's is checked instead.
       fingerprint: fingerprintOf({ ...parameters, phone: phoneAsFingerprinted(parameters.phone) }, [
@@ -170,8 +200,8 @@ export const userAdd = defineOperation({
         return hash !== undefined && passwordMatches(parameters.password, hash);
       },
       async write(claim) {
-        const id = await addUser(parameters, context, claim);
-        if (osticket) await announceAccount(context, Number(id));
+        const id = await addUser(parameters, context, claim, rules);
+        await rules.announce(Number(id));
         return id;
       },
     });
