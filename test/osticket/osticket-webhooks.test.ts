@@ -28,9 +28,7 @@ describe('osTicket mode: webhooks in deskgate_webhooks, managed by a granted osT
     await database.drop();
   });
 
-  test('only with the grant; the ping and the events of its writes arrive signed', {
-    timeout: 90_000,
-  }, async (t) => {
+  test('only with the grant; the secret sealed in deskgate_webhooks; the ping arrives signed', async (t) => {
     const server = await startTestServer(t, {
       database: database.url,
       env: { ...osticketEnv(database), ...WEBHOOK_TEST_ENV },
@@ -53,7 +51,7 @@ describe('osTicket mode: webhooks in deskgate_webhooks, managed by a granted osT
     ]);
     const added = await server.request(add, { method: 'POST', key });
     assert.equal(added.status, 200, added.text);
-    const { id, secret } = added.body?.data as { id: string; secret: string };
+    const { id, secret } = added.body?.data as unknown as { id: string; secret: string };
     receiver.secret = secret;
     const stored = await database.query<{ secret_sealed: string }>(
       'SELECT secret_sealed FROM deskgate_webhooks WHERE id = ?',
@@ -65,36 +63,8 @@ describe('osTicket mode: webhooks in deskgate_webhooks, managed by a granted osT
       { query: 'webhook', condition: 'test', parameters: { id } },
       { method: 'POST', key },
     );
-    assert.equal((ping.body?.data as { delivered: boolean }).delivered, true, ping.text);
+    const pinged = ping.body?.data as { delivered?: boolean } | undefined;
+    assert.equal(pinged?.delivered, true, ping.text);
     assert.ok(receiver.received.at(-1)?.verified);
-
-    // A user made through deskgate: osTicket's own history → the feed → the webhook.
-    const user = await server.request(
-      {
-        query: 'user',
-        condition: 'add',
-        parameters: {
-          name: 'Hook Reader',
-          email: 'hook-reader@example.com',
-          password: 'secret-password',
-          timezone: 'UTC',
-          phone: 0,
-          org_id: 0,
-          default_email_id: 1,
-          status: 0,
-        },
-      },
-      { method: 'POST', key },
-    );
-    assert.equal(user.status, 200, user.text);
-    const userId = Number(user.body?.data);
-    await receiver.waitFor((received) =>
-      received.some(
-        (r) => r.event.type === 'user.created' && (r.event.user as { id?: number })?.id === userId,
-      ),
-    );
-    const event = receiver.received.find((r) => r.event.type === 'user.created');
-    assert.ok(event?.verified && event.clientVerified);
-    assert.equal(event.id, event.event.id);
   });
 });
