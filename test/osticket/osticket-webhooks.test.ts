@@ -51,7 +51,9 @@ describe('osTicket mode: webhooks in deskgate_webhooks, managed by a granted osT
     ]);
     const added = await server.request(add, { method: 'POST', key });
     assert.equal(added.status, 200, added.text);
-    const { id, secret } = added.body?.data as unknown as { id: string; secret: string };
+    const answer = added.body?.data as { id?: string; secret?: string } | undefined;
+    const id = String(answer?.id);
+    const secret = String(answer?.secret);
     receiver.secret = secret;
     const stored = await database.query<{ secret_sealed: string }>(
       'SELECT secret_sealed FROM deskgate_webhooks WHERE id = ?',
