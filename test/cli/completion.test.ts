@@ -48,6 +48,7 @@ test('deskgate completion bash: bash completes commands, subcommands and options
     'departments',
     'sla',
     'faq',
+    'webhooks',
     'completion',
     '--help',
     '--version',

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { verifyWebhook } from '../../src/client/verify-webhook.ts';
 
 /** A 32-byte key as `openssl rand -base64 32` prints one. */
 export const TEST_ENCRYPTION_KEY = 'q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=';
@@ -26,6 +27,8 @@ export interface Received {
   verified: boolean;
   /** Why verification failed, when it did. */
   verifyError: string | undefined;
+  /** Whether deskgate's client helper (verifyWebhook) accepts it too. */
+  clientVerified: boolean;
   headers: IncomingHttpHeaders;
   /** performance.now() when it arrived. */
   at: number;
@@ -87,7 +90,13 @@ export async function startWebhookReceiver(path = '/hook'): Promise<WebhookRecei
       } catch (error) {
         verifyError = (error as Error).message;
       }
+      let clientVerified = false;
+      try {
+        verifyWebhook(receiver.secret ?? 'whsec_', body, req.headers);
+        clientVerified = true;
+      } catch {}
       const delivery: Received = {
+        clientVerified,
         id: header('webhook-id'),
         timestamp: header('webhook-timestamp'),
         event,

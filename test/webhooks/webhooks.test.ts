@@ -73,6 +73,26 @@ async function findDelivery(
   return found;
 }
 
+/** The delivery of event `eventId` to the webhook, once the log has it. */
+async function findEventDelivery(
+  server: TestServer,
+  webhookId: string,
+  eventId: string,
+): Promise<Data> {
+  for (;;) {
+    const log = dataOf(
+      await server.request({
+        query: 'webhook',
+        condition: 'deliveries',
+        parameters: { webhook_id: webhookId, limit: 1000 },
+      }),
+    );
+    const found = (log.deliveries as Data[]).find((d) => d.event_id === eventId);
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Polls the delivery log until the delivery is no longer pending. */
 async function settled(server: TestServer, webhookId: string, deliveryId: string): Promise<Data> {
   for (;;) {
@@ -238,14 +258,8 @@ describeEachDatabase('webhooks', (database) => {
       assert.ok(delivery?.verified, delivery?.verifyError);
       assert.equal(delivery.id, delivery.event.id);
       assert.match(delivery.id, /^evt_/);
-      const log = dataOf(
-        await server.request({
-          query: 'webhook',
-          condition: 'deliveries',
-          parameters: { webhook_id: userHook, status: 'delivered' },
-        }),
-      );
-      assert.ok((log.deliveries as Data[]).some((d) => d.event_id === delivery.id));
+      const logged = await findEventDelivery(server, userHook, delivery.id);
+      assert.equal((await settled(server, userHook, String(logged.id))).status, 'delivered');
       // A ticket webhook gets no user event; a ticket of that user reaches it.
       assert.equal(tickets.received.filter((r) => r.event.type === 'user.created').length, 0);
       const ticket = await server.request(ticketAddBody(Number(userId)), { method: 'POST' });
@@ -282,6 +296,7 @@ describeEachDatabase('webhooks', (database) => {
     assert.equal(typeof reply.latency_ms, 'number');
     const ping = receiver.received[count];
     assert.ok(ping?.verified, ping?.verifyError);
+    assert.ok(ping.clientVerified, "the client's verifyWebhook accepts what the reference accepts");
     assert.equal(ping.event.type, 'webhook.ping');
     assert.equal(ping.event.id, ping.id);
     assert.match(String(ping.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]+=*$/);
@@ -307,7 +322,7 @@ describeEachDatabase('webhooks', (database) => {
     assert.equal(delivery.response_status, 200);
     const attempts = receiver.received.filter((r) => r.id === eventId);
     assert.equal(attempts.length, 4);
-    assert.ok(attempts.every((r) => r.verified));
+    assert.ok(attempts.every((r) => r.verified && r.clientVerified));
   });
 
   test('a 400 is not retried', async () => {
@@ -445,5 +460,57 @@ describeEachDatabase('webhooks', (database) => {
       env: { ...env, DESKGATE_WEBHOOK_ENCRYPTION_KEY: `${other},${TEST_ENCRYPTION_KEY}` },
     });
     assert.ok(rotated.listening);
+  });
+});
+
+describeEachDatabase('a webhook that fails for days', (database) => {
+  const failing = useTestServer(() => ({
+    database,
+    env: {
+      ...WEBHOOK_TEST_ENV,
+      DESKGATE_WEBHOOK_RETRY_DELAYS: Array(40).fill('100ms').join(','),
+      DESKGATE_WEBHOOK_DISABLE_AFTER: '1s',
+    },
+  }));
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  after(() => receiver.close());
+
+  // A database of its own: another instance's shorter schedule would give up first.
+  test('a webhook failing for DESKGATE_WEBHOOK_DISABLE_AFTER is disabled, said in metrics and logs', {
+    timeout: 120_000,
+  }, async () => {
+    const id = await addWebhook(failing, receiver);
+    receiver.answer = (_d, seen) => (seen === 1 ? { status: 200 } : { status: 503 });
+    await queueDelivery(failing, id);
+    for (;;) {
+      const webhook = dataOf(
+        await failing.request({ query: 'webhook', condition: 'specific', parameters: { id } }),
+      ).webhook as Data;
+      if (webhook.enabled === false) {
+        assert.match(String(webhook.disabled_reason), /failed/);
+        assert.notEqual(webhook.failing_since, null);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(failing.output.some((line) => line.includes('webhook disabled')));
+    const metrics = { text: await (await fetch(`${failing.origin}/metrics`)).text() };
+    assert.match(metrics.text, /^deskgate_webhooks_disabled_total 1$/m);
+    assert.match(metrics.text, /^deskgate_webhook_deliveries_total\{outcome="retrying"\} [1-9]/m);
+    assert.match(metrics.text, /^deskgate_webhook_queue_depth \d+$/m);
+    assert.match(metrics.text, /^deskgate_webhook_oldest_pending_age_seconds /m);
+    // Enabled again, it resumes and its failures are forgotten.
+    receiver.answer = () => ({ status: 200 });
+    const resumed = dataOf(
+      await failing.request(
+        { query: 'webhook', condition: 'update', parameters: { id, enabled: true } },
+        { method: 'POST' },
+      ),
+    ).webhook as Data;
+    assert.equal(resumed.enabled, true);
+    assert.equal(resumed.failing_since, null);
   });
 });
