@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '../data/events/event.ts';
 import type { EventData } from '../data/events/events.ts';
-import { now } from '../data/time.ts';
+import { now, timestampToMs } from '../data/time.ts';
 import type { NewDelivery } from '../data/webhooks/webhook.ts';
 import type { WebhookData } from '../data/webhooks/webhooks.ts';
 import { subscribes } from './event-types.ts';
@@ -28,6 +28,10 @@ export async function dispatchEvents({
   webhooks,
   settleMs,
 }: DispatchOptions): Promise<{ queued: number; more: boolean }> {
+  const all = await webhooks.listWebhooks(10_000);
+  // No webhook at all: nothing to queue, and no write (none takes SQLite's lock every turn). The
+  // position may then lag; a webhook made later gets no event older than itself (below).
+  if (all.length === 0) return { queued: 0, more: false };
   const stored =
     (await webhooks.dispatchPosition()) ??
     (await webhooks.startDispatchAt(String(await events.positionAt(now()))));
@@ -39,12 +43,13 @@ export async function dispatchEvents({
   });
   const next = String(page.next);
   if (next === stored) return { queued: 0, more: false };
-  const targets = (await webhooks.listWebhooks(10_000)).filter((webhook) => webhook.enabled);
+  const targets = all.filter((webhook) => webhook.enabled);
   const deliveries: NewDelivery[] = [];
   for (const event of page.events) {
     const payload = JSON.stringify(event);
     for (const webhook of targets) {
       if (!subscribes(webhook.events, event.type)) continue;
+      if (timestampToMs(event.occurred_at) < timestampToMs(webhook.created)) continue;
       deliveries.push({ webhookId: webhook.id, eventId: event.id, eventType: event.type, payload });
     }
   }

@@ -514,3 +514,60 @@ describeEachDatabase('a webhook that fails for days', (database) => {
     assert.equal(resumed.failing_since, null);
   });
 });
+
+describeEachDatabase('webhooks made while the dispatcher had none', (database) => {
+  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV }));
+
+  async function addUser(email: string): Promise<number> {
+    const added = await server.request(
+      {
+        query: 'user',
+        condition: 'add',
+        parameters: {
+          name: 'Feed Reader',
+          email,
+          password: 'secret-password',
+          timezone: 'UTC',
+          phone: 0,
+          org_id: 0,
+          default_email_id: 1,
+          status: 0,
+        },
+      },
+      { method: 'POST' },
+    );
+    return Number(dataOf(added));
+  }
+
+  const created = (receiver: WebhookReceiver, userId: number) =>
+    receiver.received.some(
+      (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
+    );
+
+  test('with no webhook nothing is queued; a webhook made later gets no event older than itself', async () => {
+    const first = await startWebhookReceiver('/first');
+    const second = await startWebhookReceiver('/second');
+    try {
+      // The dispatcher's position is stored while a webhook exists, then no webhook is left.
+      const id = await addWebhook(server, first, ['user.*']);
+      const seen = await addUser(`seen-${Date.now()}@example.com`);
+      await first.waitFor(() => created(first, seen));
+      dataOf(
+        await server.request(
+          { query: 'webhook', condition: 'delete', parameters: { id } },
+          { method: 'POST' },
+        ),
+      );
+      const before = await addUser(`before-${Date.now()}@example.com`);
+      // A webhook made in a later second than that event (times are whole seconds).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await addWebhook(server, second, ['user.*']);
+      const afterwards = await addUser(`after-${Date.now()}@example.com`);
+      await second.waitFor(() => created(second, afterwards));
+      assert.equal(created(second, before), false, 'an event older than the webhook was sent');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
