@@ -49,7 +49,7 @@ export const keysCreate: Command = {
   summary:
     `Create an API key and show it once. --scope: a comma list of ${SCOPES.join(', ')} ` +
     `(default: ${DEFAULT_SCOPES.join(',')}); --expires: a duration (30d, 12h) or a UTC date ` +
-    '(and time); --agent: the agents a tickets:write key may reply and close as (default none; ' +
+    '(and time); --agent: the agents a tickets:write key may act as, replying, closing and changing tickets (default none; ' +
     '--any-agent: any).',
   options: {
     ...JSON_OPTION,

@@ -111,7 +111,7 @@ export const osticketKeysGrant: Command = {
     'osTicket mode: give osTicket API key ID (Admin panel → Manage → API) more through deskgate ' +
     `than osTicket itself lets it (read; ticket/add with "Can Create Tickets"): --scope ` +
     `(${GRANTABLE.join(', ')}), --notes (internal notes and tasks), --agent (the agents it ` +
-    'replies and closes as), --organizations and --confirmed-accounts (user/add). Replaces the ' +
+    'acts as: replies, closes, changes tickets), --organizations and --confirmed-accounts (user/add). Replaces the ' +
     "key's earlier grant.",
   options: {
     ...JSON_OPTION,
