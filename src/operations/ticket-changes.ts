@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agents } from '../data/agents/agents.ts';
 import { ticketInputs } from '../data/ticket-inputs/ticket-inputs.ts';
 import type { Ticket, TicketChange, TicketChangeResult } from '../data/tickets/ticket.ts';
 import { TicketConflictError, TicketNotCloseableError, tickets } from '../data/tickets/tickets.ts';
@@ -16,6 +17,7 @@ import { INT32_MAX, integerField } from './fields.ts';
 import { fingerprintOf, writeOnce, writeOnceRemotely } from './idempotent-write.ts';
 import {
   OSTICKET_SETTLE_GRACE_MS,
+  OSTICKET_WRITE_USES,
   type OsticketWriteContext,
   osticketBridgeOf,
   recordOsticketWrite,
@@ -52,6 +54,17 @@ export const commentsField = () =>
     .max(65_535, { error: 'must be at most 65535 characters' })
     .optional()
     .meta({ description: 'A comment, kept as an internal note (only when the ticket changes).' });
+
+/** What every ticket change's definition shares (SPEC §8d): where it is, who may, what it reaches. */
+export const TICKET_CHANGE = {
+  query: 'ticket',
+  methods: ['POST', 'PUT'],
+  scope: 'tickets:write',
+  // agents: the staff_id it acts as.
+  uses: [...OSTICKET_WRITE_USES, agents],
+  nothingFound: false,
+  idempotencyKey: true,
+} as const;
 
 /** The error codes every ticket change can answer, besides the ones every call can. */
 export const TICKET_CHANGE_ERRORS = [

@@ -35,6 +35,28 @@ async function addWebhook(
   return String(added.id);
 }
 
+/** user/add of a user with `email`: its id (a user.created event). */
+async function addUser(server: TestServer, email: string): Promise<number> {
+  const added = await server.request(
+    {
+      query: 'user',
+      condition: 'add',
+      parameters: {
+        name: 'Feed Reader',
+        email,
+        password: 'secret-password',
+        timezone: 'UTC',
+        phone: 0,
+        org_id: 0,
+        default_email_id: 1,
+        status: 0,
+      },
+    },
+    { method: 'POST' },
+  );
+  return Number(dataOf(added));
+}
+
 /** A delivery through the queue: a ping logged by webhook/test, then sent again by webhook/redeliver. */
 async function queueDelivery(
   server: TestServer,
@@ -231,24 +253,7 @@ describeEachDatabase('webhooks', (database) => {
       const userHook = await addWebhook(server, users, ['user.*']);
       await addWebhook(server, tickets, ['ticket.created']);
       const email = `feed-${Date.now()}@example.com`;
-      const added = await server.request(
-        {
-          query: 'user',
-          condition: 'add',
-          parameters: {
-            name: 'Feed Reader',
-            email,
-            password: 'secret-password',
-            timezone: 'UTC',
-            phone: 0,
-            org_id: 0,
-            default_email_id: 1,
-            status: 0,
-          },
-        },
-        { method: 'POST' },
-      );
-      const userId = String(dataOf(added));
+      const userId = String(await addUser(server, email));
       await users.waitFor((received) =>
         received.some(
           (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === Number(userId),
@@ -518,27 +523,6 @@ describeEachDatabase('a webhook that fails for days', (database) => {
 describeEachDatabase('webhooks made while the dispatcher had none', (database) => {
   const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV }));
 
-  async function addUser(email: string): Promise<number> {
-    const added = await server.request(
-      {
-        query: 'user',
-        condition: 'add',
-        parameters: {
-          name: 'Feed Reader',
-          email,
-          password: 'secret-password',
-          timezone: 'UTC',
-          phone: 0,
-          org_id: 0,
-          default_email_id: 1,
-          status: 0,
-        },
-      },
-      { method: 'POST' },
-    );
-    return Number(dataOf(added));
-  }
-
   const created = (receiver: WebhookReceiver, userId: number) =>
     receiver.received.some(
       (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
@@ -550,7 +534,7 @@ describeEachDatabase('webhooks made while the dispatcher had none', (database) =
     try {
       // The dispatcher's position is stored while a webhook exists, then no webhook is left.
       const id = await addWebhook(server, first, ['user.*']);
-      const seen = await addUser(`seen-${Date.now()}@example.com`);
+      const seen = await addUser(server, `seen-${Date.now()}@example.com`);
       await first.waitFor(() => created(first, seen));
       dataOf(
         await server.request(
@@ -558,11 +542,11 @@ describeEachDatabase('webhooks made while the dispatcher had none', (database) =
           { method: 'POST' },
         ),
       );
-      const before = await addUser(`before-${Date.now()}@example.com`);
+      const before = await addUser(server, `before-${Date.now()}@example.com`);
       // A webhook made in a later second than that event (times are whole seconds).
       await new Promise((resolve) => setTimeout(resolve, 1100));
       await addWebhook(server, second, ['user.*']);
-      const afterwards = await addUser(`after-${Date.now()}@example.com`);
+      const afterwards = await addUser(server, `after-${Date.now()}@example.com`);
       await second.waitFor(() => created(second, afterwards));
       assert.equal(created(second, before), false, 'an event older than the webhook was sent');
     } finally {

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { agents } from '../../data/agents/agents.ts';
 import { DeskgateError } from '../../errors.ts';
 import { invalidParametersMessage } from '../../messages.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
-import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
 import {
   type ChangeReport,
@@ -13,6 +11,7 @@ import {
   commentsBody,
   commentsField,
   recoveredAnswer,
+  TICKET_CHANGE,
   TICKET_CHANGE_ERRORS,
   TICKET_ID_ANSWER,
   ticketChangeFields,
@@ -47,10 +46,8 @@ function assignee(parameters: Parameters): { agentId: number } | { teamId: numbe
 }
 
 export const ticketAssign = defineOperation({
-  query: 'ticket',
+  ...TICKET_CHANGE,
   condition: 'assign',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
   summary: 'Assign a ticket to an agent or a team, or release it',
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
@@ -76,9 +73,6 @@ export const ticketAssign = defineOperation({
       parameters: { ticket_id: 6, staff_id: 1, agent_id: 2, comments: 'Printer expert.' },
     },
   ],
-  uses: [...OSTICKET_WRITE_USES, agents],
-  nothingFound: false,
-  idempotencyKey: true,
   errors: TICKET_CHANGE_ERRORS,
   handle({ parameters }, context) {
     const target = assignee(parameters);

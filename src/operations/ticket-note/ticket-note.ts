@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { agents } from '../../data/agents/agents.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { defineOperation } from '../operation.ts';
-import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml, stripTags, textField } from '../plain-text.ts';
 import {
   type ChangeReport,
   changeTicket,
   postedSinceClaim,
+  TICKET_CHANGE,
   TICKET_CHANGE_ERRORS,
   ticketChangeFields,
 } from '../ticket-changes.ts';
@@ -29,10 +28,8 @@ const report: ChangeReport<string> = {
 };
 
 export const ticketNote = defineOperation({
-  query: 'ticket',
+  ...TICKET_CHANGE,
   condition: 'note',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
   summary: 'Post an internal note on a ticket',
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
@@ -63,9 +60,6 @@ export const ticketNote = defineOperation({
       },
     },
   ],
-  uses: [...OSTICKET_WRITE_USES, agents],
-  nothingFound: false,
-  idempotencyKey: true,
   errors: TICKET_CHANGE_ERRORS,
   handle({ parameters }, context) {
     // The key's own permission first: nothing about the ticket is looked at before it.

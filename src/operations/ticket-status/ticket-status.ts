@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { agents } from '../../data/agents/agents.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
-import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
 import {
   type ChangeReport,
@@ -11,6 +9,7 @@ import {
   commentsBody,
   commentsField,
   recoveredAnswer,
+  TICKET_CHANGE,
   TICKET_CHANGE_ERRORS,
   TICKET_ID_ANSWER,
   ticketChangeFields,
@@ -26,10 +25,8 @@ export const ticketStatusParameters = z.strictObject({
 });
 
 export const ticketStatus = defineOperation({
-  query: 'ticket',
+  ...TICKET_CHANGE,
   condition: 'status',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
   summary: "Set a ticket's status (close, reopen)",
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
@@ -60,9 +57,6 @@ export const ticketStatus = defineOperation({
       },
     },
   ],
-  uses: [...OSTICKET_WRITE_USES, agents],
-  nothingFound: false,
-  idempotencyKey: true,
   errors: [...TICKET_CHANGE_ERRORS, 'not_closeable'],
   handle({ parameters }, context) {
     // The key's own permission first: nothing about the ticket is looked at before it.

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { agents } from '../../data/agents/agents.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
-import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
 import {
   type ChangeReport,
@@ -11,6 +9,7 @@ import {
   commentsBody,
   commentsField,
   recoveredAnswer,
+  TICKET_CHANGE,
   TICKET_CHANGE_ERRORS,
   TICKET_ID_ANSWER,
   ticketChangeFields,
@@ -26,10 +25,8 @@ export const ticketTransferParameters = z.strictObject({
 });
 
 export const ticketTransfer = defineOperation({
-  query: 'ticket',
+  ...TICKET_CHANGE,
   condition: 'transfer',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
   summary: 'Transfer a ticket to another department',
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
@@ -53,9 +50,6 @@ export const ticketTransfer = defineOperation({
       parameters: { ticket_id: 6, staff_id: 1, dept_id: 2, comments: 'Hardware, not software.' },
     },
   ],
-  uses: [...OSTICKET_WRITE_USES, agents],
-  nothingFound: false,
-  idempotencyKey: true,
   errors: TICKET_CHANGE_ERRORS,
   handle({ parameters }, context) {
     // The key's own permission first: nothing about the ticket is looked at before it.

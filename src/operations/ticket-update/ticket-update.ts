@@ -1,16 +1,15 @@
 import { z } from 'zod';
-import { agents } from '../../data/agents/agents.ts';
 import type { Ticket } from '../../data/tickets/ticket.ts';
 import { DeskgateError } from '../../errors.ts';
 import { invalidParametersMessage } from '../../messages.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
-import { OSTICKET_WRITE_USES } from '../osticket-ticket-writes.ts';
 import {
   type ChangeReport,
   changeTicket,
   recoveredAnswer,
+  TICKET_CHANGE,
   TICKET_CHANGE_ERRORS,
   TICKET_ID_ANSWER,
   ticketChangeFields,
@@ -54,10 +53,8 @@ function hasValues(ticket: Ticket, parameters: Parameters): boolean {
 }
 
 export const ticketUpdate = defineOperation({
-  query: 'ticket',
+  ...TICKET_CHANGE,
   condition: 'update',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
   summary: "Change a ticket's priority, help topic, SLA plan or due date",
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
@@ -82,9 +79,6 @@ export const ticketUpdate = defineOperation({
       parameters: { ticket_id: 6, staff_id: 1, priority_id: 3, duedate: '2099-12-01 17:00:00' },
     },
   ],
-  uses: [...OSTICKET_WRITE_USES, agents],
-  nothingFound: false,
-  idempotencyKey: true,
   errors: TICKET_CHANGE_ERRORS,
   handle({ parameters }, context) {
     if (FIELDS.every((name) => parameters[name] === undefined)) {
