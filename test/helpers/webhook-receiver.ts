@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '../../src/client/verify-webhook.ts';
 
+/** How long waitFor waits for a delivery: generous, for a loaded machine. */
+const WAIT_FOR_MS = 120_000;
+
 /** A 32-byte key as `openssl rand -base64 32` prints one. */
 export const TEST_ENCRYPTION_KEY = 'q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=';
 
@@ -62,7 +65,15 @@ export async function startWebhookReceiver(path = '/hook'): Promise<WebhookRecei
     secret: undefined,
     answer: () => ({ status: 200, body: 'ok' }),
     async waitFor(predicate) {
-      while (!predicate(receiver.received)) await new Promise((r) => setTimeout(r, 25));
+      // Bounded, so that a delivery that never comes fails the test instead of holding the run.
+      const deadline = Date.now() + WAIT_FOR_MS;
+      while (!predicate(receiver.received)) {
+        if (Date.now() > deadline)
+          throw new Error(
+            `no such delivery within ${WAIT_FOR_MS} ms (${receiver.received.length} received)`,
+          );
+        await new Promise((r) => setTimeout(r, 25));
+      }
     },
     async close() {
       for (const res of hanging) res.destroy();

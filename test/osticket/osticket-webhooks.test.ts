@@ -68,5 +68,38 @@ describe('osTicket mode: webhooks in deskgate_webhooks, managed by a granted osT
     const pinged = ping.body?.data as { delivered?: boolean } | undefined;
     assert.equal(pinged?.delivered, true, ping.text);
     assert.ok(receiver.received.at(-1)?.verified);
+
+    // An event of osTicket's own history, read into the feed, goes through the delivery queue.
+    for (let tries = 0; tries < 60; tries++) {
+      if ((await database.query('SELECT source FROM deskgate_event_positions')).length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await database.query(
+      "INSERT IGNORE INTO ost_event (name, description) VALUES ('created', 'created')",
+    );
+    const number = String(100_000 + Math.floor(Math.random() * 800_000));
+    const ticketId = await database.insert(
+      `INSERT INTO ost_ticket (number, user_id, status_id, dept_id, created, updated)
+       VALUES (?, 1, 1, 1, NOW(), NOW())`,
+      [number],
+    );
+    const threadId = await database.insert(
+      `INSERT INTO ost_thread (object_id, object_type, created) VALUES (?, 'T', NOW())`,
+      [ticketId],
+    );
+    await database.insert(
+      `INSERT INTO ost_thread_event (thread_id, thread_type, event_id, staff_id, team_id, dept_id, topic_id, username, uid, uid_type, timestamp)
+       VALUES (?, 'T', (SELECT id FROM ost_event WHERE name = 'created'), 0, 0, 1, 0, 'Tess', 1, 'U', NOW())`,
+      [threadId],
+    );
+    await receiver.waitFor((received) =>
+      received.some(
+        (r) =>
+          r.event.type === 'ticket.created' &&
+          (r.event.ticket as { id?: number } | undefined)?.id === ticketId,
+      ),
+    );
+    const delivered = receiver.received.find((r) => r.event.type === 'ticket.created');
+    assert.ok(delivered?.verified, delivered?.verifyError);
   });
 });

@@ -328,21 +328,21 @@ export async function claimDueDeliveries(
   });
   if (ids.length === 0) return [];
   const rows = await db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .selectFrom('webhook_deliveries')
+    .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
     .select([
-      'd.id',
-      'd.webhook_id',
-      'd.event_id',
-      'd.payload',
-      'd.attempts',
-      'd.claim_token',
-      'w.url',
-      'w.secret_sealed',
+      'webhook_deliveries.id',
+      'webhook_deliveries.webhook_id',
+      'webhook_deliveries.event_id',
+      'webhook_deliveries.payload',
+      'webhook_deliveries.attempts',
+      'webhook_deliveries.claim_token',
+      'webhooks.url',
+      'webhooks.secret_sealed',
     ])
-    .where('d.id', 'in', ids)
-    .where('d.claim_token', '=', claimToken)
-    .orderBy('d.next_attempt_ms')
+    .where('webhook_deliveries.id', 'in', ids)
+    .where('webhook_deliveries.claim_token', '=', claimToken)
+    .orderBy('webhook_deliveries.next_attempt_ms')
     .execute();
   return rows.map((row) => ({
     id: Number(row.id),
