@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -109,6 +110,14 @@ describe('loadConfig', () => {
       DESKGATE_MAX_CONNECTIONS: '0',
       DESKGATE_MAX_IN_FLIGHT: '0',
       DESKGATE_BCRYPT_COST: '4',
+      DESKGATE_WEBHOOK_ENCRYPTION_KEY: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
+      DESKGATE_WEBHOOK_ALLOW_PRIVATE: '10.0.0.0/8, 127.0.0.0/8',
+      DESKGATE_WEBHOOK_TIMEOUT: '500ms',
+      DESKGATE_WEBHOOK_RETRY_DELAYS: '1s,2m',
+      DESKGATE_WEBHOOK_DISABLE_AFTER: '2d',
+      DESKGATE_WEBHOOK_LOG_RETENTION: '3d',
+      DESKGATE_WEBHOOK_CONCURRENCY: '2',
+      DESKGATE_WEBHOOK_POLL_INTERVAL: '250ms',
     });
     assert.deepEqual(
       { ...config, pool: { ...config.pool } },
@@ -165,6 +174,25 @@ describe('loadConfig', () => {
         maxInFlight: 0,
         bcryptCost: 4,
         firstKeyFile: '/var/lib/deskgate/first-key.txt',
+        webhooks: {
+          encryptionKeys: [
+            {
+              id: createHash('sha256')
+                .update(Buffer.from('AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=', 'base64'))
+                .digest('hex')
+                .slice(0, 8),
+              key: Buffer.from('AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=', 'base64'),
+            },
+          ],
+          allowPrivate: ['10.0.0.0/8', '127.0.0.0/8'],
+          timeoutMs: 500,
+          maxResponseBytes: 65_536,
+          retryDelaysMs: [1_000, 120_000],
+          disableAfterMs: 172_800_000,
+          logRetentionMs: 259_200_000,
+          concurrency: 2,
+          pollIntervalMs: 250,
+        },
       },
     );
   });
