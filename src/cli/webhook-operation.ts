@@ -46,7 +46,7 @@ export async function runWebhookOperation(
             revoked: null,
             expires: null,
             replacedBy: null,
-            notes: false,
+            notes: true,
             agents: [],
             accounts: { organizations: false, confirmed: false },
           },

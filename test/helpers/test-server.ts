@@ -17,6 +17,8 @@ export interface TestServerOptions {
   scopes?: Scope[];
   /** False: make no key (osTicket mode, where keys come from osTicket's own table). Default true. */
   ownKey?: boolean;
+  /** Whether `key` has the notes grant (internal notes, tasks, their events). Default false. */
+  notes?: boolean;
 }
 
 /** The real server, started in this process on a real socket (port 0). */
@@ -102,6 +104,7 @@ async function launch(options: TestServerOptions): Promise<TestServer> {
         : await createKey({
             name: 'test-server',
             scopes: options.scopes ?? [...SCOPES],
+            notes: options.notes ?? false,
             // The server's own key may act as any agent, as `keys create --any-agent`.
             agents: 'any',
           });

@@ -47,6 +47,8 @@ describe('osTicket mode: webhooks in deskgate_webhooks, managed by a granted osT
     await grantOsticketKey(database, database.writeKey.id, [
       '--scope',
       'write,users:read,tickets:read,tickets:write,webhooks:manage',
+      // A webhook of every event (`*`) receives notes and tasks too: the key must read them.
+      '--notes',
       '--any-agent',
     ]);
     const added = await server.request(add, { method: 'POST', key });

@@ -94,7 +94,9 @@ describeEachDatabase('a server killed (kill -9) mid-delivery', (database) => {
 
   test('delivers after its restart', async () => {
     const env = { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_TIMEOUT: '1s' };
-    const { key } = await createKey(database.url, { scopes: ['write', 'webhooks:manage'] });
+    const { key } = await createKey(database.url, {
+      scopes: ['write', 'users:read', 'webhooks:manage'],
+    });
     const first = await startServer({ databaseUrl: database.url, env });
     let eventId = '';
     try {

@@ -125,7 +125,7 @@ async function settled(server: TestServer, webhookId: string, deliveryId: string
 }
 
 describeEachDatabase('webhooks', (database) => {
-  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV }));
+  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));
   let receiver: WebhookReceiver;
   before(async () => {
     receiver = await startWebhookReceiver();
@@ -236,6 +236,35 @@ describeEachDatabase('webhooks', (database) => {
       dataOf(await server.request({ query: 'webhook', condition: 'all' })).total,
       before,
     );
+  });
+
+  test('a key subscribes only to events it may read in the feed: 403 naming them, nothing added', async () => {
+    const { key } = await server.createKey({ scopes: ['webhooks:manage', 'tickets:read'] });
+    const count = async () =>
+      ((await server.request({ query: 'webhook', condition: 'all' })).body?.data as Data).total;
+    const before = await count();
+    for (const events of [['user.created'], ['ticket.*'], ['*'], ['task.created']]) {
+      const refused = await server.request(
+        {
+          query: 'webhook',
+          condition: 'add',
+          parameters: { url: receiver.url, events },
+        },
+        { method: 'POST', key },
+      );
+      assert.equal(refused.status, 403, `${events} ${refused.text}`);
+      assert.equal(refused.body?.code, 'insufficient_scope');
+    }
+    assert.equal(await count(), before);
+    const allowed = await server.request(
+      {
+        query: 'webhook',
+        condition: 'add',
+        parameters: { url: receiver.url, events: ['ticket.created', 'ticket.reply.created'] },
+      },
+      { method: 'POST', key },
+    );
+    assert.equal(allowed.status, 200, allowed.text);
   });
 
   test('webhooks:manage is never a default scope', async () => {
@@ -470,6 +499,7 @@ describeEachDatabase('webhooks', (database) => {
 
 describeEachDatabase('a webhook that fails for days', (database) => {
   const failing = useTestServer(() => ({
+    notes: true,
     database,
     env: {
       ...WEBHOOK_TEST_ENV,
@@ -521,7 +551,7 @@ describeEachDatabase('a webhook that fails for days', (database) => {
 });
 
 describeEachDatabase('webhooks made while the dispatcher had none', (database) => {
-  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV }));
+  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));
 
   const created = (receiver: WebhookReceiver, userId: number) =>
     receiver.received.some(

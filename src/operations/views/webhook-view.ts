@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import type { Delivery, Webhook } from '../../data/webhooks/webhook.ts';
+import type { ApiKey } from '../../domain.ts';
 import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
-import { EVENT_PATTERN, EVENT_TYPES, PING_EVENT_TYPE } from '../../webhooks/event-types.ts';
+import {
+  EVENT_PATTERN,
+  EVENT_TYPES,
+  matchesEventType,
+  PING_EVENT_TYPE,
+} from '../../webhooks/event-types.ts';
 import { WebhookEncryptionError } from '../../webhooks/secret-box.ts';
 import type { AttemptResult } from '../../webhooks/send-webhook.ts';
+import { typesVisibleTo } from '../events-since/event-types.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { textField } from '../plain-text.ts';
 
@@ -209,4 +216,24 @@ export function asConfigurationError(error: unknown): unknown {
   return new DeskgateError('webhooks_not_configured', `${error.message}. Nothing was sent.`, {
     cause: error,
   });
+}
+
+/**
+ * A key subscribes a webhook only to events it could read in the feed (SPEC §4a: a webhook must
+ * not widen the key): ticket events need `tickets:read` (notes and tasks the notes grant too),
+ * user events `users:read`. Otherwise 403 `insufficient_scope` naming the types; nothing written.
+ */
+export function assertMayReceive(
+  apiKey: Pick<ApiKey, 'scopes' | 'notes'>,
+  patterns: readonly string[],
+): void {
+  const visible = new Set<string>(typesVisibleTo(apiKey));
+  const hidden = EVENT_TYPES.filter(
+    (type) => !visible.has(type) && patterns.some((pattern) => matchesEventType(pattern, type)),
+  );
+  if (hidden.length === 0) return;
+  throw new DeskgateError(
+    'insufficient_scope',
+    `This key may not read ${hidden.join(', ')} in the feed (ticket events need tickets:read, notes and tasks the notes grant too, user events users:read), so a webhook of its may not receive them: list the event types it may read instead.`,
+  );
 }

@@ -9,6 +9,7 @@ import { guardOf } from '../../webhooks/webhook-runtime.ts';
 import { defineOperation } from '../operation.ts';
 import { recordOperationWrite } from '../record-operation-write.ts';
 import {
+  assertMayReceive,
   descriptionField,
   eventsField,
   requireEncryptionKey,
@@ -56,7 +57,9 @@ export const webhookAdd = defineOperation({
     '(`whsec_…`): shown this once, stored encrypted (DESKGATE_WEBHOOK_ENCRYPTION_KEY; without ' +
     'it 501 `webhooks_not_configured`). The URL must be https to a public address, or go to an ' +
     'address DESKGATE_WEBHOOK_ALLOW_PRIVATE lists (else 400 naming `parameters.url`). Acts as ' +
-    'no agent; the audit log names the key. No Idempotency-Key: a stored answer would hold the secret.',
+    'no agent; the audit log names the key. No Idempotency-Key: a stored answer would hold the secret. ' +
+    'A key subscribes only to events it may read in the feed (ticket events `tickets:read`, notes and ' +
+    'tasks the notes grant too, user events `users:read`): else 403 `insufficient_scope`, nothing added.',
   parameters: { '*': webhookAddParameters },
   response: webhookAddResponse,
   responseExample: { id: '3', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6DKRs2Bpu4E=' },
@@ -78,6 +81,7 @@ export const webhookAdd = defineOperation({
     const { config } = context;
     requireEncryptionKey(config.webhooks.encryptionKeys);
     await assertTargetAllowed(parameters.url, config);
+    assertMayReceive(context.apiKey, parameters.events);
     const secret = newSigningSecret();
     const secretSealed = sealSecret(secret, config.webhooks.encryptionKeys);
     const id = await recordOperationWrite(context, {

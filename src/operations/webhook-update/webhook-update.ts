@@ -6,6 +6,7 @@ import { newSigningSecret } from '../../webhooks/signature.ts';
 import { defineOperation } from '../operation.ts';
 import { recordOperationWrite } from '../record-operation-write.ts';
 import {
+  assertMayReceive,
   descriptionField,
   eventsField,
   requireEncryptionKey,
@@ -72,6 +73,7 @@ export const webhookUpdate = defineOperation({
     const data = context.data(webhooks);
     if (!(await data.findWebhook(parameters.id))) return undefined;
     if (parameters.url !== undefined) await assertTargetAllowed(parameters.url, config);
+    if (parameters.events !== undefined) assertMayReceive(context.apiKey, parameters.events);
     let secret: string | undefined;
     if (parameters.rotate_secret) {
       requireEncryptionKey(config.webhooks.encryptionKeys);
