@@ -101,7 +101,8 @@ describeWithDatabase("the README's Use it block, pasted into a shell", SQLITE, (
       server.createKey({ scopes: [...DEFAULT_SCOPES], notes: true }),
       // The key the README has the reader make for agent 1 (the first agent the block adds).
       server.createKey({ scopes: [...DEFAULT_SCOPES], agents: [1] }),
-      server.createKey({ scopes: ['webhooks:manage'] }),
+      // The README's: `keys create --name hooks --scope webhooks:manage,tickets:read,users:read --notes`.
+      server.createKey({ scopes: ['webhooks:manage', 'tickets:read', 'users:read'], notes: true }),
       builtCli(),
     ]);
     const block = useItBlock();
