@@ -241,7 +241,7 @@ describeEachDatabase('webhooks', (database) => {
   test('a key subscribes only to events it may read in the feed: 403 naming them, nothing added', async () => {
     const { key } = await server.createKey({ scopes: ['webhooks:manage', 'tickets:read'] });
     const count = async () =>
-      ((await server.request({ query: 'webhook', condition: 'all' })).body?.data as Data).total;
+      dataOf(await server.request({ query: 'webhook', condition: 'all' })).total;
     const before = await count();
     for (const events of [['user.created'], ['ticket.*'], ['*'], ['task.created']]) {
       const refused = await server.request(
