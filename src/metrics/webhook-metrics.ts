@@ -1,6 +1,9 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { QueueStats } from '../data/webhooks/webhook.ts';
 
+/** How long a scrape waits for the queue's figures from the database. */
+const SCRAPE_WAIT_MS = 1000;
+
 /** What the delivery worker reports as it goes. */
 export interface WebhookMetrics {
   /** One attempt: `delivered`, `retrying` (failed, tried again later) or `failed` (given up). */
@@ -39,20 +42,24 @@ export function registerWebhookMetrics(
   let known: QueueStats = { pending: 0, oldestPendingMs: undefined, disabledWebhooks: 0 };
   // One query per scrape, whichever of the three gauges asks first; a database that does not
   // answer leaves the figures as they were rather than failing the whole scrape.
+  // A database whose pool is busy must not hold the scrape either: after SCRAPE_WAIT_MS the
+  // figures known are answered, and the query, when it ends, updates them for the next scrape.
   const read = () => {
-    last ??= queue()
-      .then(
-        (stats) => {
-          known = stats;
-          return stats;
-        },
-        () => known,
-      )
-      .finally(() => {
-        setImmediate(() => {
-          last = undefined;
-        });
+    const answered = queue().then(
+      (stats) => {
+        known = stats;
+        return stats;
+      },
+      () => known,
+    );
+    const waited = new Promise<QueueStats>((resolve) => {
+      setTimeout(() => resolve(known), SCRAPE_WAIT_MS).unref();
+    });
+    last ??= Promise.race([answered, waited]).finally(() => {
+      setImmediate(() => {
+        last = undefined;
       });
+    });
     return last;
   };
   new Gauge({
