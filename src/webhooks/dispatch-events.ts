@@ -20,8 +20,9 @@ export interface DispatchOptions {
  * so an event committed late is never skipped) and, in one transaction with the new position,
  * queues one delivery per event and enabled webhook subscribed to its type. Instances sharing
  * the database race on the position (compare and set): each event is queued once. The first run
- * starts at the feed's present, so a new installation does not post its history. Resolves to
- * the deliveries queued; `more` when the feed had more to read.
+ * starts where the oldest webhook was made, not at its own present: an event between a webhook's
+ * creation and that first turn is still the webhook's, and an installation's history before any
+ * webhook is never posted. Resolves to the deliveries queued; `more` when the feed had more to read.
  */
 export async function dispatchEvents({
   events,
@@ -32,9 +33,13 @@ export async function dispatchEvents({
   // No webhook at all: nothing to queue, and no write (none takes SQLite's lock every turn). The
   // position may then lag; a webhook made later gets no event older than itself (below).
   if (all.length === 0) return { queued: 0, more: false };
+  const oldest = all.reduce(
+    (min, webhook) => (webhook.created < min ? webhook.created : min),
+    now(),
+  );
   const stored =
     (await webhooks.dispatchPosition()) ??
-    (await webhooks.startDispatchAt(String(await events.positionAt(now()))));
+    (await webhooks.startDispatchAt(String(await events.positionAt(oldest))));
   const page = await events.page({
     after: Number(stored),
     limit: PAGE,

@@ -221,6 +221,9 @@ describe("osTicket mode on osTicket 1.18.1's own schema", { skip }, () => {
         'deskgate_key_grants',
         'deskgate_migration',
         'deskgate_migration_lock',
+        'deskgate_webhooks',
+        'deskgate_webhook_deliveries',
+        'deskgate_webhook_dispatch',
       ],
     );
     for (const table of own.filter((t) => !t.name.startsWith('deskgate_migration')))

@@ -585,3 +585,27 @@ describeEachDatabase('webhooks made while the dispatcher had none', (database) =
     }
   });
 });
+
+describeEachDatabase("events before the dispatcher's first turn", (database) => {
+  test('reach the first webhook, though no instance was dispatching when they happened', async (t) => {
+    const receiver = await startWebhookReceiver();
+    t.after(() => receiver.close());
+    // An instance that sends nothing (and so dispatches nothing) makes the webhook and the event.
+    const quiet = await startTestServer(t, {
+      database,
+      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_CONCURRENCY: '0' },
+      notes: true,
+    });
+    await addWebhook(quiet, receiver, ['user.*']);
+    const userId = await addUser(quiet, `first-turn-${Date.now()}@example.com`);
+    await quiet.stop();
+    // The first dispatching instance starts in a later second (event times are whole seconds).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await startTestServer(t, { database, env: WEBHOOK_TEST_ENV, notes: true });
+    await receiver.waitFor((received) =>
+      received.some(
+        (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
+      ),
+    );
+  });
+});
