@@ -17,13 +17,23 @@ import {
 } from '../helpers/real-osticket.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 
-/** Every row of every table of the install, as one JSON text: what an erasure must leave no trace in. */
-async function everyRow(osticket: RealOsticket): Promise<string> {
+/**
+ * Every row of every table of the install, as one JSON text: what an erasure must leave no trace
+ * in. `unchanged` leaves out the feed's copy of osTicket's own history, which the test server's
+ * feed reader adds to in the background whenever osTicket writes (decision 384): for comparing
+ * the rows before and after a refused erasure.
+ */
+async function everyRow(osticket: RealOsticket, unchanged = false): Promise<string> {
   const tables = await osticket.query<{ name: string }>(
     'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY table_name',
   );
   const rows: unknown[] = [];
-  for (const { name } of tables) rows.push(name, await osticket.query(`SELECT * FROM \`${name}\``));
+  for (const { name } of tables) {
+    if (unchanged && name === 'deskgate_event_positions') continue;
+    const mirror =
+      unchanged && name === 'deskgate_events' ? " WHERE event_id NOT LIKE 'evt\\_ost\\_%'" : '';
+    rows.push(name, await osticket.query(`SELECT * FROM \`${name}\`${mirror}`));
+  }
   return JSON.stringify(rows);
 }
 
@@ -180,7 +190,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
     assert.match(posted, /^[0-9]+$/, posted);
     const args = ['users', 'delete', String(erin.userId), '--staff', '1', '--yes', '--json'];
 
-    const before = await everyRow(osticket);
+    const before = await everyRow(osticket, true);
     assertCleanFailure(
       await runCli(['users', 'delete', String(erin.userId), '--anonymise-tickets', '--yes'], env()),
       2,
@@ -191,7 +201,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
       1,
       new RegExp(`user ${erin.userId} is named by 3 ticket\\(s\\): pass --anonymise-tickets`),
     );
-    assert.equal(await everyRow(osticket), before, 'the refusal changed nothing');
+    assert.equal(await everyRow(osticket, true), before, 'the refusal changed nothing');
 
     const histories = await Promise.all(erin.ticketIds.map((id) => history(osticket, id)));
     // Event data naming no one (a status change, â€¦) stays, on every ticket.
@@ -333,13 +343,13 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
        BEGIN IF OLD.id = ${fay.userId} THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'kept'; END IF; END`,
     );
     try {
-      const before = await everyRow(osticket);
+      const before = await everyRow(osticket, true);
       const result = await runCli(
         ['users', 'delete', String(fay.userId), '--anonymise-tickets', '--staff', '1', '--yes'],
         env(),
       );
       assertCleanFailure(result, 1, /osTicket refused \(not_erased\): .*nothing changed/);
-      assert.equal(await everyRow(osticket), before);
+      assert.equal(await everyRow(osticket, true), before);
     } finally {
       await osticket.query('DROP TRIGGER deskgate_test_keep_user');
     }
@@ -356,7 +366,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
       JSON.stringify(permissions),
     ]);
     try {
-      const before = await everyRow(osticket);
+      const before = await everyRow(osticket, true);
       const result = await runCli(
         ['users', 'delete', String(gus.userId), '--anonymise-tickets', '--staff', '1', '--yes'],
         env(),
@@ -366,7 +376,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
         1,
         /osTicket refused \(forbidden\): The agent may not delete users/,
       );
-      assert.equal(await everyRow(osticket), before);
+      assert.equal(await everyRow(osticket, true), before);
     } finally {
       await osticket.query('UPDATE ost_staff SET permissions = ? WHERE staff_id = 1', [
         agent?.permissions,
