@@ -33,7 +33,8 @@ function durationText(ms: number): string {
 
 /** The default, written as the variable would be: `(none)` where there is none. */
 function defaultText(setting: Setting): string {
-  if (!(setting.schema instanceof z.ZodDefault)) return '(none)';
+  // A secret's value is never printed, not even a default one.
+  if (setting.secret || !(setting.schema instanceof z.ZodDefault)) return '(none)';
   const value: unknown = setting.schema.def.defaultValue;
   const values = Array.isArray(value) ? value : [value];
   const text = values
