@@ -36,6 +36,7 @@ import {
 } from '../src/operations/views/ticket-view.ts';
 import { topicViewSchema } from '../src/operations/views/topic-view.ts';
 import { userViewSchema } from '../src/operations/views/user-view.ts';
+import { deliveryViewSchema, webhookViewSchema } from '../src/operations/views/webhook-view.ts';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 export const CLIENT_TYPES_FILE = join(ROOT, 'src', 'client', 'operation-types.ts');
@@ -56,6 +57,8 @@ const RECORDS: readonly [z.ZodType, string][] = [
   [staffViewSchema, 'StaffRecord'],
   [teamViewSchema, 'TeamRecord'],
   [feedEventSchema, 'FeedEvent'],
+  [webhookViewSchema, 'WebhookRecord'],
+  [deliveryViewSchema, 'WebhookDeliveryRecord'],
 ];
 
 function parametersName(operation: Operation, sort: string | undefined): string {

@@ -6,9 +6,9 @@ import { after, before, test } from 'node:test';
 import { describeWithDatabase, SQLITE } from '../../test/helpers/each-database.ts';
 import { validUserFields } from '../../test/helpers/http.ts';
 import { useTestServer } from '../../test/helpers/test-server.ts';
-import type { NewUserFields } from './deskgate-client.ts';
 // Imported the way users import it: through the package's "exports".
 import { DeskgateClient, DeskgateClientError, DeskgateError } from './index.ts';
+import type { NewUserFields } from './wire-types.ts';
 
 function newUser(overrides: Partial<NewUserFields> = {}): NewUserFields {
   return validUserFields(overrides);

@@ -3,12 +3,16 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeskgateClientError } from './deskgate-client-error.ts';
 import type {
+  LookUpRequest,
+  LookUps,
+  UserPage,
+  UsersCreatedBetweenOptions,
+} from './look-up-types.ts';
+import type {
   DepartmentRecord,
   FaqCategoryRecord,
   FaqRecord,
   LookUpName,
-  LookUpRequest,
-  LookUps,
   PriorityRecord,
   SlaRecord,
   StaffRecord,
@@ -17,49 +21,27 @@ import type {
   TeamRecord,
   TicketRecord,
   TopicRecord,
-  UserPage,
   UserRecord,
-  UsersCreatedBetweenOptions,
-} from './look-up-types.ts';
-import type {
   WebhookAddData,
   WebhookAddParameters,
-  WebhookAllData,
-  WebhookDeliveriesData,
-  WebhookSpecificData,
+  WebhookDeliveryRecord,
+  WebhookRecord,
   WebhookTestData,
   WebhookUpdateData,
   WebhookUpdateParameters,
 } from './operation-types.ts';
-import type {
-  DepartmentAddFields,
-  ErrorCode,
-  FieldError,
-  NewTicketFields,
-  NewUserFields,
-  SlaAddFields,
-  TicketAssignFields,
-  TicketCloseFields,
-  TicketNoteFields,
-  TicketReplyFields,
-  TicketStatusFields,
-  TicketTransferFields,
-  TicketUpdateFields,
-  Topic,
-} from './wire-types.ts';
+import type * as Wire from './wire-types.ts';
 
-export type {
-  NewTicketFields,
-  NewUserFields,
-  TicketAssignFields,
-  TicketCloseFields,
-  TicketNoteFields,
-  TicketReplyFields,
-  TicketStatusFields,
-  TicketTransferFields,
-  TicketUpdateFields,
-  Topic,
-};
+/** A look-up's `data`. */
+type DataOf<Name extends LookUpName> = NonNullable<LookUps[Name]['data']>;
+/** The fields of a look-up's `data` that hold a list. */
+type ListKey<Name extends LookUpName> = {
+  [Key in keyof DataOf<Name>]: DataOf<Name>[Key] extends readonly unknown[] ? Key : never;
+}[keyof DataOf<Name>];
+type ElementOf<
+  Name extends LookUpName,
+  Key extends ListKey<Name>,
+> = DataOf<Name>[Key] extends readonly (infer Element)[] ? Element : never;
 
 /** What ticket/add answers: the new ticket's id, and its number (the X-Ticket-Number header). */
 export interface AddedTicket {
@@ -119,8 +101,8 @@ interface Reply {
 interface Envelope {
   status: 'Success' | 'Error';
   data: unknown;
-  code?: ErrorCode;
-  errors?: FieldError[];
+  code?: Wire.ErrorCode;
+  errors?: Wire.FieldError[];
   existing_id?: string;
   updated?: string;
 }
@@ -142,6 +124,22 @@ function parseRetryAfter(value: string | string[] | undefined): number | undefin
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** The `limit` and `after` of a page request, each only when given. */
+function pageParameters(limit: number | undefined, after: string | undefined) {
+  return { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { after }) };
+}
+
+/** A write's answer: the id it made or acted on. */
+function requireId(data: unknown, operation: string): string {
+  if (typeof data !== 'string') {
+    throw new DeskgateClientError(`${operation} answered without an id.`, {
+      status: 200,
+      code: 'invalid_response',
+    });
+  }
+  return data;
 }
 
 function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -183,33 +181,16 @@ export class DeskgateClient {
   }
 
   /** The topic with this id, or null when there is none (the 204, or a 404 not_found). */
-  async getTopic(id: number | string, options: CallOptions = {}): Promise<Topic | null> {
+  async getTopic(id: number | string, options: CallOptions = {}): Promise<Wire.Topic | null> {
+    // Without a sort, as the PHP service's own clients send it (the server's default is by id).
     const body = { query: 'topics', condition: 'specific', parameters: { id } };
-    try {
-      const data = await this.#call('GET', body, {}, true, options);
-      if (data === null) return null;
-      return (data as { topic: Topic }).topic;
-    } catch (error) {
-      if (error instanceof DeskgateClientError && error.code === 'not_found') return null;
-      throw error;
-    }
+    const data = (await this.#lookUpBody(body, options)) as { topic: Wire.Topic } | null;
+    return data?.topic ?? null;
   }
 
   /** Creates a user; resolves to the new user's id. */
-  async addUser(fields: NewUserFields, options: AddUserOptions = {}): Promise<string> {
-    const { idempotencyKey } = options;
-    const body = { query: 'user', condition: 'add', parameters: fields };
-    const headers: Record<string, string> = idempotencyKey
-      ? { 'Idempotency-Key': idempotencyKey }
-      : {};
-    const data = await this.#call('POST', body, headers, idempotencyKey !== undefined, options);
-    if (typeof data !== 'string') {
-      throw new DeskgateClientError('user/add answered without an id.', {
-        status: 200,
-        code: 'invalid_response',
-      });
-    }
-    return data;
+  async addUser(fields: Wire.NewUserFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#write('user', 'add', fields, options);
   }
 
   /**
@@ -229,8 +210,13 @@ export class DeskgateClient {
       ...(sort === undefined ? {} : { sort }),
       ...(parameters === undefined ? {} : { parameters }),
     };
+    return (await this.#lookUpBody(body, options)) as LookUps[Name]['data'] | null;
+  }
+
+  /** A look-up's data; null when the server found nothing (the 204, or a 404 not_found). */
+  async #lookUpBody(body: object, options: CallOptions): Promise<unknown> {
     try {
-      return (await this.#call('GET', body, {}, true, options)) as LookUps[Name]['data'] | null;
+      return await this.#call('GET', body, {}, true, options);
     } catch (error) {
       if (error instanceof DeskgateClientError && error.code === 'not_found') return null;
       throw error;
@@ -240,12 +226,8 @@ export class DeskgateClient {
   /** topics/all: every topic the server shows, in sort then id order; `parent` keeps one topic's children (0: top level). */
   async topicsAll(options: CallOptions & { parent?: number } = {}): Promise<TopicRecord[]> {
     const { parent, ...call } = options;
-    const data = await this.lookUp(
-      'topics/all',
-      { parameters: parent === undefined ? {} : { parent } },
-      call,
-    );
-    return data?.topics ?? [];
+    const parameters = parent === undefined ? {} : { parent };
+    return this.#list('topics/all', { parameters }, 'topics', call);
   }
 
   /** topics/specific by name: the first topic whose name contains `name`, ignoring case and accents; null if none. */
@@ -260,18 +242,12 @@ export class DeskgateClient {
 
   /** user/specific by id (needs the users:read scope); null if there is no such user. */
   async userById(id: number | string, options: CallOptions = {}): Promise<UserRecord | null> {
-    const data = await this.lookUp('user/specific', { sort: 'id', parameters: { id } }, options);
-    return data?.users[0] ?? null;
+    return this.#first('user/specific', { sort: 'id', parameters: { id } }, 'users', options);
   }
 
   /** user/specific by email, compared case-insensitively (needs users:read); null if none. */
   async userByEmail(email: string, options: CallOptions = {}): Promise<UserRecord | null> {
-    const data = await this.lookUp(
-      'user/specific',
-      { sort: 'email', parameters: { email } },
-      options,
-    );
-    return data?.users[0] ?? null;
+    return this.#first('user/specific', { sort: 'email', parameters: { email } }, 'users', options);
   }
 
   /**
@@ -286,20 +262,9 @@ export class DeskgateClient {
     options: CallOptions & UsersCreatedBetweenOptions = {},
   ): Promise<UserPage> {
     const { limit, after, ...call } = options;
-    const data = await this.lookUp(
-      'user/all',
-      {
-        sort: 'creationDate',
-        parameters: {
-          start_date: start,
-          end_date: end,
-          ...(limit === undefined ? {} : { limit }),
-          ...(after === undefined ? {} : { after }),
-        },
-      },
-      call,
-    );
-    return { users: data?.users ?? [], next: data?.next };
+    const parameters = { start_date: start, end_date: end, ...pageParameters(limit, after) };
+    const page = await this.#page('user/all', { sort: 'creationDate', parameters }, 'users', call);
+    return { users: page.elements, next: page.next };
   }
 
   /**
@@ -327,87 +292,81 @@ export class DeskgateClient {
    * ticket/add (needs tickets:write): opens a ticket. With an `idempotencyKey` it is retried
    * like a look-up and never opens a second ticket.
    */
-  async addTicket(fields: NewTicketFields, options: AddUserOptions = {}): Promise<AddedTicket> {
-    const { idempotencyKey } = options;
+  async addTicket(
+    fields: Wire.NewTicketFields,
+    options: AddUserOptions = {},
+  ): Promise<AddedTicket> {
     let number: string | undefined;
-    const data = await this.#call(
-      'POST',
-      { query: 'ticket', condition: 'add', parameters: fields },
-      idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
-      idempotencyKey !== undefined,
-      options,
-      (headers) => {
-        number = headerOf(headers, 'x-ticket-number');
-      },
-    );
-    return { id: this.#requireId(data, 'ticket/add'), number };
+    const id = await this.#write('ticket', 'add', fields, options, (headers) => {
+      number = headerOf(headers, 'x-ticket-number');
+    });
+    return { id, number };
   }
 
   /**
    * ticket/reply (needs tickets:write): an agent's response; resolves to the new entry's id.
    * Retried only with an `idempotencyKey`, which makes a retry answer the first reply (one mail).
    */
-  async replyToTicket(fields: TicketReplyFields, options: AddUserOptions = {}): Promise<string> {
-    return this.#ticketWrite('reply', fields, options);
+  async replyToTicket(
+    fields: Wire.TicketReplyFields,
+    options: AddUserOptions = {},
+  ): Promise<string> {
+    return this.#write('ticket', 'reply', fields, options);
   }
 
   /** ticket/close (needs tickets:write): sets a closed-state status; resolves to the ticket id. */
-  async closeTicket(fields: TicketCloseFields, options: AddUserOptions = {}): Promise<string> {
-    return this.#ticketWrite('close', fields, options);
+  async closeTicket(fields: Wire.TicketCloseFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#write('ticket', 'close', fields, options);
   }
 
   /** ticket/note (needs tickets:write): an internal note; resolves to the new entry's id. */
-  async noteOnTicket(fields: TicketNoteFields, options: AddUserOptions = {}): Promise<string> {
-    return this.#ticketWrite('note', fields, options);
+  async noteOnTicket(fields: Wire.TicketNoteFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#write('ticket', 'note', fields, options);
   }
 
   /**
    * ticket/status (needs tickets:write): closes or reopens (or changes the open status); resolves
    * to the ticket id. A stale `if_unmodified_since` rejects with code `conflict` and `updated`.
    */
-  async setTicketStatus(fields: TicketStatusFields, options: AddUserOptions = {}): Promise<string> {
-    return this.#ticketWrite('status', fields, options);
+  async setTicketStatus(
+    fields: Wire.TicketStatusFields,
+    options: AddUserOptions = {},
+  ): Promise<string> {
+    return this.#write('ticket', 'status', fields, options);
   }
 
   /** ticket/assign (needs tickets:write): to an agent or a team, 0 releases; the ticket id. */
-  async assignTicket(fields: TicketAssignFields, options: AddUserOptions = {}): Promise<string> {
-    return this.#ticketWrite('assign', fields, options);
+  async assignTicket(
+    fields: Wire.TicketAssignFields,
+    options: AddUserOptions = {},
+  ): Promise<string> {
+    return this.#write('ticket', 'assign', fields, options);
   }
 
   /** ticket/transfer (needs tickets:write): to another department; resolves to the ticket id. */
   async transferTicket(
-    fields: TicketTransferFields,
+    fields: Wire.TicketTransferFields,
     options: AddUserOptions = {},
   ): Promise<string> {
-    return this.#ticketWrite('transfer', fields, options);
+    return this.#write('ticket', 'transfer', fields, options);
   }
 
   /** ticket/update (needs tickets:write): priority, help topic, SLA plan, due date; the ticket id. */
-  async updateTicket(fields: TicketUpdateFields, options: AddUserOptions = {}): Promise<string> {
-    return this.#ticketWrite('update', fields, options);
-  }
-
-  /** A ticket write answering an id: retried like a look-up only with an `idempotencyKey`. */
-  async #ticketWrite(condition: string, fields: object, options: AddUserOptions): Promise<string> {
-    const { idempotencyKey } = options;
-    const body = { query: 'ticket', condition, parameters: fields };
-    const headers: Record<string, string> = idempotencyKey
-      ? { 'Idempotency-Key': idempotencyKey }
-      : {};
-    const data = await this.#call('POST', body, headers, idempotencyKey !== undefined, options);
-    return this.#requireId(data, `ticket/${condition}`);
+  async updateTicket(
+    fields: Wire.TicketUpdateFields,
+    options: AddUserOptions = {},
+  ): Promise<string> {
+    return this.#write('ticket', 'update', fields, options);
   }
 
   /** ticket/specific by id (needs tickets:read), with its entries; null if none. */
   async ticketById(id: number | string, options: CallOptions = {}): Promise<TicketRecord | null> {
-    const data = await this.lookUp('ticket/specific', { parameters: { id } }, options);
-    return data?.tickets[0] ?? null;
+    return this.#first('ticket/specific', { parameters: { id } }, 'tickets', options);
   }
 
   /** ticket/specific by number; null if none. */
   async ticketByNumber(number: string, options: CallOptions = {}): Promise<TicketRecord | null> {
-    const data = await this.lookUp('ticket/specific', { parameters: { number } }, options);
-    return data?.tickets[0] ?? null;
+    return this.#first('ticket/specific', { parameters: { number } }, 'tickets', options);
   }
 
   /** ticket/all: one page (with `limit`) or the whole list of a request; see LookUps['ticket/all']. */
@@ -415,8 +374,7 @@ export class DeskgateClient {
     request: LookUpRequest<'ticket/all'>,
     options: CallOptions = {},
   ): Promise<Page<TicketRecord>> {
-    const data = await this.lookUp('ticket/all', request, options);
-    return { elements: data?.tickets ?? [], next: data?.next };
+    return this.#page('ticket/all', request, 'tickets', options);
   }
 
   /** tasks/all: one page (with `limit`) or the whole list; see LookUps['tasks/all']. */
@@ -424,8 +382,7 @@ export class DeskgateClient {
     request: LookUpRequest<'tasks/all'>,
     options: CallOptions = {},
   ): Promise<Page<TaskRecord>> {
-    const data = await this.lookUp('tasks/all', request, options);
-    return { elements: data?.tasks ?? [], next: data?.next };
+    return this.#page('tasks/all', request, 'tasks', options);
   }
 
   /**
@@ -448,18 +405,7 @@ export class DeskgateClient {
 
   /** tasks/specific; null if there is no such task. */
   async taskById(id: number | string, options: CallOptions = {}): Promise<TaskRecord | null> {
-    const data = await this.lookUp('tasks/specific', { parameters: { id } }, options);
-    return data?.tasks[0] ?? null;
-  }
-
-  #requireId(data: unknown, operation: string): string {
-    if (typeof data !== 'string') {
-      throw new DeskgateClientError(`${operation} answered without an id.`, {
-        status: 200,
-        code: 'invalid_response',
-      });
-    }
-    return data;
+    return this.#first('tasks/specific', { parameters: { id } }, 'tasks', options);
   }
 
   /** department/all (needs read): one page (with `limit`) or the whole list; see LookUps['department/all']. */
@@ -467,8 +413,7 @@ export class DeskgateClient {
     request: LookUpRequest<'department/all'>,
     options: CallOptions = {},
   ): Promise<Page<DepartmentRecord>> {
-    const data = await this.lookUp('department/all', request, options);
-    return { elements: data?.departments ?? [], next: data?.next };
+    return this.#page('department/all', request, 'departments', options);
   }
 
   /** department/specific; null if there is no such department (or clients do not see it). */
@@ -476,14 +421,12 @@ export class DeskgateClient {
     id: number | string,
     options: CallOptions = {},
   ): Promise<DepartmentRecord | null> {
-    const data = await this.lookUp('department/specific', { parameters: { id } }, options);
-    return data?.departments[0] ?? null;
+    return this.#first('department/specific', { parameters: { id } }, 'departments', options);
   }
 
   /** faq/all: the whole category tree with its FAQs. */
   async faqTree(options: CallOptions = {}): Promise<FaqCategoryRecord[]> {
-    const data = await this.lookUp('faq/all', { parameters: {} }, options);
-    return data?.categories ?? [];
+    return this.#list('faq/all', { parameters: {} }, 'categories', options);
   }
 
   /** faq/specific: the FAQs of one category; null if there is no such category. */
@@ -492,11 +435,7 @@ export class DeskgateClient {
     options: CallOptions & { limit?: number; after?: string } = {},
   ): Promise<Page<FaqRecord> | null> {
     const { limit, after, ...rest } = options;
-    const parameters = {
-      id,
-      ...(limit === undefined ? {} : { limit }),
-      ...(after === undefined ? {} : { after }),
-    };
+    const parameters = { id, ...pageParameters(limit, after) };
     const data = await this.lookUp('faq/specific', { parameters }, rest);
     return data ? { elements: data.faq, next: data.next } : null;
   }
@@ -506,20 +445,17 @@ export class DeskgateClient {
     request: LookUpRequest<'sla/all'>,
     options: CallOptions = {},
   ): Promise<Page<SlaRecord>> {
-    const data = await this.lookUp('sla/all', request, options);
-    return { elements: data?.sla ?? [], next: data?.next };
+    return this.#page('sla/all', request, 'sla', options);
   }
 
   /** status/all (tickets:read): the statuses a ticket can be set to, in the help desk's order. */
   async ticketStatuses(options: CallOptions = {}): Promise<StatusRecord[]> {
-    const data = await this.lookUp('status/all', { parameters: {} }, options);
-    return data?.statuses ?? [];
+    return this.#list('status/all', { parameters: {} }, 'statuses', options);
   }
 
   /** priority/all (tickets:read): every ticket priority, in id order. */
   async ticketPriorities(options: CallOptions = {}): Promise<PriorityRecord[]> {
-    const data = await this.lookUp('priority/all', { parameters: {} }, options);
-    return data?.priorities ?? [];
+    return this.#list('priority/all', { parameters: {} }, 'priorities', options);
   }
 
   /**
@@ -528,37 +464,35 @@ export class DeskgateClient {
    */
   async agents(deptId?: number | string, options: CallOptions = {}): Promise<StaffRecord[]> {
     const parameters = deptId === undefined ? {} : { dept_id: deptId };
-    const data = await this.lookUp('staff/all', { parameters }, options);
-    return data?.staff ?? [];
+    return this.#list('staff/all', { parameters }, 'staff', options);
   }
 
   /** team/all (tickets:read): every team, enabled or not, in id order. */
   async teams(options: CallOptions = {}): Promise<TeamRecord[]> {
-    const data = await this.lookUp('team/all', { parameters: {} }, options);
-    return data?.teams ?? [];
+    return this.#list('team/all', { parameters: {} }, 'teams', options);
   }
 
   /** sla/specific; null if there is no such plan. */
   async slaById(id: number | string, options: CallOptions = {}): Promise<SlaRecord | null> {
-    const data = await this.lookUp('sla/specific', { parameters: { id } }, options);
-    return data?.sla[0] ?? null;
+    return this.#first('sla/specific', { parameters: { id } }, 'sla', options);
   }
 
   /** department/add (needs admin); resolves to the new id. Retried only with an `idempotencyKey`. */
-  async addDepartment(fields: DepartmentAddFields, options: AddUserOptions = {}): Promise<string> {
-    return this.#addAdmin('department', fields, options);
+  async addDepartment(
+    fields: Wire.DepartmentAddFields,
+    options: AddUserOptions = {},
+  ): Promise<string> {
+    return this.#write('department', 'add', fields, options);
   }
 
   /** sla/add (needs admin); resolves to the new id. Retried only with an `idempotencyKey`. */
-  async addSlaPlan(fields: SlaAddFields, options: AddUserOptions = {}): Promise<string> {
-    return this.#addAdmin('sla', fields, options);
+  async addSlaPlan(fields: Wire.SlaAddFields, options: AddUserOptions = {}): Promise<string> {
+    return this.#write('sla', 'add', fields, options);
   }
 
   /** sla/delete (needs admin), as DELETE; resolves to the deleted id, null when there was no such plan. */
   async deleteSlaPlan(id: number | string, options: CallOptions = {}): Promise<string | null> {
-    const body = { query: 'sla', condition: 'delete', parameters: { id } };
-    const data = await this.#call('DELETE', body, {}, false, options);
-    return data === null ? null : this.#requireId(data, 'sla/delete');
+    return this.#idOrNull('DELETE', 'sla/delete', { id }, options);
   }
 
   /** webhook/add (webhooks:manage): the new id and the signing secret, which is shown only this once. */
@@ -571,16 +505,12 @@ export class DeskgateClient {
   }
 
   /** webhook/all (webhooks:manage): every webhook, never a secret. */
-  async webhooks(options: CallOptions = {}): Promise<WebhookAllData['webhooks']> {
-    const data = await this.lookUp('webhook/all', { parameters: {} }, options);
-    return data?.webhooks ?? [];
+  async webhooks(options: CallOptions = {}): Promise<WebhookRecord[]> {
+    return this.#list('webhook/all', { parameters: {} }, 'webhooks', options);
   }
 
   /** webhook/specific (webhooks:manage); null when there is none. */
-  async webhookById(
-    id: number | string,
-    options: CallOptions = {},
-  ): Promise<WebhookSpecificData['webhook'] | null> {
+  async webhookById(id: number | string, options: CallOptions = {}): Promise<WebhookRecord | null> {
     const data = await this.lookUp('webhook/specific', { parameters: { id } }, options);
     return data?.webhook ?? null;
   }
@@ -596,9 +526,7 @@ export class DeskgateClient {
 
   /** webhook/delete (webhooks:manage), as DELETE: the deleted id, null when there was none. */
   async deleteWebhook(id: number | string, options: CallOptions = {}): Promise<string | null> {
-    const body = { query: 'webhook', condition: 'delete', parameters: { id } };
-    const data = await this.#call('DELETE', body, {}, false, options);
-    return data === null ? null : this.#requireId(data, 'webhook/delete');
+    return this.#idOrNull('DELETE', 'webhook/delete', { id }, options);
   }
 
   /** webhook/test (webhooks:manage): posts a ping now and says how it went; null when no such webhook. */
@@ -615,10 +543,9 @@ export class DeskgateClient {
     webhookId: number | string,
     page: { status?: 'pending' | 'delivered' | 'failed'; limit?: number; after?: string } = {},
     options: CallOptions = {},
-  ): Promise<Page<WebhookDeliveriesData['deliveries'][number]>> {
+  ): Promise<Page<WebhookDeliveryRecord>> {
     const parameters = { webhook_id: webhookId, limit: page.limit ?? 100, ...page };
-    const data = await this.lookUp('webhook/deliveries', { parameters }, options);
-    return { elements: data?.deliveries ?? [], next: data?.next };
+    return this.#page('webhook/deliveries', { parameters }, 'deliveries', options);
   }
 
   /** webhook/redeliver (webhooks:manage): queues a logged delivery again; the new delivery id, null when gone. */
@@ -626,29 +553,73 @@ export class DeskgateClient {
     deliveryId: number | string,
     options: CallOptions = {},
   ): Promise<string | null> {
-    const body = {
-      query: 'webhook',
-      condition: 'redeliver',
-      parameters: { delivery_id: deliveryId },
-    };
-    const data = await this.#call('POST', body, {}, false, options);
-    return data === null ? null : this.#requireId(data, 'webhook/redeliver');
+    return this.#idOrNull('POST', 'webhook/redeliver', { delivery_id: deliveryId }, options);
   }
 
-  async #addAdmin(
-    query: 'department' | 'sla',
-    fields: DepartmentAddFields | SlaAddFields,
-    options: AddUserOptions,
+  /** One list of a look-up's answer; empty when the server found nothing. */
+  async #list<Name extends LookUpName, Key extends ListKey<Name>>(
+    name: Name,
+    request: LookUpRequest<Name>,
+    key: Key,
+    options: CallOptions,
+  ): Promise<ElementOf<Name, Key>[]> {
+    const data = await this.lookUp(name, request, options);
+    return (data?.[key] as ElementOf<Name, Key>[] | undefined) ?? [];
+  }
+
+  /** The first element of a look-up's list: what a `…/specific` answers; null when none. */
+  async #first<Name extends LookUpName, Key extends ListKey<Name>>(
+    name: Name,
+    request: LookUpRequest<Name>,
+    key: Key,
+    options: CallOptions,
+  ): Promise<ElementOf<Name, Key> | null> {
+    return (await this.#list(name, request, key, options))[0] ?? null;
+  }
+
+  /** One page of a paged look-up: its list and the `next` to pass as `after`. */
+  async #page<Name extends LookUpName, Key extends ListKey<Name>>(
+    name: Name,
+    request: LookUpRequest<Name>,
+    key: Key,
+    options: CallOptions,
+  ): Promise<Page<ElementOf<Name, Key>>> {
+    const data = await this.lookUp(name, request, options);
+    return {
+      elements: (data?.[key] as ElementOf<Name, Key>[] | undefined) ?? [],
+      next: (data as { next?: string } | null)?.next,
+    };
+  }
+
+  /** A write answering an id: retried like a look-up only with an `idempotencyKey`. */
+  async #write(
+    query: string,
+    condition: string,
+    fields: object,
+    { idempotencyKey, ...options }: AddUserOptions,
+    onHeaders?: (headers: IncomingHttpHeaders) => void,
   ): Promise<string> {
-    const { idempotencyKey } = options;
     const data = await this.#call(
       'POST',
-      { query, condition: 'add', parameters: fields },
+      { query, condition, parameters: fields },
       idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
       idempotencyKey !== undefined,
       options,
+      onHeaders,
     );
-    return this.#requireId(data, `${query}/add`);
+    return requireId(data, `${query}/${condition}`);
+  }
+
+  /** A call answering the id it acted on, or null (a 204) when there was nothing to act on. */
+  async #idOrNull(
+    method: 'POST' | 'DELETE',
+    operation: string,
+    parameters: object,
+    options: CallOptions,
+  ): Promise<string | null> {
+    const [query, condition] = operation.split('/');
+    const data = await this.#call(method, { query, condition, parameters }, {}, false, options);
+    return data === null ? null : requireId(data, operation);
   }
 
   /** Closes the kept-alive connections. */

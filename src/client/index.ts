@@ -5,8 +5,6 @@ export {
   type CallOptions,
   DeskgateClient,
   type DeskgateClientOptions,
-  type NewUserFields,
-  type Topic,
 } from './deskgate-client.ts';
 export {
   type ClientErrorCode,
@@ -15,27 +13,27 @@ export {
 } from './deskgate-client-error.ts';
 export type {
   DateInput,
+  IntegerInput,
+  LookUpRequest,
+  LookUps,
+  UserPage,
+  UsersCreatedBetweenOptions,
+} from './look-up-types.ts';
+export type {
   DepartmentRecord,
   EventsSinceData,
   EventsSinceParameters,
   FaqCategoryRecord,
   FaqRecord,
   FeedEvent,
-  IntegerInput,
   LookUpName,
-  LookUpRequest,
-  LookUps,
   PriorityRecord,
   SlaRecord,
   StaffRecord,
   StatusRecord,
   TeamRecord,
   TopicRecord,
-  UserPage,
   UserRecord,
-  UsersCreatedBetweenOptions,
-} from './look-up-types.ts';
-export type {
   WebhookAddData,
   WebhookAddParameters,
   WebhookDeliveriesData,
@@ -54,6 +52,7 @@ export type {
   ErrorCode,
   FieldError,
   NewTicketFields,
+  NewUserFields,
   SlaAddFields,
   TicketAssignFields,
   TicketCloseFields,
@@ -62,4 +61,5 @@ export type {
   TicketStatusFields,
   TicketTransferFields,
   TicketUpdateFields,
+  Topic,
 } from './wire-types.ts';

@@ -6,26 +6,6 @@
 
 import type { LookUpName, Operations, UserRecord } from './operation-types.ts';
 
-export type {
-  DepartmentRecord,
-  EventsSinceData,
-  EventsSinceParameters,
-  FaqCategoryRecord,
-  FaqRecord,
-  FeedEvent,
-  LookUpName,
-  PriorityRecord,
-  SlaRecord,
-  StaffRecord,
-  StatusRecord,
-  TaskRecord,
-  TeamRecord,
-  TicketEntryRecord,
-  TicketRecord,
-  TopicRecord,
-  UserRecord,
-} from './operation-types.ts';
-
 /** An integer the server also takes as a digit string. */
 export type IntegerInput = number | string;
 

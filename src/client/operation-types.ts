@@ -1171,6 +1171,75 @@ export interface FeedEvent {
   };
 }
 /**
+ * A webhook; its signing secret is never shown again.
+ */
+export interface WebhookRecord {
+  /**
+   * The webhook id.
+   */
+  id: string;
+  url: string;
+  events: string[];
+  description: string;
+  /**
+   * False when disabled by webhook/update or by deskgate.
+   */
+  enabled: boolean;
+  /**
+   * Why deskgate disabled it (its deliveries failed for days), or null.
+   */
+  disabled_reason: string | null;
+  /**
+   * Since when (UTC) its deliveries have failed with no success in between, or null.
+   */
+  failing_since: string | null;
+  created: string;
+  updated: string;
+}
+/**
+ * One event delivered (or being delivered) to one webhook.
+ */
+export interface WebhookDeliveryRecord {
+  /**
+   * The delivery id (webhook/redeliver takes it).
+   */
+  id: string;
+  webhook_id: string;
+  /**
+   * The event id: the `webhook-id` header, the same on every attempt.
+   */
+  event_id: string;
+  /**
+   * The event type (`webhook.ping` for webhook/test).
+   */
+  event_type: string;
+  /**
+   * `pending`: waiting for its next attempt; `delivered`: a 2xx came; `failed`: given up.
+   */
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /**
+   * When the next attempt is due (UTC), while pending.
+   */
+  next_attempt: string | null;
+  last_attempt: string | null;
+  /**
+   * The receiver's last HTTP status, or null.
+   */
+  response_status: number | null;
+  /**
+   * Why the last attempt failed, or null.
+   */
+  error: string | null;
+  latency_ms: number | null;
+  /**
+   * The start of the receiver's last answer (at most 1024 characters).
+   */
+  response_excerpt: string | null;
+  created: string;
+  delivered: string | null;
+}
+/**
  * The topic found.
  */
 export interface TopicsSpecificData {
@@ -1401,94 +1470,19 @@ export interface WebhookAllData {
    * How many webhooks this answer holds.
    */
   total: number;
-  /**
-   * Items: A webhook; its signing secret is never shown again.
-   */
-  webhooks: {
-    /**
-     * The webhook id.
-     */
-    id: string;
-    url: string;
-    events: string[];
-    description: string;
-    /**
-     * False when disabled by webhook/update or by deskgate.
-     */
-    enabled: boolean;
-    /**
-     * Why deskgate disabled it (its deliveries failed for days), or null.
-     */
-    disabled_reason: string | null;
-    /**
-     * Since when (UTC) its deliveries have failed with no success in between, or null.
-     */
-    failing_since: string | null;
-    created: string;
-    updated: string;
-  }[];
+  webhooks: WebhookRecord[];
 }
 /**
  * The webhook.
  */
 export interface WebhookSpecificData {
-  /**
-   * A webhook; its signing secret is never shown again.
-   */
-  webhook: {
-    /**
-     * The webhook id.
-     */
-    id: string;
-    url: string;
-    events: string[];
-    description: string;
-    /**
-     * False when disabled by webhook/update or by deskgate.
-     */
-    enabled: boolean;
-    /**
-     * Why deskgate disabled it (its deliveries failed for days), or null.
-     */
-    disabled_reason: string | null;
-    /**
-     * Since when (UTC) its deliveries have failed with no success in between, or null.
-     */
-    failing_since: string | null;
-    created: string;
-    updated: string;
-  };
+  webhook: WebhookRecord;
 }
 /**
  * The webhook as it is now.
  */
 export interface WebhookUpdateData {
-  /**
-   * A webhook; its signing secret is never shown again.
-   */
-  webhook: {
-    /**
-     * The webhook id.
-     */
-    id: string;
-    url: string;
-    events: string[];
-    description: string;
-    /**
-     * False when disabled by webhook/update or by deskgate.
-     */
-    enabled: boolean;
-    /**
-     * Why deskgate disabled it (its deliveries failed for days), or null.
-     */
-    disabled_reason: string | null;
-    /**
-     * Since when (UTC) its deliveries have failed with no success in between, or null.
-     */
-    failing_since: string | null;
-    created: string;
-    updated: string;
-  };
+  webhook: WebhookRecord;
   /**
    * With `rotate_secret`: the new signing secret, shown this once.
    */
@@ -1524,49 +1518,7 @@ export interface WebhookDeliveriesData {
    * How many deliveries this answer holds.
    */
   total: number;
-  /**
-   * Items: One event delivered (or being delivered) to one webhook.
-   */
-  deliveries: {
-    /**
-     * The delivery id (webhook/redeliver takes it).
-     */
-    id: string;
-    webhook_id: string;
-    /**
-     * The event id: the `webhook-id` header, the same on every attempt.
-     */
-    event_id: string;
-    /**
-     * The event type (`webhook.ping` for webhook/test).
-     */
-    event_type: string;
-    /**
-     * `pending`: waiting for its next attempt; `delivered`: a 2xx came; `failed`: given up.
-     */
-    status: 'pending' | 'delivered' | 'failed';
-    attempts: number;
-    /**
-     * When the next attempt is due (UTC), while pending.
-     */
-    next_attempt: string | null;
-    last_attempt: string | null;
-    /**
-     * The receiver's last HTTP status, or null.
-     */
-    response_status: number | null;
-    /**
-     * Why the last attempt failed, or null.
-     */
-    error: string | null;
-    latency_ms: number | null;
-    /**
-     * The start of the receiver's last answer (at most 1024 characters).
-     */
-    response_excerpt: string | null;
-    created: string;
-    delivered: string | null;
-  }[];
+  deliveries: WebhookDeliveryRecord[];
   /**
    * Present when more follow: pass it as `parameters.after`.
    */

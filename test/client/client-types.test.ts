@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { z } from 'zod';
 import type { DeskgateClient } from '../../src/client/deskgate-client.ts';
+import type { LookUps } from '../../src/client/look-up-types.ts';
 import type {
   LookUpName,
-  LookUps,
+  Operations,
   TaskRecord,
   TicketRecord,
   TopicRecord,
   UserRecord,
-} from '../../src/client/look-up-types.ts';
-import type { Operations } from '../../src/client/operation-types.ts';
+} from '../../src/client/operation-types.ts';
 import type {
   DepartmentAddFields,
   NewTicketFields,
