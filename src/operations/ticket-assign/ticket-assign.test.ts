@@ -122,9 +122,8 @@ describeEachDatabase('ticket/assign', (database) => {
     await suite.direct((db) =>
       db.updateTable('agents').set({ is_active: 0 }).where('name', '=', 'Olga Other').execute(),
     );
-    const counts = await suite.counts();
     try {
-      for (const [parameters, field] of [
+      await suite.refusesNamingTheField('assign', { ticket_id: id, staff_id: suite.agentId }, [
         [{ agent_id: 999_999 }, 'parameters.agent_id'],
         [{ agent_id: suite.otherAgentId }, 'parameters.agent_id'],
         [{ team_id: 999_999 }, 'parameters.team_id'],
@@ -132,19 +131,7 @@ describeEachDatabase('ticket/assign', (database) => {
         [{ agent_id: '2 OR 1=1' }, 'parameters.agent_id'],
         [{}, 'parameters.agent_id'],
         [{ agent_id: suite.agentId, team_id: teamId }, 'parameters.agent_id'],
-      ] as const) {
-        const reply = await suite.write('assign', {
-          ticket_id: id,
-          staff_id: suite.agentId,
-          ...parameters,
-        });
-        assert.equal(reply.status, 400, `${JSON.stringify(parameters)} ${reply.text}`);
-        assert.deepEqual(
-          reply.body?.errors?.map((e) => e.field),
-          [field],
-        );
-      }
-      assert.deepEqual(await suite.counts(), counts);
+      ]);
     } finally {
       await suite.direct((db) =>
         db.updateTable('agents').set({ is_active: 1 }).where('name', '=', 'Olga Other').execute(),

@@ -69,20 +69,13 @@ describeEachDatabase('ticket/note', (database) => {
     assert.equal(stale.status, 409, stale.text);
     assert.equal(stale.body?.code, 'conflict');
     assert.equal(stale.body?.updated, (await suite.read(id)).updated);
-    for (const [parameters, field] of [
+    assert.deepEqual(await suite.counts(), counts);
+    await suite.refusesNamingTheField('note', { staff_id: suite.agentId }, [
       [{ ticket_id: 999_999, body: 'x' }, 'parameters.ticket_id'],
       [{ ticket_id: "1' OR '1'='1", body: 'x' }, 'parameters.ticket_id'],
       [{ ticket_id: id, body: '   ' }, 'parameters.body'],
       [{ ticket_id: id, body: 'x', staff_id: 999_999 }, 'parameters.staff_id'],
       [{ ticket_id: id, body: 'x', title: 'x'.repeat(256) }, 'parameters.title'],
-    ] as const) {
-      const reply = await suite.write('note', { staff_id: suite.agentId, ...parameters });
-      assert.equal(reply.status, 400, `${JSON.stringify(parameters)} ${reply.text}`);
-      assert.deepEqual(
-        reply.body?.errors?.map((e) => e.field),
-        [field],
-      );
-    }
-    assert.deepEqual(await suite.counts(), counts);
+    ]);
   });
 });

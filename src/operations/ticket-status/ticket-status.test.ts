@@ -152,8 +152,7 @@ describeEachDatabase('ticket/status', (database) => {
 
   test('ids are checked (400 naming the field), injection payloads are inert; nothing written', async () => {
     const id = await suite.open();
-    const counts = await suite.counts();
-    for (const [parameters, field] of [
+    await suite.refusesNamingTheField('status', { staff_id: suite.agentId }, [
       [{ ticket_id: 999_999, status_id: 3 }, 'parameters.ticket_id'],
       [{ ticket_id: '5 OR 1=1', status_id: 3 }, 'parameters.ticket_id'],
       [{ ticket_id: id, status_id: 99 }, 'parameters.status_id'],
@@ -164,15 +163,7 @@ describeEachDatabase('ticket/status', (database) => {
         { ticket_id: id, status_id: 3, if_unmodified_since: 'yesterday' },
         'parameters.if_unmodified_since',
       ],
-    ] as const) {
-      const reply = await suite.write('status', { staff_id: suite.agentId, ...parameters });
-      assert.equal(reply.status, 400, `${JSON.stringify(parameters)} ${reply.text}`);
-      assert.deepEqual(
-        reply.body?.errors?.map((e) => e.field),
-        [field],
-      );
-    }
-    assert.deepEqual(await suite.counts(), counts);
+    ]);
   });
 
   test('open tasks: a closed status → 409 not_closeable, nothing written', async () => {

@@ -125,25 +125,12 @@ describeEachDatabase('ticket/transfer', (database) => {
     });
     assert.equal(same.status, 200, same.text);
     assert.deepEqual(await suite.read(id), before);
-    const counts = await suite.counts();
-    for (const [parameters, field] of [
+    await suite.refusesNamingTheField('transfer', { ticket_id: id, staff_id: suite.agentId }, [
       [{ dept_id: 999_999 }, 'parameters.dept_id'],
       [{ dept_id: '2; DROP TABLE tickets' }, 'parameters.dept_id'],
       [{ dept_id: 0 }, 'parameters.dept_id'],
       [{ dept_id: hardware, ticket_id: 999_999 }, 'parameters.ticket_id'],
-    ] as const) {
-      const reply = await suite.write('transfer', {
-        ticket_id: id,
-        staff_id: suite.agentId,
-        ...parameters,
-      });
-      assert.equal(reply.status, 400, `${JSON.stringify(parameters)} ${reply.text}`);
-      assert.deepEqual(
-        reply.body?.errors?.map((e) => e.field),
-        [field],
-      );
-    }
-    assert.deepEqual(await suite.counts(), counts);
+    ]);
   });
 
   test('a stale if_unmodified_since → 409, nothing written; Idempotency-Key → one event', async () => {

@@ -67,8 +67,7 @@ describeEachDatabase('ticket/update', (database) => {
 
   test('unknown ids, a due date not in the future, no field at all → 400 naming it, nothing written', async () => {
     const id = await suite.open();
-    const counts = await suite.counts();
-    for (const [parameters, field] of [
+    await suite.refusesNamingTheField('update', { ticket_id: id, staff_id: suite.agentId }, [
       [{ priority_id: 99 }, 'parameters.priority_id'],
       [{ topic_id: 999_999 }, 'parameters.topic_id'],
       [{ sla_id: 999_999 }, 'parameters.sla_id'],
@@ -76,19 +75,7 @@ describeEachDatabase('ticket/update', (database) => {
       [{ duedate: '2099-13-01 00:00:00' }, 'parameters.duedate'],
       [{ priority_id: '1 OR 1=1' }, 'parameters.priority_id'],
       [{}, 'parameters'],
-    ] as const) {
-      const reply = await suite.write('update', {
-        ticket_id: id,
-        staff_id: suite.agentId,
-        ...parameters,
-      });
-      assert.equal(reply.status, 400, `${JSON.stringify(parameters)} ${reply.text}`);
-      assert.deepEqual(
-        reply.body?.errors?.map((e) => e.field),
-        [field],
-      );
-    }
-    assert.deepEqual(await suite.counts(), counts);
+    ]);
   });
 
   test('a stale if_unmodified_since → 409 with the current updated; Idempotency-Key → one event, the same answer', async () => {
