@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import type { Reply } from '../../../test/helpers/http.ts';
+import { type ListPage, listPageOf, type Reply } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
 import { RejectedValueError } from '../../data/store.ts';
 import { tasks } from '../../data/tasks/tasks.ts';
 
-interface Page {
-  total: number;
-  tasks: Record<string, string>[];
-  next?: string;
-}
-
-function pageOf(reply: Reply): Page {
-  assert.equal(reply.status, 200, reply.text);
-  const data = reply.body?.data as Page;
-  assert.equal(data.total, data.tasks.length);
-  return data;
-}
+type Page = ListPage<'tasks'>;
+const pageOf = (reply: Reply): Page => listPageOf(reply, 'tasks');
 
 describeEachDatabase('tasks/all', (database) => {
   const server = useTestServer({ database, env: { DESKGATE_MAX_LIST: '4' } });

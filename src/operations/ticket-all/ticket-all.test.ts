@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import type { Reply } from '../../../test/helpers/http.ts';
+import { type ListPage, listPageOf, type Reply } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
 import { openDatabase } from '../../data/open-database.ts';
 import type { OwnTicketTables } from '../../data/tickets/own-tickets.ts';
 
-interface Page {
-  total: number;
-  tickets: Record<string, unknown>[];
-  next?: string;
-}
-
-function pageOf(reply: Reply): Page {
-  assert.equal(reply.status, 200, reply.text);
-  const data = reply.body?.data as Page;
-  assert.equal(data.total, data.tickets.length);
-  return data;
-}
+type Page = ListPage<'tickets', Record<string, unknown>>;
+const pageOf = (reply: Reply): Page => listPageOf(reply, 'tickets');
 
 describeEachDatabase('ticket/all', (database) => {
   const server = useTestServer({ database, env: { DESKGATE_MAX_LIST: '12' } });
