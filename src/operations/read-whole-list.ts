@@ -18,3 +18,8 @@ export async function readWholeList<Element>(
   }
   return elements;
 }
+
+/** A whole list's answer: `total` and the elements' views under `key`, never a `next`. */
+export function wholeListAnswer<const Key extends string, View>(key: Key, views: View[]) {
+  return { total: views.length, [key]: views } as { total: number } & Record<Key, View[]>;
+}

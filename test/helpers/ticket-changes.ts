@@ -34,6 +34,13 @@ export interface TicketChangeSuite {
     parameters: Record<string, unknown>,
     options?: { key?: string; headers?: Record<string, string> },
   ): Promise<Reply>;
+  /** ticket/<condition> of ticket `id` as the acting agent, with these parameters besides. */
+  change(
+    condition: string,
+    id: string,
+    parameters: Record<string, unknown>,
+    options?: { key?: string; headers?: Record<string, string> },
+  ): Promise<Reply>;
   /** ticket/specific as a key with the notes grant: every entry, notes included. */
   read(id: string, key?: string): Promise<Record<string, unknown>>;
   events(id: string): Promise<EventRow[]>;
@@ -117,6 +124,8 @@ export function useTicketChangeSuite(database: SuiteDatabase): TicketChangeSuite
       return String(reply.body?.data);
     },
     write,
+    change: (condition, id, parameters, options) =>
+      write(condition, { ticket_id: id, staff_id: agentId, ...parameters }, options),
     async read(id, key = notesKey) {
       const reply = await server.request(
         { query: 'ticket', condition: 'specific', parameters: { id } },

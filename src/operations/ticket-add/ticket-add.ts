@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { tickets } from '../../data/tickets/tickets.ts';
-import { writes } from '../../data/writes/writes.ts';
 import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
 import { rejectParameter, TICKET_WRITE, TICKET_WRITE_ERRORS } from '../osticket-ticket-writes.ts';
 import { escapeHtml, stripTags, textField } from '../plain-text.ts';
 import { idResponse } from '../response-shapes.ts';
-import { type TicketWriteContext, writeTicket } from '../ticket-writes.ts';
+import { type TicketWriteContext, writeTicketOnce } from '../ticket-writes.ts';
 import { addTicketThroughOsticket } from './ticket-add-through-osticket.ts';
 
 const chosen = (what: string) =>
@@ -50,16 +48,11 @@ async function addOwnTicket(
     topicId: parameters.topic_id ?? 0,
     ipAddress: context.clientIp,
   };
-  const id = await writeOnce(context.data(writes), context, {
-    fingerprint: fingerprintOf(parameters),
-    write: (claim) =>
-      writeTicket(context, {
-        claim,
-        run: (trx, at) => context.data(tickets).insertTicket(trx, ticket, at),
-        targetId: (created) => String(created.id),
-        outcome: (created) => `created ticket ${created.id} (number ${created.number})`,
-        answer: (created) => String(created.id),
-      }),
+  const id = await writeTicketOnce(context, parameters, {
+    run: (trx, at) => context.data(tickets).insertTicket(trx, ticket, at),
+    targetId: (created) => String(created.id),
+    outcome: (created) => `created ticket ${created.id} (number ${created.number})`,
+    answer: (created) => String(created.id),
   });
   return withNumber(context, id);
 }

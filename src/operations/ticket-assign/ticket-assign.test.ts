@@ -29,9 +29,7 @@ describeEachDatabase('ticket/assign', (database) => {
   test('to another agent: staff_id, updated, an assigned event {"staff":[id,name]}, the comments a note', async () => {
     const id = await suite.open();
     const before = await suite.read(id);
-    const reply = await suite.write('assign', {
-      ticket_id: id,
-      staff_id: suite.agentId,
+    const reply = await suite.change('assign', id, {
       agent_id: suite.otherAgentId,
       comments: 'Printer expert.',
     });
@@ -88,21 +86,13 @@ describeEachDatabase('ticket/assign', (database) => {
   test('to a team, and released from it; a closed ticket assigned is reopened', async () => {
     const id = await suite.open();
     await suite.write('status', { ticket_id: id, staff_id: suite.agentId, status_id: 3 });
-    const reply = await suite.write('assign', {
-      ticket_id: id,
-      staff_id: suite.agentId,
-      team_id: teamId,
-    });
+    const reply = await suite.change('assign', id, { team_id: teamId });
     assert.equal(reply.status, 200, reply.text);
     const ticket = await suite.read(id);
     assert.equal(ticket.team_id, String(teamId));
     assert.equal(ticket.status_id, '1', 'reopened');
     assert.equal(ticket.closed, null);
-    const released = await suite.write('assign', {
-      ticket_id: id,
-      staff_id: suite.agentId,
-      team_id: 0,
-    });
+    const released = await suite.change('assign', id, { team_id: 0 });
     assert.equal(released.status, 200, released.text);
     assert.equal((await suite.read(id)).team_id, '0');
     assert.deepEqual(

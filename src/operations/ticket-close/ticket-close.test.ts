@@ -83,12 +83,7 @@ describeEachDatabase('ticket/close', (database) => {
     const id = await suite.open();
     const messages = new Set<string>();
     for (const extra of [{ dept_id: 99 }, { topic_id: 2 }, { team_id: 5 }, { username: 'x' }]) {
-      const reply = await suite.write('close', {
-        ticket_id: id,
-        staff_id: suite.agentId,
-        status_id: 3,
-        ...extra,
-      });
+      const reply = await suite.change('close', id, { status_id: 3, ...extra });
       assert.equal(reply.status, 400, reply.text);
       messages.add(String(reply.body?.data));
     }

@@ -2,13 +2,11 @@ import { z } from 'zod';
 import { CloseFieldsMismatchError } from '../../data/store.ts';
 import { ticketInputs } from '../../data/ticket-inputs/ticket-inputs.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
-import { writes } from '../../data/writes/writes.ts';
 import { DeskgateError } from '../../errors.ts';
 import { insufficientScopeMessage, invalidParametersMessage } from '../../messages.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import {
   type OsticketWriteContext,
@@ -24,7 +22,7 @@ import {
   TICKET_ID_ANSWER,
   ticketIdResponse,
 } from '../ticket-changes.ts';
-import { writeTicket } from '../ticket-writes.ts';
+import { writeTicketOnce } from '../ticket-writes.ts';
 
 type Parameters = z.output<typeof ticketCloseParameters>;
 
@@ -121,31 +119,26 @@ async function closeOwnTicket(
   context: OsticketWriteContext,
 ): Promise<string> {
   try {
-    return await writeOnce(context.data(writes), context, {
-      fingerprint: fingerprintOf(parameters),
-      write: (claim) =>
-        writeTicket(context, {
-          claim,
-          run: (trx, at) =>
-            context.data(tickets).closeTicket(
-              trx,
-              {
-                ticketId: parameters.ticket_id,
-                staffId,
-                statusId: parameters.status_id,
-                body: escapeHtml(parameters.body?.trim() ?? ''),
-                ipAddress: context.clientIp,
-                teamId: parameters.team_id ?? 0,
-                deptId: parameters.dept_id ?? 0,
-                topicId: parameters.topic_id ?? 0,
-                username: parameters.username,
-              },
-              at,
-            ),
-          targetId: () => String(parameters.ticket_id),
-          outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
-          answer: () => String(parameters.ticket_id),
-        }),
+    return await writeTicketOnce(context, parameters, {
+      run: (trx, at) =>
+        context.data(tickets).closeTicket(
+          trx,
+          {
+            ticketId: parameters.ticket_id,
+            staffId,
+            statusId: parameters.status_id,
+            body: escapeHtml(parameters.body?.trim() ?? ''),
+            ipAddress: context.clientIp,
+            teamId: parameters.team_id ?? 0,
+            deptId: parameters.dept_id ?? 0,
+            topicId: parameters.topic_id ?? 0,
+            username: parameters.username,
+          },
+          at,
+        ),
+      targetId: () => String(parameters.ticket_id),
+      outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+      answer: () => String(parameters.ticket_id),
     });
   } catch (error) {
     throw error instanceof CloseFieldsMismatchError ? closeFieldsMismatch() : error;

@@ -9,9 +9,7 @@ describeEachDatabase('ticket/note', (database) => {
   test('an internal note: the entry id, the agent its poster, only --notes keys read it; the ticket unchanged, no event', async () => {
     const id = await suite.open();
     const before = await suite.read(id);
-    const reply = await suite.write('note', {
-      ticket_id: id,
-      staff_id: suite.agentId,
+    const reply = await suite.change('note', id, {
       title: 'Called <i>them</i>',
       body: 'Serial <b>42</b> tomorrow.',
       if_unmodified_since: before.updated,
@@ -60,9 +58,7 @@ describeEachDatabase('ticket/note', (database) => {
     const id = await suite.open();
     await suite.write('status', { ticket_id: id, staff_id: suite.agentId, status_id: 3 });
     const counts = await suite.counts();
-    const stale = await suite.write('note', {
-      ticket_id: id,
-      staff_id: suite.agentId,
+    const stale = await suite.change('note', id, {
       body: 'Late.',
       if_unmodified_since: '2000-01-01 00:00:00',
     });

@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { tickets } from '../../data/tickets/tickets.ts';
-import { writes } from '../../data/writes/writes.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
 import { type OsticketWriteContext, TICKET_WRITE_ERRORS } from '../osticket-ticket-writes.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
 import { idResponse } from '../response-shapes.ts';
 import { changeThroughOsticket, postedSinceClaim, TICKET_CHANGE } from '../ticket-changes.ts';
-import { writeTicket } from '../ticket-writes.ts';
+import { writeTicketOnce } from '../ticket-writes.ts';
 
 /**
  * osTicket mode: deskgate's osTicket plugin posts it as the agent, and osTicket mails it; with an
@@ -83,26 +81,21 @@ export const ticketReply = defineOperation({
     return byLayout(context, {
       osticket: () => replyThroughOsticket(parameters, staffId, context),
       own: () =>
-        writeOnce(context.data(writes), context, {
-          fingerprint: fingerprintOf(parameters),
-          write: (claim) =>
-            writeTicket(context, {
-              claim,
-              run: (trx, at) =>
-                context.data(tickets).insertReply(
-                  trx,
-                  {
-                    ticketId: parameters.ticket_id,
-                    staffId,
-                    body: escapeHtml(parameters.body),
-                    ipAddress: context.clientIp,
-                  },
-                  at,
-                ),
-              targetId: String,
-              outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
-              answer: String,
-            }),
+        writeTicketOnce(context, parameters, {
+          run: (trx, at) =>
+            context.data(tickets).insertReply(
+              trx,
+              {
+                ticketId: parameters.ticket_id,
+                staffId,
+                body: escapeHtml(parameters.body),
+                ipAddress: context.clientIp,
+              },
+              at,
+            ),
+          targetId: String,
+          outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
+          answer: String,
         }),
     });
   },

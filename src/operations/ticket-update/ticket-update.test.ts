@@ -9,9 +9,7 @@ describeEachDatabase('ticket/update', (database) => {
   test('priority and due date: lastupdate = updated, one edited event per field with before and after', async () => {
     const id = await suite.open();
     const before = await suite.read(id);
-    const reply = await suite.write('update', {
-      ticket_id: id,
-      staff_id: suite.agentId,
+    const reply = await suite.change('update', id, {
       priority_id: 4,
       duedate: '2099-12-01 17:00:00',
     });
@@ -38,9 +36,7 @@ describeEachDatabase('ticket/update', (database) => {
   test('the values it has change nothing; null clears the due date; SLA 0 clears the SLA due time', async () => {
     const id = await suite.open();
     const before = await suite.read(id);
-    const same = await suite.write('update', {
-      ticket_id: id,
-      staff_id: suite.agentId,
+    const same = await suite.change('update', id, {
       priority_id: Number(before.priority_id),
       sla_id: Number(before.sla_id),
       duedate: null,
@@ -48,11 +44,7 @@ describeEachDatabase('ticket/update', (database) => {
     assert.equal(same.status, 200, same.text);
     assert.deepEqual(await suite.read(id), before);
     assert.equal(typeof before.est_duedate, 'string');
-    const cleared = await suite.write('update', {
-      ticket_id: id,
-      staff_id: suite.agentId,
-      sla_id: 0,
-    });
+    const cleared = await suite.change('update', id, { sla_id: 0 });
     assert.equal(cleared.status, 200, cleared.text);
     const ticket = await suite.read(id);
     assert.equal(ticket.sla_id, '0');
