@@ -287,7 +287,7 @@ export const TICKET_ID_ANSWER = {
 export const ticketIdResponse = () => idResponse('The ticket id.', '7');
 
 /** Who may make a change of a ticket, as each change's description opens. */
-export const ACTS_AS_AN_AGENT =
+const ACTS_AS_AN_AGENT =
   'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
   'naming the grant otherwise; a key of one agent may leave it out).';
 
@@ -299,6 +299,9 @@ const ticketIdChangeDescription = (what: string, how: string): string =>
   `${ACTS_AS_AN_AGENT} ${what} Answers the ticket id. Send an \`Idempotency-Key\` to make retries ` +
   `safe. In osTicket mode deskgate's osTicket plugin ${how}; 501 \`requires_osticket_bridge\` ` +
   'until the plugin is set up.';
+
+/** The parameters of a change answered with the ticket id, as its handler reads them. */
+type TicketIdChangeParameters = ChangeParameters & { staff_id?: number | undefined };
 
 /** What a change answered with the ticket id makes, and how the logs name it. */
 export interface TicketIdChange {
@@ -317,7 +320,7 @@ export interface TicketIdChange {
  */
 function changeTicketAnsweringItsId(
   context: OsticketWriteContext,
-  parameters: ChangeParameters & { staff_id?: number | undefined },
+  parameters: TicketIdChangeParameters,
   { done, outcome, own, osticket }: TicketIdChange,
 ): Promise<string> {
   const staffId = actingAgent(context, parameters.staff_id);
@@ -353,7 +356,7 @@ export function withComments(
   const { own, osticket } = change;
   return {
     ...change,
-    own: { ...own, comments: escapeHtml(text) } as CommentedFields,
+    own: { ...own, comments: escapeHtml(text) },
     osticket: {
       ...osticket,
       body: { ...osticket.body, ...commentsBody(text) },
@@ -361,9 +364,6 @@ export function withComments(
     },
   };
 }
-
-/** The parameters of a change answered with the ticket id, as its handler reads them. */
-type TicketIdChangeParameters = ChangeParameters & { staff_id?: number | undefined };
 
 /** A change answered with the ticket id (status, assign, transfer, update), for defineTicketIdChange. */
 export interface TicketIdChangeDefinition<Schema extends z.ZodType<TicketIdChangeParameters>> {
