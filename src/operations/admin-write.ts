@@ -1,6 +1,7 @@
 import type { WriteTransaction } from '../data/entity.ts';
 import { type RecordedWrite, writes } from '../data/writes/writes.ts';
 import { fingerprintOf, writeOnce } from './idempotent-write.ts';
+import { WRITE_METHODS } from './operation.ts';
 import { recordOperationWrite, type WriteContext } from './record-operation-write.ts';
 
 /**
@@ -8,7 +9,7 @@ import { recordOperationWrite, type WriteContext } from './record-operation-writ
  * accepted), done once per Idempotency-Key.
  */
 export const ADMIN_ADD = {
-  methods: ['POST', 'PUT'],
+  methods: WRITE_METHODS,
   scope: 'admin',
   nothingFound: false,
   idempotencyKey: true,

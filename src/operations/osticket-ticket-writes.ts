@@ -6,7 +6,7 @@ import { writes } from '../data/writes/writes.ts';
 import { DeskgateError, type ErrorCode } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
 import type { Claim } from './idempotent-write.ts';
-import type { OperationContext } from './operation.ts';
+import { type OperationContext, WRITE_METHODS } from './operation.ts';
 import { toParameterError } from './record-operation-write.ts';
 
 /** What an osTicket-mode ticket write reaches: osTicket's inputs, its tickets, the write path. */
@@ -15,7 +15,7 @@ export const OSTICKET_WRITE_USES = [tickets, writes, ticketInputs] as const;
 /** What every ticket write's definition shares (add, close, reply, the changes): where, who may. */
 export const TICKET_WRITE = {
   query: 'ticket',
-  methods: ['POST', 'PUT'],
+  methods: WRITE_METHODS,
   scope: 'tickets:write',
   uses: OSTICKET_WRITE_USES,
   nothingFound: false,

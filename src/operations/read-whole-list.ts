@@ -19,7 +19,15 @@ export async function readWholeList<Element>(
   return elements;
 }
 
-/** A whole list's answer: `total` and the elements' views under `key`, never a `next`. */
-export function wholeListAnswer<const Key extends string, View>(key: Key, views: View[]) {
-  return { total: views.length, [key]: views } as { total: number } & Record<Key, View[]>;
+/**
+ * A whole list read (readWholeList) and answered: `total` and each element's view under `key`,
+ * never a `next`.
+ */
+export async function answerWholeList<const Key extends string, Element, View>(
+  config: Pick<Config, 'maxList'>,
+  list: { noun: string; key: Key; toView: (element: Element) => View },
+  read: (count: number) => Promise<Element[]>,
+) {
+  const views = (await readWholeList(config, list.noun, read)).map(list.toView);
+  return { total: views.length, [list.key]: views } as { total: number } & Record<Key, View[]>;
 }

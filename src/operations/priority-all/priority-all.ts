@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ticketPriorities } from '../../data/ticket-priorities/ticket-priorities.ts';
 import type { TicketPriority } from '../../data/ticket-priorities/ticket-priority.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
-import { readWholeList, wholeListAnswer } from '../read-whole-list.ts';
+import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
 
@@ -51,10 +51,10 @@ export const priorityAll = defineOperation({
   uses: [ticketPriorities],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle(_selection, { data, config }) {
-    const priorities = await readWholeList(config, 'ticket priorities', (count) =>
-      data(ticketPriorities).list(count),
-    );
-    return wholeListAnswer('priorities', priorities.map(toPriorityView));
-  },
+  handle: (_selection, { data, config }) =>
+    answerWholeList(
+      config,
+      { noun: 'ticket priorities', key: 'priorities', toView: toPriorityView },
+      (count) => data(ticketPriorities).list(count),
+    ),
 });

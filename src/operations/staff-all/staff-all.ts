@@ -3,7 +3,7 @@ import { staffDirectory } from '../../data/agents/staff-directory.ts';
 import type { StaffMember } from '../../data/agents/staff-member.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
-import { readWholeList, wholeListAnswer } from '../read-whole-list.ts';
+import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
 
@@ -60,10 +60,8 @@ export const staffAll = defineOperation({
   uses: [staffDirectory],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle({ parameters }, { data, config }) {
-    const staff = await readWholeList(config, 'agents', (count) =>
+  handle: ({ parameters }, { data, config }) =>
+    answerWholeList(config, { noun: 'agents', key: 'staff', toView: toStaffView }, (count) =>
       data(staffDirectory).list(count, parameters.dept_id),
-    );
-    return wholeListAnswer('staff', staff.map(toStaffView));
-  },
+    ),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TicketStatus } from '../../data/ticket-statuses/ticket-status.ts';
 import { ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
-import { readWholeList, wholeListAnswer } from '../read-whole-list.ts';
+import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
 
@@ -47,10 +47,10 @@ export const statusAll = defineOperation({
   uses: [ticketStatuses],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle(_selection, { data, config }) {
-    const statuses = await readWholeList(config, 'ticket statuses', (count) =>
-      data(ticketStatuses).list(count),
-    );
-    return wholeListAnswer('statuses', statuses.map(toStatusView));
-  },
+  handle: (_selection, { data, config }) =>
+    answerWholeList(
+      config,
+      { noun: 'ticket statuses', key: 'statuses', toView: toStatusView },
+      (count) => data(ticketStatuses).list(count),
+    ),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Team } from '../../data/teams/team.ts';
 import { teams } from '../../data/teams/teams.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
-import { readWholeList, wholeListAnswer } from '../read-whole-list.ts';
+import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
 
@@ -43,8 +43,8 @@ export const teamAll = defineOperation({
   uses: [teams],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle(_selection, { data, config }) {
-    const found = await readWholeList(config, 'teams', (count) => data(teams).list(count));
-    return wholeListAnswer('teams', found.map(toTeamView));
-  },
+  handle: (_selection, { data, config }) =>
+    answerWholeList(config, { noun: 'teams', key: 'teams', toView: toTeamView }, (count) =>
+      data(teams).list(count),
+    ),
 });
