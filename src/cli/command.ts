@@ -45,6 +45,16 @@ export function printJson(input: CommandInput, value: unknown): void {
   input.out(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** A command's result: `value` as JSON with --json, else the text `asText` makes of it. */
+export function printResult<Value>(
+  input: CommandInput,
+  value: Value,
+  asText: (value: Value) => string,
+): void {
+  if (input.values.json) printJson(input, value);
+  else input.out(asText(value));
+}
+
 /** Parses a positional or option as a positive integer id, or throws a UsageError naming it. */
 export function parseId(value: string | undefined, what: string): number {
   if (

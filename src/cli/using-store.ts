@@ -6,6 +6,7 @@ import type { AnyEntity } from '../data/entity.ts';
 import { sqlitePathOf } from '../data/open-database.ts';
 import { openStore } from '../data/open-store.ts';
 import type { Store } from '../data/store.ts';
+import { CommandError, type CommandInput, parseId } from './command.ts';
 
 /**
  * Runs `fn` with an open Store and always closes it, whatever `fn` does. It never creates or
@@ -33,4 +34,21 @@ export async function usingStore<T>(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * A command on one record: its one positional ID (parseId, before the database is opened), and
+ * what `fn` finds or does with it in an open Store (usingStore); `no <what> with id <id>` (exit
+ * status 1) when that is nothing.
+ */
+export async function usingStoreOnId<T>(
+  input: CommandInput,
+  entities: readonly AnyEntity[],
+  what: string,
+  fn: (store: Store, id: number) => Promise<T | undefined | false>,
+): Promise<{ id: number; found: T }> {
+  const id = parseId(input.positionals[0], 'ID');
+  const found = await usingStore(input.config, entities, (store) => fn(store, id));
+  if (found === undefined || found === false) throw new CommandError(`no ${what} with id ${id}`);
+  return { id, found };
 }

@@ -1,7 +1,20 @@
 import type { WriteTransaction } from '../data/entity.ts';
 import { type RecordedWrite, writes } from '../data/writes/writes.ts';
 import { fingerprintOf, writeOnce } from './idempotent-write.ts';
+import { WRITE_METHODS } from './operation.ts';
 import { recordOperationWrite, type WriteContext } from './record-operation-write.ts';
+
+/**
+ * What the definitions of department/add and sla/add share: an admin's write, POST (PUT
+ * accepted), done once per Idempotency-Key.
+ */
+export const ADMIN_ADD = {
+  methods: WRITE_METHODS,
+  scope: 'admin',
+  nothingFound: false,
+  idempotencyKey: true,
+  errors: ['idempotency_mismatch'],
+} as const;
 
 /** What every admin write reaches besides its own entity: the generic write path. */
 export type AdminWriteContext = WriteContext;

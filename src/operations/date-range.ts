@@ -80,3 +80,11 @@ export function dateRangeParameters<Shape extends z.core.$ZodLooseShape>(shape: 
       }
     });
 }
+
+/** A list's document example of sort `creationDate`: what was created within `range`. */
+export function creationDateExample(
+  summary: string,
+  range: { start_date: string; end_date: string; limit?: number },
+) {
+  return { name: 'by-creation-date', summary, sort: 'creationDate', parameters: range } as const;
+}

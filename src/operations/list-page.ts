@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Config } from '../config.ts';
 import { DeskgateError } from '../errors.ts';
 import { tooLargeAnswerMessage, tooManyResultsMessage } from '../messages.ts';
 import { integerField } from './fields.ts';
@@ -54,6 +55,35 @@ export interface ListRequest<Position> {
   /** What the list holds, plural, for the error message (`users`). */
   noun: string;
   cursor: ListCursor<Position>;
+}
+
+/** The request of a list operation: the caller's `limit` and `after`, within the configured bounds. */
+export function listRequest<Position>(
+  parameters: { limit?: number | undefined; after?: Position | undefined },
+  config: Pick<Config, 'maxList' | 'maxAnswerBytes'>,
+  noun: string,
+  cursor: ListCursor<Position>,
+): ListRequest<Position> {
+  return {
+    limit: parameters.limit,
+    after: parameters.after,
+    maxList: config.maxList,
+    maxBytes: config.maxAnswerBytes,
+    noun,
+    cursor,
+  };
+}
+
+/** A list operation's answer: `total`, the elements' views under `key`, `next` when more follow. */
+export function listAnswer<const Key extends string, View>(
+  key: Key,
+  views: View[],
+  next: string | undefined,
+) {
+  return { total: views.length, [key]: views, ...(next === undefined ? {} : { next }) } as {
+    total: number;
+    next?: string;
+  } & Record<Key, View[]>;
 }
 
 /** One answer of a list operation: its elements and, when more follow, the `next` cursor. */

@@ -9,6 +9,9 @@ import { validateParameters } from './validate-parameters.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** The methods of a write: POST documented, PUT accepted too, as the original did. */
+export const WRITE_METHODS = ['POST', 'PUT'] as const;
+
 /** An operation's `uses`: the entities (src/data/<entity>/) its handler reads or writes. */
 export type Uses = readonly [AnyEntity, ...AnyEntity[]];
 

@@ -3,14 +3,35 @@ import { RejectedValueError } from '../data/store.ts';
 import { ticketInputs } from '../data/ticket-inputs/ticket-inputs.ts';
 import { tickets } from '../data/tickets/tickets.ts';
 import { writes } from '../data/writes/writes.ts';
-import { DeskgateError } from '../errors.ts';
+import { DeskgateError, type ErrorCode } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
 import type { Claim } from './idempotent-write.ts';
-import type { OperationContext } from './operation.ts';
+import { type OperationContext, WRITE_METHODS } from './operation.ts';
 import { toParameterError } from './record-operation-write.ts';
 
 /** What an osTicket-mode ticket write reaches: osTicket's inputs, its tickets, the write path. */
 export const OSTICKET_WRITE_USES = [tickets, writes, ticketInputs] as const;
+
+/** What every ticket write's definition shares (add, close, reply, the changes): where, who may. */
+export const TICKET_WRITE = {
+  query: 'ticket',
+  methods: WRITE_METHODS,
+  scope: 'tickets:write',
+  uses: OSTICKET_WRITE_USES,
+  nothingFound: false,
+  idempotencyKey: true,
+} as const;
+
+/** The error codes every ticket write can answer, besides the ones every call can. */
+export const TICKET_WRITE_ERRORS = [
+  'agent_not_allowed',
+  'idempotency_mismatch',
+  'write_in_progress',
+  'requires_osticket_bridge',
+  'osticket_refused',
+  'osticket_unavailable',
+  'osticket_timeout',
+] as const satisfies readonly ErrorCode[];
 export type OsticketWriteContext = Omit<OperationContext, 'data'> & {
   data: OperationContext<typeof OSTICKET_WRITE_USES>['data'];
 };

@@ -3,7 +3,7 @@ import type { CatalogueReads } from '../data/common/catalogue-page.ts';
 import type { CatalogueListQuery, CataloguePosition } from '../domain.ts';
 import { CATALOGUE_CURSOR } from './catalogue-cursor.ts';
 import { dateRangeParameters, endBound } from './date-range.ts';
-import { type ListAnswer, listParameters, readList } from './list-page.ts';
+import { type ListAnswer, listParameters, listRequest, readList } from './list-page.ts';
 
 /** The parameters of a catalogue list by creation date: the inclusive range, and the page. */
 export function creationRangeParameters(noun: string) {
@@ -35,14 +35,7 @@ export function readCatalogueList<Element extends { id: number; name: string; cr
   const { noun, order, parameters } = request;
   const { start_date: from, end_date: to } = parameters;
   return readList(
-    {
-      limit: parameters.limit,
-      after: parameters.after,
-      maxList: config.maxList,
-      maxBytes: config.maxAnswerBytes,
-      noun,
-      cursor: CATALOGUE_CURSOR,
-    },
+    listRequest(parameters, config, noun, CATALOGUE_CURSOR),
     (count, after) =>
       reads.list({
         order,

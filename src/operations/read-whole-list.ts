@@ -18,3 +18,16 @@ export async function readWholeList<Element>(
   }
   return elements;
 }
+
+/**
+ * A whole list read (readWholeList) and answered: `total` and each element's view under `key`,
+ * never a `next`.
+ */
+export async function answerWholeList<const Key extends string, Element, View>(
+  config: Pick<Config, 'maxList'>,
+  list: { noun: string; key: Key; toView: (element: Element) => View },
+  read: (count: number) => Promise<Element[]>,
+) {
+  const views = (await readWholeList(config, list.noun, read)).map(list.toView);
+  return { total: views.length, [list.key]: views } as { total: number } & Record<Key, View[]>;
+}

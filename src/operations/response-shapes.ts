@@ -13,6 +13,18 @@ function totalOf(noun: string) {
     .meta({ description: `How many ${noun} this answer holds.` });
 }
 
+/** A list's `total` and its elements under `key`, the shape every list answer opens with. */
+function totalAndElements<const Key extends string, Item extends z.ZodType>(
+  key: Key,
+  item: Item,
+  noun: string,
+) {
+  return { total: totalOf(noun), [key]: z.array(item) } as { total: z.ZodInt } & Record<
+    Key,
+    z.ZodArray<Item>
+  >;
+}
+
 /**
  * A list answer: `total`, the elements under `key`, and `next` when more follow (list-page.ts).
  * `noun` fills "How many {noun} this answer holds."; `description` describes the whole.
@@ -23,15 +35,15 @@ export function listResponse<const Key extends string, Item extends z.ZodType>(
   noun: string,
   description: string,
 ) {
-  const shape = {
-    total: totalOf(noun),
-    [key]: z.array(item),
-    next: z
-      .string()
-      .optional()
-      .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
-  } as { total: z.ZodInt; next: z.ZodOptional<z.ZodString> } & Record<Key, z.ZodArray<Item>>;
-  return z.strictObject(shape).meta({ description });
+  return z
+    .strictObject({
+      ...totalAndElements(key, item, noun),
+      next: z
+        .string()
+        .optional()
+        .meta({ description: 'Present when more follow: pass it as `parameters.after`.' }),
+    })
+    .meta({ description });
 }
 
 /** A look-up's answer in the original's shape: `total` 1 and the element found, as a list of one. */
@@ -64,9 +76,5 @@ export function wholeListResponse<const Key extends string, Item extends z.ZodTy
   noun: string,
   description: string,
 ) {
-  const shape = {
-    total: totalOf(noun),
-    [key]: z.array(item),
-  } as { total: z.ZodInt } & Record<Key, z.ZodArray<Item>>;
-  return z.strictObject(shape).meta({ description });
+  return z.strictObject(totalAndElements(key, item, noun)).meta({ description });
 }

@@ -12,16 +12,22 @@ import {
   callBridge,
   type FieldNames,
 } from '../osticket-api/call-osticket.ts';
+import { actingAgent } from './acting-agent.ts';
 import { byLayout } from './by-layout.ts';
 import { INT32_MAX, integerField } from './fields.ts';
 import { fingerprintOf, writeOnce, writeOnceRemotely } from './idempotent-write.ts';
+import { defineOperation, type Operation } from './operation.ts';
 import {
   OSTICKET_SETTLE_GRACE_MS,
   OSTICKET_WRITE_USES,
   type OsticketWriteContext,
   osticketBridgeOf,
   recordOsticketWrite,
+  TICKET_WRITE,
+  TICKET_WRITE_ERRORS,
 } from './osticket-ticket-writes.ts';
+import { escapeHtml } from './plain-text.ts';
+import { idResponse } from './response-shapes.ts';
 import { writeTicket } from './ticket-writes.ts';
 
 const TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
@@ -57,25 +63,15 @@ export const commentsField = () =>
 
 /** What every ticket change's definition shares (SPEC §8d): where it is, who may, what it reaches. */
 export const TICKET_CHANGE = {
-  query: 'ticket',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
+  ...TICKET_WRITE,
   // agents: the staff_id it acts as.
   uses: [...OSTICKET_WRITE_USES, agents],
-  nothingFound: false,
-  idempotencyKey: true,
 } as const;
 
 /** The error codes every ticket change can answer, besides the ones every call can. */
 export const TICKET_CHANGE_ERRORS = [
-  'agent_not_allowed',
+  ...TICKET_WRITE_ERRORS,
   'conflict',
-  'idempotency_mismatch',
-  'requires_osticket_bridge',
-  'write_in_progress',
-  'osticket_refused',
-  'osticket_unavailable',
-  'osticket_timeout',
 ] as const satisfies readonly ErrorCode[];
 
 /** The data layer's refusals of a change, as the caller sees them. */
@@ -288,8 +284,120 @@ export const TICKET_ID_ANSWER = {
   answer: (result: { ticketId: number }) => String(result.ticketId),
 };
 
-export const ticketIdResponse = () =>
-  z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description: 'The ticket id.', examples: ['7'] });
+export const ticketIdResponse = () => idResponse('The ticket id.', '7');
+
+/** Who may make a change of a ticket, as each change's description opens. */
+const ACTS_AS_AN_AGENT =
+  'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
+  'naming the grant otherwise; a key of one agent may leave it out).';
+
+/**
+ * The description of a change answered with the ticket id: who may, `what` it does, and how
+ * deskgate's osTicket plugin makes it in osTicket mode (`how`: "sets it with osTicket's own code (…)").
+ */
+const ticketIdChangeDescription = (what: string, how: string): string =>
+  `${ACTS_AS_AN_AGENT} ${what} Answers the ticket id. Send an \`Idempotency-Key\` to make retries ` +
+  `safe. In osTicket mode deskgate's osTicket plugin ${how}; 501 \`requires_osticket_bridge\` ` +
+  'until the plugin is set up.';
+
+/** The parameters of a change answered with the ticket id, as its handler reads them. */
+type TicketIdChangeParameters = ChangeParameters & { staff_id?: number | undefined };
+
+/** What a change answered with the ticket id makes, and how the logs name it. */
+export interface TicketIdChange {
+  /** The verb the outcome opens with when the ticket changed ("kept" when it did not). */
+  done: string;
+  /** The outcome for the audit and call logs, opening with `verb`. */
+  outcome(verb: string, ticketId: number): string;
+  own: OwnFieldsOf<TicketChange>;
+  /** The plugin's route; `shows`: whether the ticket already shows the change (a lost answer's recovery). */
+  osticket: Omit<BridgeChange, 'recover'> & { shows(ticket: Ticket): boolean };
+}
+
+/**
+ * A change answered with the ticket id, as the key's agent `staff_id`; the key's own permission
+ * is checked first: nothing about the ticket is looked at before it.
+ */
+function changeTicketAnsweringItsId(
+  context: OsticketWriteContext,
+  parameters: TicketIdChangeParameters,
+  { done, outcome, own, osticket }: TicketIdChange,
+): Promise<string> {
+  const staffId = actingAgent(context, parameters.staff_id);
+  const { shows, ...route } = osticket;
+  return changeTicket(context, parameters, {
+    staffId,
+    own,
+    osticket: {
+      ...route,
+      recover: (ticket) => (shows(ticket) ? recoveredAnswer(ticket) : undefined),
+    },
+    report: {
+      outcome: ({ ticketId, changed }) => outcome(changed ? done : 'kept', ticketId),
+      ...TICKET_ID_ANSWER,
+    },
+  });
+}
+
+type WithoutComments<Fields> = Fields extends unknown ? Omit<Fields, 'comments'> : never;
+
+/** The changes that take a comment (status, assign, transfer). */
+type CommentedFields = Extract<OwnFieldsOf<TicketChange>, { comments: string }>;
+
+/**
+ * A change with its optional comment added for both layouts: kept as an internal note (escaped)
+ * on deskgate's own schema, and sent to the plugin only when there is one.
+ */
+export function withComments(
+  comments: string | undefined,
+  change: Omit<TicketIdChange, 'own'> & { own: WithoutComments<CommentedFields> },
+): TicketIdChange {
+  const text = comments?.trim() ?? '';
+  const { own, osticket } = change;
+  return {
+    ...change,
+    own: { ...own, comments: escapeHtml(text) },
+    osticket: {
+      ...osticket,
+      body: { ...osticket.body, ...commentsBody(text) },
+      fields: { ...osticket.fields, comments: 'comments' },
+    },
+  };
+}
+
+/** A change answered with the ticket id (status, assign, transfer, update), for defineTicketIdChange. */
+export interface TicketIdChangeDefinition<Schema extends z.ZodType<TicketIdChangeParameters>> {
+  condition: string;
+  summary: string;
+  /** What it does, between who may (ACTS_AS_AN_AGENT) and the answer (ticketIdChangeDescription). */
+  what: string;
+  /** How deskgate's osTicket plugin makes it: "sets it with osTicket's own code (…)". */
+  how: string;
+  parameters: Schema;
+  /** The one example of the document, named `ticket-<condition>`. */
+  example: { summary: string; parameters: Readonly<Record<string, unknown>> };
+  /** Its error codes; TICKET_CHANGE_ERRORS when left out. */
+  errors?: readonly ErrorCode[];
+  /** The change the parameters ask for; it throws first on a combination they cannot have. */
+  change(parameters: z.output<Schema>): TicketIdChange;
+}
+
+/** The operation of a change answered with the ticket id: ticket/<condition>. */
+export function defineTicketIdChange<Schema extends z.ZodType<TicketIdChangeParameters>>(
+  definition: TicketIdChangeDefinition<Schema>,
+): Operation {
+  const { condition, summary, what, how, parameters, example, change } = definition;
+  return defineOperation({
+    ...TICKET_CHANGE,
+    condition,
+    summary,
+    description: ticketIdChangeDescription(what, how),
+    parameters: { '*': parameters },
+    response: ticketIdResponse(),
+    responseExample: '7',
+    examples: [{ name: `ticket-${condition}`, ...example }],
+    errors: definition.errors ?? TICKET_CHANGE_ERRORS,
+    handle: ({ parameters: given }, context) =>
+      changeTicketAnsweringItsId(context, given, change(given)),
+  });
+}

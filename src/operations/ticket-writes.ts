@@ -3,6 +3,7 @@ import { type RecordedWrite, writes } from '../data/writes/writes.ts';
 import { DeskgateError } from '../errors.ts';
 import { MESSAGES } from '../messages.ts';
 import { byLayout } from './by-layout.ts';
+import { fingerprintOf, writeOnce } from './idempotent-write.ts';
 import type { OperationContext } from './operation.ts';
 import { recordOperationWrite } from './record-operation-write.ts';
 
@@ -37,4 +38,19 @@ export async function writeTicket<Result, Answer>(
 ): Promise<Answer> {
   assertTicketWritesHere(context);
   return recordOperationWrite(context, write);
+}
+
+/**
+ * writeTicket once per Idempotency-Key (writeOnce): a retry with the same `parameters` answers as
+ * the first call did.
+ */
+export function writeTicketOnce<Result, Answer>(
+  context: TicketWriteContext,
+  parameters: Readonly<Record<string, unknown>>,
+  write: Omit<RecordedWrite<Result, Answer>, 'actor' | 'claim'>,
+): Promise<Answer> {
+  return writeOnce(context.data(writes), context, {
+    fingerprint: fingerprintOf(parameters),
+    write: (claim) => writeTicket(context, { claim, ...write }),
+  });
 }

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 
 export interface Reply {
@@ -120,6 +121,36 @@ export function userFields(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
+/** The keys of a user in user/all and user/specific answers, sorted. */
+export const USER_VIEW_KEYS = [
+  'created',
+  'email',
+  'name',
+  'org_id',
+  'phone',
+  'status',
+  'timezone',
+  'updated',
+  'user_id',
+];
+
 export function userBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { query: 'user', condition: 'add', parameters: userFields(overrides) };
+}
+
+/** A page of a list answer: `total`, the elements under `key`, and `next` when more follow. */
+export type ListPage<Key extends string, Item = Record<string, string>> = {
+  total: number;
+  next?: string;
+} & Record<Key, Item[]>;
+
+/** A 200's page of a list answer, its `total` checked against the elements under `key`. */
+export function listPageOf<Key extends string, Item = Record<string, string>>(
+  reply: Reply,
+  key: Key,
+): ListPage<Key, Item> {
+  assert.equal(reply.status, 200, reply.text);
+  const data = reply.body?.data as ListPage<Key, Item>;
+  assert.equal(data.total, data[key].length);
+  return data;
 }

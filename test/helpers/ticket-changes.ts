@@ -34,11 +34,27 @@ export interface TicketChangeSuite {
     parameters: Record<string, unknown>,
     options?: { key?: string; headers?: Record<string, string> },
   ): Promise<Reply>;
+  /** ticket/<condition> of ticket `id` as the acting agent, with these parameters besides. */
+  change(
+    condition: string,
+    id: string,
+    parameters: Record<string, unknown>,
+    options?: { key?: string; headers?: Record<string, string> },
+  ): Promise<Reply>;
   /** ticket/specific as a key with the notes grant: every entry, notes included. */
   read(id: string, key?: string): Promise<Record<string, unknown>>;
   events(id: string): Promise<EventRow[]>;
   /** How many rows the ticket tables hold (nothing written on an error). */
   counts(): Promise<Record<string, number>>;
+  /**
+   * ticket/<condition> once per case, with the case's parameters over `base`: each → 400 naming
+   * exactly the case's field, and no row of the ticket tables written by any.
+   */
+  refusesNamingTheField(
+    condition: string,
+    base: Record<string, unknown>,
+    cases: ReadonlyArray<readonly [parameters: Record<string, unknown>, field: string]>,
+  ): Promise<void>;
   /** A statement on the suite's database, for set-up the interface does not offer. */
   direct<T>(fn: (db: Direct) => Promise<T>): Promise<T>;
 }
@@ -68,6 +84,29 @@ export function useTicketChangeSuite(database: SuiteDatabase): TicketChangeSuite
     }
   };
 
+  const counts = (): Promise<Record<string, number>> =>
+    direct(async (db) => {
+      const rows: Record<string, number> = {};
+      for (const table of ['tickets', 'ticket_entries', 'ticket_events']) {
+        const row = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        rows[table] = Number(row.n);
+      }
+      return rows;
+    });
+
+  const write: TicketChangeSuite['write'] = (condition, parameters, options = {}) =>
+    server.request(
+      { query: 'ticket', condition, parameters },
+      {
+        method: 'POST',
+        ...(options.key === undefined ? {} : { key: options.key }),
+        ...(options.headers ? { headers: options.headers } : {}),
+      },
+    );
+
   return {
     server,
     get agentId() {
@@ -84,16 +123,9 @@ export function useTicketChangeSuite(database: SuiteDatabase): TicketChangeSuite
       assert.equal(reply.status, 200, reply.text);
       return String(reply.body?.data);
     },
-    write(condition, parameters, options = {}) {
-      return server.request(
-        { query: 'ticket', condition, parameters },
-        {
-          method: 'POST',
-          ...(options.key === undefined ? {} : { key: options.key }),
-          ...(options.headers ? { headers: options.headers } : {}),
-        },
-      );
-    },
+    write,
+    change: (condition, id, parameters, options) =>
+      write(condition, { ticket_id: id, staff_id: agentId, ...parameters }, options),
     async read(id, key = notesKey) {
       const reply = await server.request(
         { query: 'ticket', condition: 'specific', parameters: { id } },
@@ -121,18 +153,19 @@ export function useTicketChangeSuite(database: SuiteDatabase): TicketChangeSuite
           changes: parsed(row.changes),
         })),
       ),
-    counts: () =>
-      direct(async (db) => {
-        const counts: Record<string, number> = {};
-        for (const table of ['tickets', 'ticket_entries', 'ticket_events']) {
-          const row = await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow();
-          counts[table] = Number(row.n);
-        }
-        return counts;
-      }),
+    counts,
+    async refusesNamingTheField(condition, base, cases) {
+      const rowsBefore = await counts();
+      for (const [parameters, field] of cases) {
+        const reply = await write(condition, { ...base, ...parameters });
+        assert.equal(reply.status, 400, `${JSON.stringify(parameters)} ${reply.text}`);
+        assert.deepEqual(
+          reply.body?.errors?.map((e) => e.field),
+          [field],
+        );
+      }
+      assert.deepEqual(await counts(), rowsBefore);
+    },
     direct,
   };
 }

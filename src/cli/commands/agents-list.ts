@@ -1,6 +1,6 @@
 import { agents } from '../../data/agents/agents.ts';
 import { staffDirectory } from '../../data/agents/staff-directory.ts';
-import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
 import { agentToJson } from './agents-add.ts';
@@ -26,11 +26,7 @@ export const agentsList: Command = {
         dept_id: a.deptId,
         active: a.isActive,
       }));
-      if (input.values.json) {
-        printJson(input, rows);
-        return;
-      }
-      input.out(
+      printResult(input, rows, () =>
         formatTable(
           ['ID', 'NAME', 'DEPT', 'ACTIVE'],
           rows.map((a) => [String(a.id), a.name, String(a.dept_id), a.active ? 'yes' : 'no']),
@@ -39,11 +35,7 @@ export const agentsList: Command = {
       return;
     }
     const list = listed.own ?? [];
-    if (input.values.json) {
-      printJson(input, list.map(agentToJson));
-      return;
-    }
-    input.out(
+    printResult(input, list.map(agentToJson), () =>
       formatTable(
         ['ID', 'USERNAME', 'NAME', 'EMAIL', 'DEPT', 'ACTIVE'],
         list.map((a) => [

@@ -1,5 +1,5 @@
 import { departments as departmentData } from '../../data/departments/departments.ts';
-import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { listCatalogue } from '../list-catalogue.ts';
 import { usingStore } from '../using-store.ts';
@@ -15,11 +15,7 @@ export const departmentsList: Command = {
     const list = await usingStore(input.config, [departmentData], (store) =>
       listCatalogue(store.data(departmentData)),
     );
-    if (input.values.json) {
-      printJson(input, list.map(departmentToJson));
-      return;
-    }
-    input.out(
+    printResult(input, list.map(departmentToJson), () =>
       formatTable(
         ['ID', 'PARENT', 'PUBLIC', 'STATUS', 'SLA', 'NAME'],
         list.map((d) => [

@@ -1,6 +1,6 @@
 import { apiKeys } from '../../data/api-keys/api-keys.ts';
-import { type Command, CommandError, JSON_OPTION, parseId, printJson } from '../command.ts';
-import { usingStore } from '../using-store.ts';
+import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { usingStoreOnId } from '../using-store.ts';
 
 export const keysRevoke: Command = {
   name: 'keys revoke',
@@ -10,11 +10,9 @@ export const keysRevoke: Command = {
   options: JSON_OPTION,
   positionals: 1,
   async run(input) {
-    const id = parseId(input.positionals[0], 'ID');
-    const found = await usingStore(input.config, [apiKeys], (store) =>
-      store.data(apiKeys).revokeApiKey(id),
+    const { id } = await usingStoreOnId(input, [apiKeys], 'API key', (store, keyId) =>
+      store.data(apiKeys).revokeApiKey(keyId),
     );
-    if (!found) throw new CommandError(`no API key with id ${id}`);
     if (input.values.json) printJson(input, { id, revoked: true });
     else input.out(`Revoked API key ${id}.\n`);
   },

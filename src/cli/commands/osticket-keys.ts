@@ -14,7 +14,7 @@ import {
   type CommandInput,
   JSON_OPTION,
   parseId,
-  printJson,
+  printResult,
   UsageError,
 } from '../command.ts';
 import { formatTable } from '../format-table.ts';
@@ -144,12 +144,11 @@ export const osticketKeysGrant: Command = {
       throw new CommandError(
         `osTicket has no API key with id ${id} (deskgate osticket keys list shows them)`,
       );
-    if (input.values.json) {
-      printJson(input, toJson(granted));
-      return;
-    }
-    input.out(
-      `Granted osTicket key ${id} "${granted.key.name}": ${describe(granted)}.\n` +
+    printResult(
+      input,
+      toJson(granted),
+      () =>
+        `Granted osTicket key ${id} "${granted.key.name}": ${describe(granted)}.\n` +
         'Running services apply it within DESKGATE_KEY_CACHE_TTL (2 s by default).\n',
     );
   },
@@ -172,11 +171,7 @@ export const osticketKeysRevoke: Command = {
       throw new CommandError(
         `osTicket has no API key with id ${id} (deskgate osticket keys list shows them)`,
       );
-    if (input.values.json) {
-      printJson(input, { id, revoked: outcome === 'revoked' });
-      return;
-    }
-    input.out(
+    printResult(input, { id, revoked: outcome === 'revoked' }, () =>
       outcome === 'revoked'
         ? `Revoked the grant of osTicket key ${id}; it keeps osTicket's own rights.\n`
         : `osTicket key ${id} had no grant; nothing changed.\n`,
@@ -197,11 +192,7 @@ export const osticketKeysList: Command = {
     const listings = await usingStore(input.config, [apiKeys], (store) =>
       grantsOf(store).listOsticketKeys(),
     );
-    if (input.values.json) {
-      printJson(input, listings.map(toJson));
-      return;
-    }
-    input.out(
+    printResult(input, listings.map(toJson), () =>
       formatTable(
         ['ID', 'NAME', 'STATUS', 'CREATE TICKETS', 'SCOPES', 'NOTES', 'AGENTS', 'GRANT'],
         listings.map((listing) => [

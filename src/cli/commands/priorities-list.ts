@@ -1,5 +1,5 @@
 import { ticketPriorities } from '../../data/ticket-priorities/ticket-priorities.ts';
-import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
 import { CATALOGUE_COMMAND_MAX } from './statuses-list.ts';
@@ -14,11 +14,7 @@ export const prioritiesList: Command = {
     const list = await usingStore(input.config, [ticketPriorities], (store) =>
       store.data(ticketPriorities).list(CATALOGUE_COMMAND_MAX),
     );
-    if (input.values.json) {
-      printJson(input, list);
-      return;
-    }
-    input.out(
+    printResult(input, list, () =>
       formatTable(
         ['ID', 'NAME', 'URGENCY'],
         list.map((p) => [String(p.id), p.name, String(p.urgency)]),

@@ -1,5 +1,5 @@
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
-import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { listCatalogue } from '../list-catalogue.ts';
 import { usingStore } from '../using-store.ts';
@@ -15,11 +15,7 @@ export const slaList: Command = {
     const list = await usingStore(input.config, [slaPlans], (store) =>
       listCatalogue(store.data(slaPlans)),
     );
-    if (input.values.json) {
-      printJson(input, list.map(slaPlanToJson));
-      return;
-    }
-    input.out(
+    printResult(input, list.map(slaPlanToJson), () =>
       formatTable(
         ['ID', 'FLAGS', 'GRACE', 'NAME'],
         list.map((p) => [String(p.id), String(p.flags), `${p.gracePeriod}h`, p.name]),

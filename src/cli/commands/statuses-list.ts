@@ -1,5 +1,5 @@
 import { ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
-import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
 
@@ -16,11 +16,7 @@ export const statusesList: Command = {
     const list = await usingStore(input.config, [ticketStatuses], (store) =>
       store.data(ticketStatuses).list(CATALOGUE_COMMAND_MAX),
     );
-    if (input.values.json) {
-      printJson(input, list);
-      return;
-    }
-    input.out(
+    printResult(input, list, () =>
       formatTable(
         ['ID', 'NAME', 'STATE'],
         list.map((s) => [String(s.id), s.name, s.state]),

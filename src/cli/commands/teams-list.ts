@@ -1,6 +1,6 @@
 import type { Team } from '../../data/teams/team.ts';
 import { teams } from '../../data/teams/teams.ts';
-import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';
 import { CATALOGUE_COMMAND_MAX } from './statuses-list.ts';
@@ -20,11 +20,7 @@ export const teamsList: Command = {
     const list = await usingStore(input.config, [teams], (store) =>
       store.data(teams).list(CATALOGUE_COMMAND_MAX),
     );
-    if (input.values.json) {
-      printJson(input, list.map(teamToJson));
-      return;
-    }
-    input.out(
+    printResult(input, list.map(teamToJson), () =>
       formatTable(
         ['ID', 'NAME', 'ENABLED'],
         list.map((t) => [String(t.id), t.name, t.isEnabled ? 'yes' : 'no']),

@@ -1,5 +1,5 @@
 import { topics as topicData } from '../../data/topics/topics.ts';
-import { type Command, JSON_OPTION, printJson } from '../command.ts';
+import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { topicToJson } from '../topic-input.ts';
 import { usingStore } from '../using-store.ts';
@@ -14,11 +14,7 @@ export const topicsList: Command = {
     const topics = await usingStore(input.config, [topicData], (store) =>
       store.data(topicData).listTopics(),
     );
-    if (input.values.json) {
-      printJson(input, topics.map(topicToJson));
-      return;
-    }
-    input.out(
+    printResult(input, topics.map(topicToJson), () =>
       formatTable(
         ['ID', 'PARENT', 'PUBLIC', 'SORT', 'TOPIC'],
         topics.map((t) => [

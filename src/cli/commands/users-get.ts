@@ -1,7 +1,7 @@
 import { users } from '../../data/users/users.ts';
-import { type Command, CommandError, JSON_OPTION, parseId, printJson } from '../command.ts';
+import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { textTimestamp } from '../text-timestamp.ts';
-import { usingStore } from '../using-store.ts';
+import { usingStoreOnId } from '../using-store.ts';
 
 export const usersGet: Command = {
   name: 'users get',
@@ -10,11 +10,9 @@ export const usersGet: Command = {
   options: JSON_OPTION,
   positionals: 1,
   async run(input) {
-    const id = parseId(input.positionals[0], 'ID');
-    const user = await usingStore(input.config, [users], (store) =>
+    const { found: user } = await usingStoreOnId(input, [users], 'user', (store, id) =>
       store.data(users).findUserById(id),
     );
-    if (!user) throw new CommandError(`no user with id ${id}`);
     const view = {
       id: user.id,
       name: user.name,
@@ -27,19 +25,15 @@ export const usersGet: Command = {
       created: user.created,
       updated: user.updated,
     };
-    if (input.values.json) {
-      printJson(input, view);
-      return;
-    }
-    const text = {
-      ...view,
-      created: textTimestamp(view.created, input.config),
-      updated: textTimestamp(view.updated, input.config),
-    };
-    input.out(
-      `${Object.entries(text)
+    printResult(input, view, () => {
+      const text = {
+        ...view,
+        created: textTimestamp(view.created, input.config),
+        updated: textTimestamp(view.updated, input.config),
+      };
+      return `${Object.entries(text)
         .map(([k, v]) => `${k.padEnd(17)}${v}`)
-        .join('\n')}\n`,
-    );
+        .join('\n')}\n`;
+    });
   },
 };

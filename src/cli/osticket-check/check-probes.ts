@@ -193,30 +193,17 @@ export function userAddProbes(tag: string): { probes: Probe[]; emails: string[] 
 
 /** user/specific by id and by email, and an id nobody has. */
 export function userLookupProbes(emails: readonly string[], ids: readonly string[]): Probe[] {
-  const probes: Probe[] = [];
-  for (const id of ids) {
-    probes.push({
-      name: `user/specific id ${id}`,
-      kind: 'user-lookup',
-      method: 'GET',
-      body: { query: 'user', condition: 'specific', sort: 'id', parameters: { id } },
-    });
-  }
-  for (const email of emails) {
-    probes.push({
-      name: `user/specific email ${email}`,
-      kind: 'user-lookup',
-      method: 'GET',
-      body: { query: 'user', condition: 'specific', sort: 'email', parameters: { email } },
-    });
-  }
-  probes.push({
-    name: 'user/specific id 2147483647 (none)',
+  const lookUp = (sort: 'id' | 'email', value: string | number, name: string): Probe => ({
+    name,
     kind: 'user-lookup',
     method: 'GET',
-    body: { query: 'user', condition: 'specific', sort: 'id', parameters: { id: 2147483647 } },
+    body: { query: 'user', condition: 'specific', sort, parameters: { [sort]: value } },
   });
-  return probes;
+  return [
+    ...ids.map((id) => lookUp('id', id, `user/specific id ${id}`)),
+    ...emails.map((email) => lookUp('email', email, `user/specific email ${email}`)),
+    lookUp('id', 2147483647, 'user/specific id 2147483647 (none)'),
+  ];
 }
 
 /** user/all over every user (the first), over `today` with a bare end date, over no user. */

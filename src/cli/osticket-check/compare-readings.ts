@@ -309,11 +309,16 @@ function compareCatalogue(found: Differences, original: Row, deskgate: Row): boo
   return true;
 }
 
+/** One probe and what each side answered to it. */
+interface ProbeAnswers {
+  probe: Probe;
+  original: Reading;
+  deskgate: Reading;
+}
+
 function compareSuccesses(
   found: Differences,
-  probe: Probe,
-  original: Reading,
-  deskgate: Reading,
+  { probe, original, deskgate }: ProbeAnswers,
   context: CompareContext,
 ): void {
   const before = original.data;
@@ -392,12 +397,7 @@ const ORIGINAL_MISSING_FIELDS = /^Empty or Incorrect fields/;
  * the same outcome (the original answered the highest ticket id for every write, deskgate the
  * new ticket's or entry's: change-ticket-writes).
  */
-function compareTicketWrite(
-  found: Differences,
-  probe: Probe,
-  original: Reading,
-  deskgate: Reading,
-): void {
+function compareTicketWrite(found: Differences, { probe, original, deskgate }: ProbeAnswers): void {
   const o = original.outcome;
   const n = deskgate.outcome;
   const code = deskgate.code;
@@ -431,7 +431,7 @@ export function compareReadings(
 ): Comparison {
   const found = new Differences();
   if (probe.kind === 'ticket-write') {
-    compareTicketWrite(found, probe, original, deskgate);
+    compareTicketWrite(found, { probe, original, deskgate });
     return found;
   }
   const o = original.outcome;
@@ -451,7 +451,7 @@ export function compareReadings(
     if (original.status !== deskgate.status || original.message !== deskgate.message)
       found.add('change-errors');
   } else if (o === 'success' && n === 'success') {
-    compareSuccesses(found, probe, original, deskgate, context);
+    compareSuccesses(found, { probe, original, deskgate }, context);
   } else if (o === 'success' && n === 'not-found') {
     found.add('change-204');
     const topic = (original.data as { topic?: Row } | undefined)?.topic;

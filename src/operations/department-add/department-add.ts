@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { NewDepartment } from '../../data/departments/department.ts';
 import { departments } from '../../data/departments/departments.ts';
 import { writes } from '../../data/writes/writes.ts';
-import { addOnce } from '../admin-write.ts';
+import { ADMIN_ADD, addOnce } from '../admin-write.ts';
 import { integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
@@ -47,10 +47,9 @@ export function toNewDepartment(
 }
 
 export const departmentAdd = defineOperation({
+  ...ADMIN_ADD,
   query: 'department',
   condition: 'add',
-  methods: ['POST', 'PUT'],
-  scope: 'admin',
   summary: 'Add a top-level department',
   description:
     'Needs `admin`, a scope no key has unless created with `--scope admin`. Adds a top-level ' +
@@ -69,9 +68,6 @@ export const departmentAdd = defineOperation({
     },
   ],
   uses: [departments, writes],
-  nothingFound: false,
-  idempotencyKey: true,
-  errors: ['idempotency_mismatch'],
   async handle({ parameters }, context) {
     const department = toNewDepartment(parameters);
     return addOnce(context, parameters, 'department', (trx) =>

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { departments } from '../../data/departments/departments.ts';
 import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
-import { listParameters } from '../list-page.ts';
+import { creationDateExample } from '../date-range.ts';
+import { listAnswer, listParameters } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { creationRangeParameters, readCatalogueList } from '../read-catalogue-list.ts';
 import { listResponse } from '../response-shapes.ts';
@@ -39,12 +40,10 @@ export const departmentAll = defineOperation({
   ),
   responseExample: { total: 1, departments: [DEPARTMENT_EXAMPLE] },
   examples: [
-    {
-      name: 'by-creation-date',
-      summary: 'The departments created from 2000 to 2100',
-      sort: 'creationDate',
-      parameters: { start_date: '2000-01-01', end_date: '2100-12-31' },
-    },
+    creationDateExample('The departments created from 2000 to 2100', {
+      start_date: '2000-01-01',
+      end_date: '2100-12-31',
+    }),
     { name: 'by-name', summary: 'Every department by name', sort: 'name', parameters: {} },
   ],
   uses: [departments],
@@ -60,10 +59,6 @@ export const departmentAll = defineOperation({
       },
       data(departments),
     );
-    return {
-      total: elements.length,
-      departments: elements.map(toDepartmentView),
-      ...(next === undefined ? {} : { next }),
-    };
+    return listAnswer('departments', elements.map(toDepartmentView), next);
   },
 });

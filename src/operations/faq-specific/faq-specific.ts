@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { faqs } from '../../data/faqs/faqs.ts';
 import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { listParameters, readList } from '../list-page.ts';
+import { listAnswer, listParameters, listRequest, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { listResponse } from '../response-shapes.ts';
 import { FAQ_EXAMPLE, faqViewSchema, toFaqView } from '../views/catalogue-view.ts';
@@ -35,21 +35,14 @@ export const faqSpecific = defineOperation({
     const category = await data(faqs).findCategory(parameters.id, visibility);
     if (!category) return undefined;
     const { elements, next } = await readList(
-      {
-        limit: parameters.limit,
-        after: parameters.after,
-        maxList: config.maxList,
-        maxBytes: config.maxAnswerBytes,
-        noun: 'FAQs',
-        cursor: CATALOGUE_CURSOR,
-      },
+      listRequest(parameters, config, 'FAQs', CATALOGUE_CURSOR),
       (count, after) => data(faqs).listFaqs([category.id], visibility, count, after?.id),
       (faq) => ({ key: '', id: faq.id }),
     );
-    return {
-      total: elements.length,
-      faq: elements.map((faq) => toFaqView(faq, visibility)),
-      ...(next === undefined ? {} : { next }),
-    };
+    return listAnswer(
+      'faq',
+      elements.map((faq) => toFaqView(faq, visibility)),
+      next,
+    );
   },
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ticketPriorities } from '../../data/ticket-priorities/ticket-priorities.ts';
+import type { TicketPriority } from '../../data/ticket-priorities/ticket-priority.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
-import { readWholeList } from '../read-whole-list.ts';
+import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
 
@@ -12,6 +13,15 @@ export const priorityViewSchema = z
     urgency: digitsText('1 the most urgent; larger numbers less.'),
   })
   .meta({ description: 'A ticket priority (values as strings).' });
+
+/** A priority as priority/all answers it. */
+function toPriorityView(priority: TicketPriority): z.output<typeof priorityViewSchema> {
+  return {
+    id: String(priority.id),
+    name: priority.name,
+    urgency: String(priority.urgency),
+  };
+}
 
 export const priorityAll = defineOperation({
   query: 'priority',
@@ -41,17 +51,10 @@ export const priorityAll = defineOperation({
   uses: [ticketPriorities],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle(_selection, { data, config }) {
-    const priorities = await readWholeList(config, 'ticket priorities', (count) =>
-      data(ticketPriorities).list(count),
-    );
-    return {
-      total: priorities.length,
-      priorities: priorities.map((priority) => ({
-        id: String(priority.id),
-        name: priority.name,
-        urgency: String(priority.urgency),
-      })),
-    };
-  },
+  handle: (_selection, { data, config }) =>
+    answerWholeList(
+      config,
+      { noun: 'ticket priorities', key: 'priorities', toView: toPriorityView },
+      (count) => data(ticketPriorities).list(count),
+    ),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { NewSlaPlan } from '../../data/sla-plans/sla-plan.ts';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
 import { writes } from '../../data/writes/writes.ts';
-import { addOnce, osticketHtmlChars } from '../admin-write.ts';
+import { ADMIN_ADD, addOnce, osticketHtmlChars } from '../admin-write.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { textField } from '../plain-text.ts';
@@ -43,10 +43,9 @@ export function toNewSlaPlan(parameters: z.output<typeof slaAddParameters>): New
 }
 
 export const slaAdd = defineOperation({
+  ...ADMIN_ADD,
   query: 'sla',
   condition: 'add',
-  methods: ['POST', 'PUT'],
-  scope: 'admin',
   summary: 'Add an SLA plan',
   description:
     'Needs `admin`. Adds an SLA plan as osTicket’s admin panel does: the name HTML-escaped ' +
@@ -64,9 +63,6 @@ export const slaAdd = defineOperation({
     },
   ],
   uses: [slaPlans, writes],
-  nothingFound: false,
-  idempotencyKey: true,
-  errors: ['idempotency_mismatch'],
   async handle({ parameters }, context) {
     const plan = toNewSlaPlan(parameters);
     return addOnce(context, parameters, 'SLA plan', (trx) =>

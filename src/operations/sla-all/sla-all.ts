@@ -1,4 +1,6 @@
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
+import { creationDateExample } from '../date-range.ts';
+import { listAnswer } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { creationRangeParameters, readCatalogueList } from '../read-catalogue-list.ts';
 import { listResponse } from '../response-shapes.ts';
@@ -22,12 +24,10 @@ export const slaAll = defineOperation({
   response: listResponse('sla', slaViewSchema, 'plans', 'SLA plans in (created, id) order.'),
   responseExample: { total: 1, sla: [SLA_EXAMPLE] },
   examples: [
-    {
-      name: 'by-creation-date',
-      summary: 'The SLA plans created from 2000 to 2100',
-      sort: 'creationDate',
-      parameters: { start_date: '2000-01-01', end_date: '2100-12-31' },
-    },
+    creationDateExample('The SLA plans created from 2000 to 2100', {
+      start_date: '2000-01-01',
+      end_date: '2100-12-31',
+    }),
   ],
   uses: [slaPlans],
   nothingFound: false,
@@ -38,10 +38,6 @@ export const slaAll = defineOperation({
       { noun: 'SLA plans', order: 'created', parameters },
       data(slaPlans),
     );
-    return {
-      total: elements.length,
-      sla: elements.map(toSlaView),
-      ...(next === undefined ? {} : { next }),
-    };
+    return listAnswer('sla', elements.map(toSlaView), next);
   },
 });

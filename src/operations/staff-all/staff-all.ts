@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { staffDirectory } from '../../data/agents/staff-directory.ts';
+import type { StaffMember } from '../../data/agents/staff-member.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
-import { readWholeList } from '../read-whole-list.ts';
+import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
 
@@ -14,6 +15,16 @@ export const staffViewSchema = z
     isactive: z.enum(['0', '1']).meta({ description: '"1" active, "0" locked.' }),
   })
   .meta({ description: 'An agent: never its e-mail address or login name.' });
+
+/** An agent as staff/all answers it. */
+function toStaffView(member: StaffMember): z.output<typeof staffViewSchema> {
+  return {
+    staff_id: String(member.id),
+    name: member.name,
+    dept_id: String(member.deptId),
+    isactive: member.isActive ? ('1' as const) : ('0' as const),
+  };
+}
 
 /** Its parameters, by `sort` (it takes none). */
 export const staffAllParameters = {
@@ -49,18 +60,8 @@ export const staffAll = defineOperation({
   uses: [staffDirectory],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle({ parameters }, { data, config }) {
-    const staff = await readWholeList(config, 'agents', (count) =>
+  handle: ({ parameters }, { data, config }) =>
+    answerWholeList(config, { noun: 'agents', key: 'staff', toView: toStaffView }, (count) =>
       data(staffDirectory).list(count, parameters.dept_id),
-    );
-    return {
-      total: staff.length,
-      staff: staff.map((member) => ({
-        staff_id: String(member.id),
-        name: member.name,
-        dept_id: String(member.deptId),
-        isactive: member.isActive ? ('1' as const) : ('0' as const),
-      })),
-    };
-  },
+    ),
 });

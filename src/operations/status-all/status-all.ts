@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import type { TicketStatus } from '../../data/ticket-statuses/ticket-status.ts';
 import { ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
-import { readWholeList } from '../read-whole-list.ts';
+import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
 
@@ -12,6 +13,15 @@ export const statusViewSchema = z
     state: z.enum(['open', 'closed']).meta({ description: 'What setting it does: open or close.' }),
   })
   .meta({ description: 'A ticket status (values as strings).' });
+
+/** A status as status/all answers it. */
+function toStatusView(status: TicketStatus): z.output<typeof statusViewSchema> {
+  return {
+    id: String(status.id),
+    name: status.name,
+    state: status.state === 'closed' ? ('closed' as const) : ('open' as const),
+  };
+}
 
 export const statusAll = defineOperation({
   query: 'status',
@@ -37,17 +47,10 @@ export const statusAll = defineOperation({
   uses: [ticketStatuses],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle(_selection, { data, config }) {
-    const statuses = await readWholeList(config, 'ticket statuses', (count) =>
-      data(ticketStatuses).list(count),
-    );
-    return {
-      total: statuses.length,
-      statuses: statuses.map((status) => ({
-        id: String(status.id),
-        name: status.name,
-        state: status.state === 'closed' ? ('closed' as const) : ('open' as const),
-      })),
-    };
-  },
+  handle: (_selection, { data, config }) =>
+    answerWholeList(
+      config,
+      { noun: 'ticket statuses', key: 'statuses', toView: toStatusView },
+      (count) => data(ticketStatuses).list(count),
+    ),
 });

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { TaskListQuery } from '../../data/tasks/task.ts';
 import { tasks } from '../../data/tasks/tasks.ts';
 import { CREATED_CURSOR } from '../created-cursor.ts';
-import { dateRangeParameters, endBound } from '../date-range.ts';
+import { creationDateExample, dateRangeParameters, endBound } from '../date-range.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { listParameters, readList } from '../list-page.ts';
+import { listAnswer, listParameters, listRequest, readList } from '../list-page.ts';
 import { requireNotesGrant } from '../notes-grant.ts';
 import { defineOperation } from '../operation.ts';
 import { TASK_EXAMPLE, taskViewSchema, toTaskView } from '../views/ticket-view.ts';
@@ -46,12 +46,10 @@ export const tasksAll = defineOperation({
     .meta({ description: 'Tasks in (created, id) order.' }),
   responseExample: { total: 1, tasks: [TASK_EXAMPLE] },
   examples: [
-    {
-      name: 'by-creation-date',
-      summary: 'The tasks created in November 2026',
-      sort: 'creationDate',
-      parameters: { start_date: '2026-11-01', end_date: '2026-11-30' },
-    },
+    creationDateExample('The tasks created in November 2026', {
+      start_date: '2026-11-01',
+      end_date: '2026-11-30',
+    }),
     {
       name: 'by-ticket',
       summary: 'The tasks of ticket 7',
@@ -66,14 +64,7 @@ export const tasksAll = defineOperation({
   async handle({ parameters }, { data, config, apiKey }) {
     requireNotesGrant({ apiKey, config }, 'tasks/all');
     const { elements, next } = await readList(
-      {
-        limit: parameters.limit,
-        after: parameters.after,
-        maxList: config.maxList,
-        maxBytes: config.maxAnswerBytes,
-        noun: 'tasks',
-        cursor: CREATED_CURSOR,
-      },
+      listRequest(parameters, config, 'tasks', CREATED_CURSOR),
       (count, after) => {
         const query: TaskListQuery = {
           from: 'start_date' in parameters ? parameters.start_date : undefined,
@@ -86,10 +77,6 @@ export const tasksAll = defineOperation({
       },
       (task) => ({ created: task.created, id: task.id }),
     );
-    return {
-      total: elements.length,
-      tasks: elements.map(toTaskView),
-      ...(next === undefined ? {} : { next }),
-    };
+    return listAnswer('tasks', elements.map(toTaskView), next);
   },
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import type { Team } from '../../data/teams/team.ts';
 import { teams } from '../../data/teams/teams.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
-import { readWholeList } from '../read-whole-list.ts';
+import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
 
@@ -12,6 +13,15 @@ export const teamViewSchema = z
     isenabled: z.enum(['0', '1']).meta({ description: '"1" enabled, "0" disabled.' }),
   })
   .meta({ description: 'A team (values as strings).' });
+
+/** A team as team/all answers it. */
+function toTeamView(team: Team): z.output<typeof teamViewSchema> {
+  return {
+    team_id: String(team.id),
+    name: team.name,
+    isenabled: team.isEnabled ? ('1' as const) : ('0' as const),
+  };
+}
 
 export const teamAll = defineOperation({
   query: 'team',
@@ -33,15 +43,8 @@ export const teamAll = defineOperation({
   uses: [teams],
   nothingFound: false,
   errors: ['too_many_results'],
-  async handle(_selection, { data, config }) {
-    const found = await readWholeList(config, 'teams', (count) => data(teams).list(count));
-    return {
-      total: found.length,
-      teams: found.map((team) => ({
-        team_id: String(team.id),
-        name: team.name,
-        isenabled: team.isEnabled ? ('1' as const) : ('0' as const),
-      })),
-    };
-  },
+  handle: (_selection, { data, config }) =>
+    answerWholeList(config, { noun: 'teams', key: 'teams', toView: toTeamView }, (count) =>
+      data(teams).list(count),
+    ),
 });

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { tickets } from '../../data/tickets/tickets.ts';
-import { writes } from '../../data/writes/writes.ts';
 import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
-import { OSTICKET_WRITE_USES, rejectParameter } from '../osticket-ticket-writes.ts';
+import { rejectParameter, TICKET_WRITE, TICKET_WRITE_ERRORS } from '../osticket-ticket-writes.ts';
 import { escapeHtml, stripTags, textField } from '../plain-text.ts';
-import { type TicketWriteContext, writeTicket } from '../ticket-writes.ts';
+import { idResponse } from '../response-shapes.ts';
+import { type TicketWriteContext, writeTicketOnce } from '../ticket-writes.ts';
 import { addTicketThroughOsticket } from './ticket-add-through-osticket.ts';
 
 const chosen = (what: string) =>
@@ -49,25 +48,18 @@ async function addOwnTicket(
     topicId: parameters.topic_id ?? 0,
     ipAddress: context.clientIp,
   };
-  const id = await writeOnce(context.data(writes), context, {
-    fingerprint: fingerprintOf(parameters),
-    write: (claim) =>
-      writeTicket(context, {
-        claim,
-        run: (trx, at) => context.data(tickets).insertTicket(trx, ticket, at),
-        targetId: (created) => String(created.id),
-        outcome: (created) => `created ticket ${created.id} (number ${created.number})`,
-        answer: (created) => String(created.id),
-      }),
+  const id = await writeTicketOnce(context, parameters, {
+    run: (trx, at) => context.data(tickets).insertTicket(trx, ticket, at),
+    targetId: (created) => String(created.id),
+    outcome: (created) => `created ticket ${created.id} (number ${created.number})`,
+    answer: (created) => String(created.id),
   });
   return withNumber(context, id);
 }
 
 export const ticketAdd = defineOperation({
-  query: 'ticket',
+  ...TICKET_WRITE,
   condition: 'add',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
   summary: 'Open a ticket for a user',
   description:
     'Needs `tickets:write`. Opens a ticket for `user_id` with the subject line `title` and the ' +
@@ -87,10 +79,7 @@ export const ticketAdd = defineOperation({
       example: '000007',
     },
   },
-  response: z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description: 'The new ticket id.', examples: ['7'] }),
+  response: idResponse('The new ticket id.', '7'),
   responseExample: '7',
   examples: [
     {
@@ -108,18 +97,7 @@ export const ticketAdd = defineOperation({
       },
     },
   ],
-  uses: OSTICKET_WRITE_USES,
-  nothingFound: false,
-  idempotencyKey: true,
-  errors: [
-    'agent_not_allowed',
-    'idempotency_mismatch',
-    'requires_osticket_bridge',
-    'write_in_progress',
-    'osticket_refused',
-    'osticket_unavailable',
-    'osticket_timeout',
-  ],
+  errors: TICKET_WRITE_ERRORS,
   async handle({ parameters }, context) {
     // osTicket strips tags from a subject line; so does deskgate, on every layout (decision 324).
     if (stripTags(parameters.title).trim() === '') {

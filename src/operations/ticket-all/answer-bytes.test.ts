@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import type { Reply } from '../../../test/helpers/http.ts';
+import { type ListPage, listPageOf, type Reply } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
 
@@ -10,18 +10,8 @@ const MAX_BYTES = 65_536;
 const TICKETS = 9;
 const EVERYTHING = { start_date: '2000-01-01', end_date: '2999-12-31' };
 
-interface Page {
-  total: number;
-  tickets: { ticket_id: string }[];
-  next?: string;
-}
-
-function pageOf(reply: Reply): Page {
-  assert.equal(reply.status, 200, reply.text);
-  const data = reply.body?.data as Page;
-  assert.equal(data.total, data.tickets.length);
-  return data;
-}
+type Page = ListPage<'tickets', { ticket_id: string }>;
+const pageOf = (reply: Reply): Page => listPageOf(reply, 'tickets');
 
 /** Issue 32, item 5: a list answer is bounded in bytes as well as in count (decision 323). */
 describeEachDatabase('list answers bounded in bytes (DESKGATE_MAX_ANSWER_BYTES)', (database) => {

@@ -1,26 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import type { Reply } from '../../../test/helpers/http.ts';
+import { type ListPage, listPageOf, type Reply } from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
 import { openDatabase } from '../../data/open-database.ts';
 import type { OwnTicketTables } from '../../data/tickets/own-tickets.ts';
 
-interface Page {
-  total: number;
-  tickets: Record<string, unknown>[];
-  next?: string;
-}
+type Page = ListPage<'tickets', Record<string, unknown>>;
+const pageOf = (reply: Reply): Page => listPageOf(reply, 'tickets');
 
-function pageOf(reply: Reply): Page {
-  assert.equal(reply.status, 200, reply.text);
-  const data = reply.body?.data as Page;
-  assert.equal(data.total, data.tickets.length);
-  return data;
-}
-
-describeEachDatabase('ticket/all and ticket/specific', (database) => {
+describeEachDatabase('ticket/all', (database) => {
   const server = useTestServer({ database, env: { DESKGATE_MAX_LIST: '12' } });
   /** Ticket ids by the day they were created (set in the database). */
   const byDay = new Map<string, number[]>();
@@ -133,43 +123,6 @@ describeEachDatabase('ticket/all and ticket/specific', (database) => {
       await list('statusByDate', { status: 2, start_date: '2026-03-01', end_date: '2026-03-01' }),
     );
     assert.deepEqual(ids(byDate), []);
-  });
-
-  test('ticket/specific by id or by number, exactly one; unknown → 204', async () => {
-    const id = byDay.get('2026-03-01')?.[3] ?? 0;
-    const byId = await server.request({
-      query: 'ticket',
-      condition: 'specific',
-      parameters: { id },
-    });
-    const ticket = (byId.body?.data as Page | undefined)?.tickets[0] ?? {};
-    const byNumber = await server.request({
-      query: 'ticket',
-      condition: 'specific',
-      parameters: { number: ticket.number },
-    });
-    assert.deepEqual(byNumber.body?.data, byId.body?.data);
-    // A number that is another ticket's id is not read as an id.
-    const other = await server.request({
-      query: 'ticket',
-      condition: 'specific',
-      parameters: { number: String(id) },
-    });
-    assert.notEqual((other.body?.data as Page | undefined)?.tickets[0]?.ticket_id, String(id));
-    const missing = await server.request({
-      query: 'ticket',
-      condition: 'specific',
-      parameters: { id: 999_999 },
-    });
-    assert.equal(missing.status, 204);
-    for (const parameters of [{}, { id, number: ticket.number }]) {
-      const reply = await server.request({ query: 'ticket', condition: 'specific', parameters });
-      assert.equal(reply.status, 400, reply.text);
-      assert.equal(
-        reply.body?.data,
-        'Invalid parameters: parameters must hold exactly one of id and number.',
-      );
-    }
   });
 
   test('needs tickets:read', async () => {

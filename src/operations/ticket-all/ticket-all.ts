@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { TicketListQuery } from '../../data/tickets/ticket.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { CREATED_CURSOR } from '../created-cursor.ts';
-import { dateRangeParameters, endBound } from '../date-range.ts';
+import { creationDateExample, dateRangeParameters, endBound } from '../date-range.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { listParameters, readList } from '../list-page.ts';
+import { listAnswer, listParameters, listRequest, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { TICKET_EXAMPLE, ticketViewSchema, toTicketView } from '../views/ticket-view.ts';
 
@@ -54,12 +54,11 @@ export const ticketAll = defineOperation({
   response: ticketAllResponse,
   responseExample: { total: 1, tickets: [TICKET_EXAMPLE] },
   examples: [
-    {
-      name: 'by-creation-date',
-      summary: 'The tickets opened in November 2026, 100 per page',
-      sort: 'creationDate',
-      parameters: { start_date: '2026-11-01', end_date: '2026-11-30', limit: 100 },
-    },
+    creationDateExample('The tickets opened in November 2026, 100 per page', {
+      start_date: '2026-11-01',
+      end_date: '2026-11-30',
+      limit: 100,
+    }),
     {
       name: 'by-last-update',
       summary: 'The tickets updated on one day',
@@ -86,14 +85,7 @@ export const ticketAll = defineOperation({
     const { parameters } = selection;
     const order = selection.sort === 'lastUpdateDate' ? 'lastupdate' : 'created';
     const { elements, next } = await readList(
-      {
-        limit: parameters.limit,
-        after: parameters.after,
-        maxList: config.maxList,
-        maxBytes: config.maxAnswerBytes,
-        noun: 'tickets',
-        cursor: CREATED_CURSOR,
-      },
+      listRequest(parameters, config, 'tickets', CREATED_CURSOR),
       (count, after) => {
         const query: TicketListQuery = {
           order,
@@ -111,10 +103,6 @@ export const ticketAll = defineOperation({
         id: ticket.id,
       }),
     );
-    return {
-      total: elements.length,
-      tickets: elements.map(toTicketView),
-      ...(next === undefined ? {} : { next }),
-    };
+    return listAnswer('tickets', elements.map(toTicketView), next);
   },
 });

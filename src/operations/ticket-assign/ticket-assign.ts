@@ -1,21 +1,12 @@
 import { z } from 'zod';
 import { DeskgateError } from '../../errors.ts';
 import { invalidParametersMessage } from '../../messages.ts';
-import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { defineOperation } from '../operation.ts';
-import { escapeHtml } from '../plain-text.ts';
 import {
-  type ChangeReport,
-  changeTicket,
-  commentsBody,
   commentsField,
-  recoveredAnswer,
-  TICKET_CHANGE,
-  TICKET_CHANGE_ERRORS,
-  TICKET_ID_ANSWER,
+  defineTicketIdChange,
   ticketChangeFields,
-  ticketIdResponse,
+  withComments,
 } from '../ticket-changes.ts';
 
 export const ticketAssignParameters = z.strictObject({
@@ -45,66 +36,41 @@ function assignee(parameters: Parameters): { agentId: number } | { teamId: numbe
   );
 }
 
-export const ticketAssign = defineOperation({
-  ...TICKET_CHANGE,
+export const ticketAssign = defineTicketIdChange({
   condition: 'assign',
   summary: 'Assign a ticket to an agent or a team, or release it',
-  description:
-    'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
-    'naming the grant otherwise; a key of one agent may leave it out). Assigns the ticket to the ' +
-    'active agent `agent_id` or the enabled team `team_id` (one of them), as the staff panel ' +
-    'does: an `assigned` event (`{"staff":[id,name]}`, `{"claim":true}` when the agent takes it ' +
-    'themself, `{"team":id}`), and a closed ticket is reopened. `0` releases the ticket from its ' +
-    'agent (or team): a `released` event. Assigning it to whom it is assigned already, or ' +
-    'releasing what is not assigned, changes nothing: 200, no event, `updated` unchanged. ' +
-    '`comments` become an internal note. Every id is checked (400 naming the field); a stale ' +
-    "`if_unmodified_since` → 409 `conflict` with the ticket's current `updated`, nothing " +
-    'written. Answers the ticket id. Send an `Idempotency-Key` to make retries safe. In ' +
-    "osTicket mode deskgate's osTicket plugin assigns it with osTicket's own code (the " +
-    "agent's assign permission in the ticket's department, the assignee's, its alerts); 501 " +
-    '`requires_osticket_bridge` until the plugin is set up.',
-  parameters: { '*': ticketAssignParameters },
-  response: ticketIdResponse(),
-  responseExample: '7',
-  examples: [
-    {
-      name: 'ticket-assign',
-      summary: 'Assign ticket 6 to agent 2, as agent 1',
-      parameters: { ticket_id: 6, staff_id: 1, agent_id: 2, comments: 'Printer expert.' },
-    },
-  ],
-  errors: TICKET_CHANGE_ERRORS,
-  handle({ parameters }, context) {
+  what:
+    'Assigns the ticket to the active agent `agent_id` or the enabled team `team_id` (one of ' +
+    'them), as the staff panel does: an `assigned` event (`{"staff":[id,name]}`, ' +
+    '`{"claim":true}` when the agent takes it themself, `{"team":id}`), and a closed ticket ' +
+    'is reopened. `0` releases the ticket from its agent (or team): a `released` event. ' +
+    'Assigning it to whom it is assigned already, or releasing what is not assigned, changes ' +
+    'nothing: 200, no event, `updated` unchanged. `comments` become an internal note. Every ' +
+    'id is checked (400 naming the field); a stale `if_unmodified_since` → 409 `conflict` ' +
+    "with the ticket's current `updated`, nothing written.",
+  how:
+    "assigns it with osTicket's own code (the agent's assign permission in the ticket's " +
+    "department, the assignee's, its alerts)",
+  parameters: ticketAssignParameters,
+  example: {
+    summary: 'Assign ticket 6 to agent 2, as agent 1',
+    parameters: { ticket_id: 6, staff_id: 1, agent_id: 2, comments: 'Printer expert.' },
+  },
+  change(parameters) {
     const target = assignee(parameters);
-    // The key's own permission first: nothing about the ticket is looked at before it.
-    const staffId = actingAgent(context, parameters.staff_id);
-    const comments = parameters.comments?.trim() ?? '';
-    const whom = 'agentId' in target ? `agent ${target.agentId}` : `team ${target.teamId}`;
-    const report: ChangeReport<string> = {
-      outcome: ({ ticketId, changed }) =>
-        `${changed ? 'assigned' : 'kept'} ticket ${ticketId} to ${whom}`,
-      ...TICKET_ID_ANSWER,
-    };
-    return changeTicket(context, parameters, {
-      staffId,
-      own: { kind: 'assign', ...target, comments: escapeHtml(comments) },
+    const toAgent = 'agentId' in target;
+    return withComments(parameters.comments, {
+      done: 'assigned',
+      outcome: (verb, ticketId) =>
+        `${verb} ticket ${ticketId} to ${toAgent ? `agent ${target.agentId}` : `team ${target.teamId}`}`,
+      own: { kind: 'assign', ...target },
       osticket: {
         route: 'assign',
-        body: {
-          ...('agentId' in target ? { agent_id: target.agentId } : { team_id: target.teamId }),
-          ...commentsBody(comments),
-        },
-        fields: { agent_id: 'agent_id', team_id: 'team_id', comments: 'comments' },
-        recover: (ticket) =>
-          (
-            'agentId' in target
-              ? ticket.staffId === target.agentId
-              : ticket.teamId === target.teamId
-          )
-            ? recoveredAnswer(ticket)
-            : undefined,
+        body: toAgent ? { agent_id: target.agentId } : { team_id: target.teamId },
+        fields: { agent_id: 'agent_id', team_id: 'team_id' },
+        shows: (ticket) =>
+          toAgent ? ticket.staffId === target.agentId : ticket.teamId === target.teamId,
       },
-      report,
     });
   },
 });

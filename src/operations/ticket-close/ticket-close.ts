@@ -2,23 +2,27 @@ import { z } from 'zod';
 import { CloseFieldsMismatchError } from '../../data/store.ts';
 import { ticketInputs } from '../../data/ticket-inputs/ticket-inputs.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
-import { writes } from '../../data/writes/writes.ts';
 import { DeskgateError } from '../../errors.ts';
 import { insufficientScopeMessage, invalidParametersMessage } from '../../messages.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation, type OperationContext } from '../operation.ts';
 import {
-  OSTICKET_WRITE_USES,
   type OsticketWriteContext,
   osticketBridgeOf,
   rejectParameter,
+  TICKET_WRITE,
+  TICKET_WRITE_ERRORS,
 } from '../osticket-ticket-writes.ts';
 import { escapeHtml } from '../plain-text.ts';
-import { changeThroughOsticket, recoveredAnswer, TICKET_ID_ANSWER } from '../ticket-changes.ts';
-import { writeTicket } from '../ticket-writes.ts';
+import {
+  changeThroughOsticket,
+  recoveredAnswer,
+  TICKET_ID_ANSWER,
+  ticketIdResponse,
+} from '../ticket-changes.ts';
+import { writeTicketOnce } from '../ticket-writes.ts';
 
 type Parameters = z.output<typeof ticketCloseParameters>;
 
@@ -115,31 +119,26 @@ async function closeOwnTicket(
   context: OsticketWriteContext,
 ): Promise<string> {
   try {
-    return await writeOnce(context.data(writes), context, {
-      fingerprint: fingerprintOf(parameters),
-      write: (claim) =>
-        writeTicket(context, {
-          claim,
-          run: (trx, at) =>
-            context.data(tickets).closeTicket(
-              trx,
-              {
-                ticketId: parameters.ticket_id,
-                staffId,
-                statusId: parameters.status_id,
-                body: escapeHtml(parameters.body?.trim() ?? ''),
-                ipAddress: context.clientIp,
-                teamId: parameters.team_id ?? 0,
-                deptId: parameters.dept_id ?? 0,
-                topicId: parameters.topic_id ?? 0,
-                username: parameters.username,
-              },
-              at,
-            ),
-          targetId: () => String(parameters.ticket_id),
-          outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
-          answer: () => String(parameters.ticket_id),
-        }),
+    return await writeTicketOnce(context, parameters, {
+      run: (trx, at) =>
+        context.data(tickets).closeTicket(
+          trx,
+          {
+            ticketId: parameters.ticket_id,
+            staffId,
+            statusId: parameters.status_id,
+            body: escapeHtml(parameters.body?.trim() ?? ''),
+            ipAddress: context.clientIp,
+            teamId: parameters.team_id ?? 0,
+            deptId: parameters.dept_id ?? 0,
+            topicId: parameters.topic_id ?? 0,
+            username: parameters.username,
+          },
+          at,
+        ),
+      targetId: () => String(parameters.ticket_id),
+      outcome: () => `closed ticket ${parameters.ticket_id} (status ${parameters.status_id})`,
+      answer: () => String(parameters.ticket_id),
     });
   } catch (error) {
     throw error instanceof CloseFieldsMismatchError ? closeFieldsMismatch() : error;
@@ -174,10 +173,8 @@ export const ticketCloseParameters = z.strictObject({
 });
 
 export const ticketClose = defineOperation({
-  query: 'ticket',
+  ...TICKET_WRITE,
   condition: 'close',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
   summary: 'Close a ticket',
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
@@ -193,10 +190,7 @@ export const ticketClose = defineOperation({
     '`requires_osticket_bridge` (nothing written) until the plugin is set up. Send an ' +
     '`Idempotency-Key` to make retries safe.',
   parameters: { '*': ticketCloseParameters },
-  response: z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description: 'The ticket id.', examples: ['7'] }),
+  response: ticketIdResponse(),
   responseExample: '7',
   examples: [
     {
@@ -205,19 +199,7 @@ export const ticketClose = defineOperation({
       parameters: { ticket_id: 7, body: 'Fire is out.', staff_id: 1, status_id: 3 },
     },
   ],
-  uses: OSTICKET_WRITE_USES,
-  nothingFound: false,
-  idempotencyKey: true,
-  errors: [
-    'agent_not_allowed',
-    'idempotency_mismatch',
-    'write_in_progress',
-    'requires_osticket_bridge',
-    'not_closeable',
-    'osticket_refused',
-    'osticket_unavailable',
-    'osticket_timeout',
-  ],
+  errors: [...TICKET_WRITE_ERRORS, 'not_closeable'],
   async handle({ parameters }, context) {
     // The key's own permission first: nothing about the ticket is looked at before it.
     const staffId = actingAgent(context, parameters.staff_id);

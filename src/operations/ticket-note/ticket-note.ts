@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { actingAgent } from '../acting-agent.ts';
 import { defineOperation } from '../operation.ts';
 import { escapeHtml, stripTags, textField } from '../plain-text.ts';
+import { idResponse } from '../response-shapes.ts';
 import {
   type ChangeReport,
   changeTicket,
@@ -43,10 +44,7 @@ export const ticketNote = defineOperation({
     "it with osTicket's own code (the agent's permissions, the activity alerts); 501 " +
     '`requires_osticket_bridge` (nothing written) until the plugin is set up.',
   parameters: { '*': ticketNoteParameters },
-  response: z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description: 'The new entry id.', examples: ['13'] }),
+  response: idResponse('The new entry id.', '13'),
   responseExample: '13',
   examples: [
     {

@@ -4,7 +4,7 @@ import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
 
-describeEachDatabase('ticket/reply and ticket/close', (database) => {
+describeEachDatabase('ticket/reply', (database) => {
   const server = useTestServer({ database });
   let userId: number;
   let agentId: number;
@@ -80,34 +80,6 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
     assert.equal(((await read(id)).entries as unknown[]).length, 2);
   });
 
-  test('close with an Idempotency-Key: two calls, one close, the same answer', async () => {
-    const id = await open();
-    const headers = { 'Idempotency-Key': `close-${id}` };
-    const parameters = { ticket_id: id, staff_id: agentId, status_id: 3, body: 'Done.' };
-    const replies = [];
-    for (let n = 0; n < 2; n++) {
-      replies.push(
-        await server.request(
-          { query: 'ticket', condition: 'close', parameters },
-          { method: 'POST', headers },
-        ),
-      );
-    }
-    assert.deepEqual(
-      replies.map((r) => [r.status, r.body?.data]),
-      [
-        [200, id],
-        [200, id],
-      ],
-    );
-    const { key } = await server.createKey({ scopes: ['tickets:read'], notes: true });
-    assert.deepEqual(
-      ((await read(id, key)).entries as Record<string, string>[]).map((e) => e.entry_type),
-      ['M', 'N'],
-      'one note: the close ran once',
-    );
-  });
-
   test('reply: unknown ticket or agent → 400 naming it; PUT accepted', async () => {
     const id = await open();
     for (const [parameters, field] of [
@@ -122,81 +94,6 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
       );
     }
     assert.equal(((await read(id)).entries as unknown[]).length, 1);
-  });
-
-  test('close: the closed-state status, closed time, closing agent, the comment a note only --notes keys see', async () => {
-    const id = await open();
-    const reply = await write('close', {
-      ticket_id: id,
-      body: 'Fire is out.',
-      staff_id: agentId,
-      status_id: 3,
-      dept_id: 1,
-      team_id: 0,
-    });
-    assert.equal(reply.status, 200, reply.text);
-    assert.equal(reply.body?.data, id);
-    const ticket = await read(id);
-    assert.equal(ticket.status_id, '3');
-    assert.equal(typeof ticket.closed, 'string');
-    assert.equal(ticket.lastupdate, ticket.closed);
-    assert.equal(ticket.staff_id, String(agentId));
-    assert.deepEqual(
-      (ticket.entries as Record<string, string>[]).map((e) => e.entry_type),
-      ['M'],
-      'no internal note without --notes',
-    );
-    const { key } = await server.createKey({ scopes: ['tickets:read'], notes: true });
-    const withNotes = await read(id, key);
-    const entries = withNotes.entries as Record<string, string>[];
-    assert.deepEqual(
-      entries.map((e) => [e.entry_type, e.entry_title, e.entry_body]),
-      [
-        ['M', 'Printer on fire', 'The printer on floor 2 is on fire.'],
-        ['N', 'Status Changed', 'Fire is out.'],
-      ],
-    );
-  });
-
-  test('close: an open status, an unknown one, or fields that contradict the ticket → 400, nothing changed', async () => {
-    const id = await open();
-    for (const [extra, field] of [
-      [{ status_id: 1 }, 'parameters.status_id'],
-      [{ status_id: 99 }, 'parameters.status_id'],
-      // The original's extra fields: one answer whichever differs (no oracle, SPEC §4a).
-      [{ status_id: 3, dept_id: 99 }, 'parameters'],
-      [{ status_id: 3, topic_id: 2 }, 'parameters'],
-      [{ status_id: 3, team_id: 5 }, 'parameters'],
-      [{ status_id: 3, username: 'somebody' }, 'parameters'],
-      [{ status_id: 3, staff_id: 999_999 }, 'parameters.staff_id'],
-      [{ status_id: 3, ticket_id: 999_999 }, 'parameters.ticket_id'],
-    ] as const) {
-      const reply = await write('close', { ticket_id: id, staff_id: agentId, ...extra });
-      assert.equal(reply.status, 400, `${JSON.stringify(extra)} ${reply.text}`);
-      assert.deepEqual(
-        reply.body?.errors?.map((e) => e.field),
-        [field],
-      );
-    }
-    const ticket = await read(id);
-    assert.equal(ticket.status_id, '1');
-    assert.equal(ticket.closed, null);
-  });
-
-  test("the original's extra close fields: one message whichever is wrong", async () => {
-    const id = await open();
-    const messages = new Set<string>();
-    for (const extra of [{ dept_id: 99 }, { topic_id: 2 }, { team_id: 5 }, { username: 'x' }]) {
-      const reply = await write('close', {
-        ticket_id: id,
-        staff_id: agentId,
-        status_id: 3,
-        ...extra,
-      });
-      assert.equal(reply.status, 400, reply.text);
-      messages.add(String(reply.body?.data));
-    }
-    assert.equal(messages.size, 1, [...messages].join('\n'));
   });
 
   test('a key acts only as its agents: staff_id outside them → 403 naming the fix; one agent may be left out', async () => {
@@ -217,18 +114,6 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
     assert.equal(refused.status, 403, refused.text);
     assert.equal(refused.body?.code, 'agent_not_allowed');
     assert.match(String(refused.body?.data), new RegExp(`deskgate keys create .*--agent ${other}`));
-    for (const condition of ['close']) {
-      const closing = await server.request(
-        {
-          query: 'ticket',
-          condition,
-          parameters: { ticket_id: id, staff_id: other, status_id: 3 },
-        },
-        { method: 'POST', key },
-      );
-      assert.equal(closing.status, 403, closing.text);
-      assert.equal(closing.body?.code, 'agent_not_allowed');
-    }
     assert.equal(((await read(id)).entries as unknown[]).length, 1, 'nothing written');
     // Its one agent: staff_id may be left out.
     const replied = await server.request(
@@ -240,7 +125,7 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
     assert.equal(entries.at(-1)?.entry_staff_id, String(agentId));
   });
 
-  test('a key of no agent opens tickets but replies and closes as no one; several agents need staff_id', async () => {
+  test('a key of no agent opens tickets but replies as no one; several agents need staff_id', async () => {
     const { key: none } = await server.createKey({ scopes: ['tickets:read', 'tickets:write'] });
     const opened = await server.request(ticketAddBody(userId), { method: 'POST', key: none });
     assert.equal(opened.status, 200, opened.text);
@@ -270,23 +155,5 @@ describeEachDatabase('ticket/reply and ticket/close', (database) => {
       ambiguous.body?.errors?.map((e) => e.field),
       ['parameters.staff_id'],
     );
-  });
-
-  test('close: a key that cannot read tickets may not compare their fields (403, nothing changed)', async () => {
-    const id = await open();
-    const { key } = await server.createKey({ scopes: ['tickets:write'], agents: [agentId] });
-    for (const extra of [{ dept_id: 1 }, { dept_id: 99 }, { username: 'x' }]) {
-      const reply = await server.request(
-        {
-          query: 'ticket',
-          condition: 'close',
-          parameters: { ticket_id: id, status_id: 3, ...extra },
-        },
-        { method: 'POST', key },
-      );
-      assert.equal(reply.status, 403, reply.text);
-      assert.equal(reply.body?.code, 'insufficient_scope');
-    }
-    assert.equal((await read(id)).closed, null);
   });
 });

@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { agents } from '../../data/agents/agents.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
-import { writes } from '../../data/writes/writes.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { fingerprintOf, writeOnce } from '../idempotent-write.ts';
 import { defineOperation } from '../operation.ts';
-import { OSTICKET_WRITE_USES, type OsticketWriteContext } from '../osticket-ticket-writes.ts';
+import { type OsticketWriteContext, TICKET_WRITE_ERRORS } from '../osticket-ticket-writes.ts';
 import { escapeHtml, textField } from '../plain-text.ts';
-import { changeThroughOsticket, postedSinceClaim } from '../ticket-changes.ts';
-import { writeTicket } from '../ticket-writes.ts';
+import { idResponse } from '../response-shapes.ts';
+import { changeThroughOsticket, postedSinceClaim, TICKET_CHANGE } from '../ticket-changes.ts';
+import { writeTicketOnce } from '../ticket-writes.ts';
 
 /**
  * osTicket mode: deskgate's osTicket plugin posts it as the agent, and osTicket mails it; with an
@@ -53,10 +51,8 @@ export const ticketReplyParameters = z.strictObject({
 });
 
 export const ticketReply = defineOperation({
-  query: 'ticket',
+  ...TICKET_CHANGE,
   condition: 'reply',
-  methods: ['POST', 'PUT'],
-  scope: 'tickets:write',
   summary: "Post an agent's response to a ticket",
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
@@ -69,10 +65,7 @@ export const ticketReply = defineOperation({
     "`Idempotency-Key` to make retries safe: the same key answers the first reply's entry id, " +
     'and the user gets one reply, one mail.',
   parameters: { '*': ticketReplyParameters },
-  response: z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description: 'The new entry id.', examples: ['12'] }),
+  response: idResponse('The new entry id.', '12'),
   responseExample: '12',
   examples: [
     {
@@ -81,45 +74,28 @@ export const ticketReply = defineOperation({
       parameters: { ticket_id: 7, body: 'A technician is on the way.', staff_id: 1 },
     },
   ],
-  // agents: the staff_id it acts as (deskgate agents add).
-  uses: [...OSTICKET_WRITE_USES, agents],
-  nothingFound: false,
-  idempotencyKey: true,
-  errors: [
-    'agent_not_allowed',
-    'idempotency_mismatch',
-    'write_in_progress',
-    'requires_osticket_bridge',
-    'osticket_refused',
-    'osticket_unavailable',
-    'osticket_timeout',
-  ],
+  errors: TICKET_WRITE_ERRORS,
   handle({ parameters }, context) {
     // The key's own permission first: nothing about the ticket is looked at before it.
     const staffId = actingAgent(context, parameters.staff_id);
     return byLayout(context, {
       osticket: () => replyThroughOsticket(parameters, staffId, context),
       own: () =>
-        writeOnce(context.data(writes), context, {
-          fingerprint: fingerprintOf(parameters),
-          write: (claim) =>
-            writeTicket(context, {
-              claim,
-              run: (trx, at) =>
-                context.data(tickets).insertReply(
-                  trx,
-                  {
-                    ticketId: parameters.ticket_id,
-                    staffId,
-                    body: escapeHtml(parameters.body),
-                    ipAddress: context.clientIp,
-                  },
-                  at,
-                ),
-              targetId: String,
-              outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
-              answer: String,
-            }),
+        writeTicketOnce(context, parameters, {
+          run: (trx, at) =>
+            context.data(tickets).insertReply(
+              trx,
+              {
+                ticketId: parameters.ticket_id,
+                staffId,
+                body: escapeHtml(parameters.body),
+                ipAddress: context.clientIp,
+              },
+              at,
+            ),
+          targetId: String,
+          outcome: (entryId) => `replied to ticket ${parameters.ticket_id} (entry ${entryId})`,
+          answer: String,
         }),
     });
   },

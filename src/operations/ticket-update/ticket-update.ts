@@ -2,20 +2,8 @@ import { z } from 'zod';
 import type { Ticket } from '../../data/tickets/ticket.ts';
 import { DeskgateError } from '../../errors.ts';
 import { invalidParametersMessage } from '../../messages.ts';
-import { actingAgent } from '../acting-agent.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { defineOperation } from '../operation.ts';
-import {
-  type ChangeReport,
-  changeTicket,
-  recoveredAnswer,
-  TICKET_CHANGE,
-  TICKET_CHANGE_ERRORS,
-  TICKET_ID_ANSWER,
-  ticketChangeFields,
-  ticketIdResponse,
-  timestampField,
-} from '../ticket-changes.ts';
+import { defineTicketIdChange, ticketChangeFields, timestampField } from '../ticket-changes.ts';
 
 export const ticketUpdateParameters = z.strictObject({
   ...ticketChangeFields,
@@ -52,35 +40,24 @@ function hasValues(ticket: Ticket, parameters: Parameters): boolean {
   );
 }
 
-export const ticketUpdate = defineOperation({
-  ...TICKET_CHANGE,
+export const ticketUpdate = defineTicketIdChange({
   condition: 'update',
   summary: "Change a ticket's priority, help topic, SLA plan or due date",
-  description:
-    'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
-    'naming the grant otherwise; a key of one agent may leave it out). Sets one or more of ' +
-    '`priority_id`, `topic_id`, `sla_id` and `duedate` (`null` clears it) as the staff panel ' +
-    'edits them: `lastupdate` now, an `edited` event per changed field with its value before ' +
-    'and after (`{"priority_id":[2,3]}`), and a new SLA plan or due date counts the SLA due time ' +
-    'again. Values the ticket has already change nothing: 200, no event, `updated` unchanged. ' +
-    'Every id is checked (400 naming the field); a due date must be in the future. A stale ' +
-    "`if_unmodified_since` → 409 `conflict` with the ticket's current `updated`, nothing " +
-    'written. Answers the ticket id. Send an `Idempotency-Key` to make retries safe. In ' +
-    "osTicket mode deskgate's osTicket plugin edits them with osTicket's own code (the " +
-    "agent's edit permission, its events and SLA); 501 `requires_osticket_bridge` until the " +
-    'plugin is set up.',
-  parameters: { '*': ticketUpdateParameters },
-  response: ticketIdResponse(),
-  responseExample: '7',
-  examples: [
-    {
-      name: 'ticket-update',
-      summary: 'Make ticket 6 High priority (3) and due on 1 December 2099, as agent 1',
-      parameters: { ticket_id: 6, staff_id: 1, priority_id: 3, duedate: '2099-12-01 17:00:00' },
-    },
-  ],
-  errors: TICKET_CHANGE_ERRORS,
-  handle({ parameters }, context) {
+  what:
+    'Sets one or more of `priority_id`, `topic_id`, `sla_id` and `duedate` (`null` clears it) ' +
+    'as the staff panel edits them: `lastupdate` now, an `edited` event per changed field ' +
+    'with its value before and after (`{"priority_id":[2,3]}`), and a new SLA plan or due ' +
+    'date counts the SLA due time again. Values the ticket has already change nothing: 200, ' +
+    'no event, `updated` unchanged. Every id is checked (400 naming the field); a due date ' +
+    "must be in the future. A stale `if_unmodified_since` → 409 `conflict` with the ticket's " +
+    'current `updated`, nothing written.',
+  how: "edits them with osTicket's own code (the agent's edit permission, its events and SLA)",
+  parameters: ticketUpdateParameters,
+  example: {
+    summary: 'Make ticket 6 High priority (3) and due on 1 December 2099, as agent 1',
+    parameters: { ticket_id: 6, staff_id: 1, priority_id: 3, duedate: '2099-12-01 17:00:00' },
+  },
+  change(parameters) {
     if (FIELDS.every((name) => parameters[name] === undefined)) {
       const message = 'needs one or more of priority_id, topic_id, sla_id and duedate';
       throw new DeskgateError(
@@ -91,21 +68,15 @@ export const ticketUpdate = defineOperation({
         },
       );
     }
-    // The key's own permission first: nothing about the ticket is looked at before it.
-    const staffId = actingAgent(context, parameters.staff_id);
     const given = Object.fromEntries(
       FIELDS.filter((name) => parameters[name] !== undefined).map((name) => [
         name,
         parameters[name],
       ]),
     );
-    const report: ChangeReport<string> = {
-      outcome: ({ ticketId, changed }) =>
-        `${changed ? 'updated' : 'kept'} ${Object.keys(given).join(', ')} of ticket ${ticketId}`,
-      ...TICKET_ID_ANSWER,
-    };
-    return changeTicket(context, parameters, {
-      staffId,
+    return {
+      done: 'updated',
+      outcome: (verb, ticketId) => `${verb} ${Object.keys(given).join(', ')} of ticket ${ticketId}`,
       own: {
         kind: 'update',
         ...(parameters.priority_id === undefined ? {} : { priorityId: parameters.priority_id }),
@@ -122,9 +93,8 @@ export const ticketUpdate = defineOperation({
           sla_id: 'sla_id',
           duedate: 'duedate',
         },
-        recover: (ticket) => (hasValues(ticket, parameters) ? recoveredAnswer(ticket) : undefined),
+        shows: (ticket) => hasValues(ticket, parameters),
       },
-      report,
-    });
+    };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { topics } from '../../data/topics/topics.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { listParameters, readList } from '../list-page.ts';
+import { listAnswer, listParameters, listRequest, readList } from '../list-page.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { isTopicVisible } from '../topic-visibility.ts';
 import { TOPIC_EXAMPLE, topicViewSchema, toTopicView } from '../views/topic-view.ts';
@@ -58,14 +58,7 @@ export const topicsAll = defineOperation({
   async handle({ parameters }, { data, config }) {
     const parent = parameters.parent ?? (config.topicsAll === 'top-level' ? 0 : undefined);
     const { elements, next } = await readList(
-      {
-        limit: parameters.limit,
-        after: parameters.after,
-        maxList: config.maxList,
-        maxBytes: config.maxAnswerBytes,
-        noun: 'topics',
-        cursor: TOPIC_CURSOR,
-      },
+      listRequest(parameters, config, 'topics', TOPIC_CURSOR),
       // The store answers the whole (small) topic table; paging is done here.
       async (count, after) =>
         (await data(topics).listTopicsInOrder(parent))
@@ -74,10 +67,6 @@ export const topicsAll = defineOperation({
           .slice(0, count),
       (topic) => ({ sort: topic.sort, id: topic.id }),
     );
-    return {
-      total: elements.length,
-      topics: elements.map(toTopicView),
-      ...(next === undefined ? {} : { next }),
-    };
+    return listAnswer('topics', elements.map(toTopicView), next);
   },
 });

@@ -6,7 +6,7 @@ import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
 import { byLayout } from '../by-layout.ts';
 import { type Claim, fingerprintOf, writeOnce } from '../idempotent-write.ts';
-import { defineOperation, type OperationContext } from '../operation.ts';
+import { defineOperation, type OperationContext, WRITE_METHODS } from '../operation.ts';
 import {
   ACCOUNT_STATUS_HEADER,
   assertAccountGrant,
@@ -147,7 +147,7 @@ async function announceAccount(
 export const userAdd = defineOperation({
   query: 'user',
   condition: 'add',
-  methods: ['POST', 'PUT'],
+  methods: WRITE_METHODS,
   scope: 'write',
   summary: 'Create a user',
   description:

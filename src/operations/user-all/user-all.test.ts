@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { createUsersCreatedAt } from '../../../test/helpers/data-setup.ts';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import { call, type Reply, userBody } from '../../../test/helpers/http.ts';
+import {
+  call,
+  type ListPage,
+  listPageOf,
+  type Reply,
+  USER_VIEW_KEYS,
+  userBody,
+} from '../../../test/helpers/http.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { decodeCreatedCursor, encodeCreatedCursor } from '../created-cursor.ts';
 
@@ -11,18 +18,8 @@ const HASH = '$2y$04$abcdefghijklmnopqrstuu7tWf1Lh1Iu7cL0n2K3p8o5B6v8sQm3Cq';
 const SAME_SECOND = '2026-01-15 10:00:00';
 let emails = 0;
 
-interface Page {
-  total: number;
-  users: Record<string, string>[];
-  next?: string;
-}
-
-function pageOf(reply: Reply): Page {
-  assert.equal(reply.status, 200, reply.text);
-  const data = reply.body?.data as Page;
-  assert.equal(data.total, data.users.length);
-  return data;
-}
+type Page = ListPage<'users'>;
+const pageOf = (reply: Reply): Page => listPageOf(reply, 'users');
 
 describe('user/all cursors', () => {
   test('encode (created, id) opaquely and decode only their own shape', () => {
@@ -105,17 +102,7 @@ describeEachDatabase('user/all', (database) => {
     assert.ok(!('next' in (pages.at(-1) ?? {})), 'no next on the last page');
     const user = pages[0]?.users[0] ?? {};
     assert.equal(user.created, SAME_SECOND);
-    assert.deepEqual(Object.keys(user).sort(), [
-      'created',
-      'email',
-      'name',
-      'org_id',
-      'phone',
-      'status',
-      'timezone',
-      'updated',
-      'user_id',
-    ]);
+    assert.deepEqual(Object.keys(user).sort(), USER_VIEW_KEYS);
     for (const value of Object.values(user)) assert.equal(typeof value, 'string');
   });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { users } from '../../data/users/users.ts';
 import { CREATED_CURSOR } from '../created-cursor.ts';
 import { dateRangeParameters, endBound } from '../date-range.ts';
-import { listParameters, readList } from '../list-page.ts';
+import { listAnswer, listParameters, listRequest, readList } from '../list-page.ts';
 import { defineOperation } from '../operation.ts';
 import { toUserView, USER_EXAMPLE, userViewSchema } from '../views/user-view.ts';
 
@@ -74,14 +74,7 @@ export const userAll = defineOperation({
   errors: ['too_many_results'],
   async handle({ parameters }, { data, config }) {
     const { elements, next } = await readList(
-      {
-        limit: parameters.limit,
-        after: parameters.after,
-        maxList: config.maxList,
-        maxBytes: config.maxAnswerBytes,
-        noun: 'users',
-        cursor: CREATED_CURSOR,
-      },
+      listRequest(parameters, config, 'users', CREATED_CURSOR),
       (count, after) =>
         data(users).listUsersCreatedBetween({
           from: parameters.start_date,
@@ -91,10 +84,6 @@ export const userAll = defineOperation({
         }),
       (user) => ({ created: user.created, id: user.id }),
     );
-    return {
-      total: elements.length,
-      users: elements.map(toUserView),
-      ...(next === undefined ? {} : { next }),
-    };
+    return listAnswer('users', elements.map(toUserView), next);
   },
 });

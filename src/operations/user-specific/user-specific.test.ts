@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import { call, type Reply, userBody } from '../../../test/helpers/http.ts';
+import { call, type Reply, USER_VIEW_KEYS, userBody } from '../../../test/helpers/http.ts';
 import { type TestServer, useTestServer } from '../../../test/helpers/test-server.ts';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
-const USER_FIELDS = [
-  'created',
-  'email',
-  'name',
-  'org_id',
-  'phone',
-  'status',
-  'timezone',
-  'updated',
-  'user_id',
-];
 
 function userOf(reply: Reply): Record<string, string> {
   assert.equal(reply.status, 200, reply.text);
@@ -67,7 +56,7 @@ describeEachDatabase('user/specific', (database) => {
   test('by id (the default sort): the User view, every value a string, no hash', async () => {
     const reply = await lookUp({ parameters: { id: Number(annId) } });
     const user = userOf(reply);
-    assert.deepEqual(Object.keys(user).sort(), USER_FIELDS);
+    assert.deepEqual(Object.keys(user).sort(), USER_VIEW_KEYS);
     assert.deepEqual(
       { ...user, created: '', updated: '' },
       {
