@@ -128,7 +128,14 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     if (dispatch && (await dispatch()).more) again = true;
     const room = settings.concurrency - inFlight.size;
     if (room <= 0) return;
-    const claimed = await data.claimDue(Date.now(), leaseMs, room);
+    const claimed = await data.claimDue(Date.now(), leaseMs, room).catch((error: unknown) => {
+      // The claim and its read are one transaction: nothing was taken, no attempt counted.
+      logger.warn(
+        { err: error },
+        'webhook deliveries could not be claimed and read; none was counted as an attempt',
+      );
+      return [];
+    });
     for (const delivery of claimed) track(delivery);
     if (claimed.length === room) again = true;
   }

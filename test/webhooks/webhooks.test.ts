@@ -3,8 +3,7 @@ import { after, before, test } from 'node:test';
 import { webhooks } from '../../src/data/webhooks/webhooks.ts';
 import { DEFAULT_SCOPES } from '../../src/domain.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
-import type { Reply } from '../helpers/http.ts';
-import { startTestServer, type TestServer, useTestServer } from '../helpers/test-server.ts';
+import { startTestServer, useTestServer } from '../helpers/test-server.ts';
 import { ticketAddBody } from '../helpers/tickets.ts';
 import {
   startWebhookReceiver,
@@ -12,117 +11,16 @@ import {
   WEBHOOK_TEST_ENV,
   type WebhookReceiver,
 } from '../helpers/webhook-receiver.ts';
-
-type Data = Record<string, unknown>;
-
-function dataOf(reply: Reply): Data {
-  assert.equal(reply.status, 200, reply.text);
-  return reply.body?.data as Data;
-}
-
-async function addWebhook(
-  server: TestServer,
-  receiver: WebhookReceiver,
-  events: string[] = ['ticket.*'],
-): Promise<string> {
-  const added = dataOf(
-    await server.request(
-      { query: 'webhook', condition: 'add', parameters: { url: receiver.url, events } },
-      { method: 'POST' },
-    ),
-  );
-  receiver.secret = String(added.secret);
-  return String(added.id);
-}
-
-/** user/add of a user with `email`: its id (a user.created event). */
-async function addUser(server: TestServer, email: string): Promise<number> {
-  const added = await server.request(
-    {
-      query: 'user',
-      condition: 'add',
-      parameters: {
-        name: 'Feed Reader',
-        email,
-        password: 'secret-password',
-        timezone: 'UTC',
-        phone: 0,
-        org_id: 0,
-        default_email_id: 1,
-        status: 0,
-      },
-    },
-    { method: 'POST' },
-  );
-  return Number(dataOf(added));
-}
-
-/** A delivery through the queue: a ping logged by webhook/test, then sent again by webhook/redeliver. */
-async function queueDelivery(
-  server: TestServer,
-  id: string,
-): Promise<{ eventId: string; deliveryId: string }> {
-  const ping = dataOf(
-    await server.request(
-      { query: 'webhook', condition: 'test', parameters: { id } },
-      { method: 'POST' },
-    ),
-  );
-  const pingDelivery = await findDelivery(server, id, String(ping.delivery_id));
-  const redelivered = dataOf(
-    await server.request(
-      { query: 'webhook', condition: 'redeliver', parameters: { delivery_id: ping.delivery_id } },
-      { method: 'POST' },
-    ),
-  );
-  return { eventId: String(pingDelivery.event_id), deliveryId: String(redelivered) };
-}
-
-async function findDelivery(
-  server: TestServer,
-  webhookId: string,
-  deliveryId: string,
-): Promise<Data> {
-  const log = dataOf(
-    await server.request({
-      query: 'webhook',
-      condition: 'deliveries',
-      parameters: { webhook_id: webhookId, limit: 1000 },
-    }),
-  );
-  const found = (log.deliveries as Data[]).find((d) => d.id === deliveryId);
-  assert.ok(found, `delivery ${deliveryId} in ${JSON.stringify(log)}`);
-  return found;
-}
-
-/** The delivery of event `eventId` to the webhook, once the log has it. */
-async function findEventDelivery(
-  server: TestServer,
-  webhookId: string,
-  eventId: string,
-): Promise<Data> {
-  for (;;) {
-    const log = dataOf(
-      await server.request({
-        query: 'webhook',
-        condition: 'deliveries',
-        parameters: { webhook_id: webhookId, limit: 1000 },
-      }),
-    );
-    const found = (log.deliveries as Data[]).find((d) => d.event_id === eventId);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Polls the delivery log until the delivery is no longer pending. */
-async function settled(server: TestServer, webhookId: string, deliveryId: string): Promise<Data> {
-  for (;;) {
-    const delivery = await findDelivery(server, webhookId, deliveryId);
-    if (delivery.status !== 'pending') return delivery;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import {
+  addUser,
+  addWebhook,
+  type Data,
+  dataOf,
+  findDelivery,
+  findEventDelivery,
+  queueDelivery,
+  settled,
+} from '../helpers/webhook-requests.ts';
 
 describeEachDatabase('webhooks', (database) => {
   const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));

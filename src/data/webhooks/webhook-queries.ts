@@ -288,8 +288,10 @@ export async function insertAttemptedDelivery(
 /**
  * Takes up to `limit` due deliveries of enabled webhooks for `leaseMs`: each gets a claim token
  * and its due time moves to the lease's end, so a holder that dies (kill -9) lets it fall due
- * again for any instance. PostgreSQL and MySQL skip the rows another instance is claiming
- * (FOR UPDATE SKIP LOCKED); SQLite's write lock makes the whole claim one step.
+ * again for any instance. The claim and the read of what sending needs (URL, sealed secret,
+ * payload) are one transaction: a read that fails takes the claim back with it, so no attempt is
+ * counted for a delivery never sent. PostgreSQL and MySQL skip the rows another instance is
+ * claiming (FOR UPDATE SKIP LOCKED); SQLite's write lock makes the whole claim one step.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -299,7 +301,7 @@ export async function claimDueDeliveries(
   limit: number,
 ): Promise<ClaimedDelivery[]> {
   const claimToken = randomUUID();
-  const ids = await dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
+  return dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
     let due = trx
       .selectFrom('webhook_deliveries')
       .select('id')
@@ -311,9 +313,8 @@ export async function claimDueDeliveries(
       .orderBy('next_attempt_ms')
       .limit(limit);
     if (dialect.name !== 'sqlite') due = due.forUpdate().skipLocked();
-    const rows = await due.execute();
-    const claimed = rows.map((row) => Number(row.id));
-    if (claimed.length === 0) return claimed;
+    const ids = (await due.execute()).map((row) => Number(row.id));
+    if (ids.length === 0) return [];
     await trx
       .updateTable('webhook_deliveries')
       .set((eb) => ({
@@ -322,38 +323,34 @@ export async function claimDueDeliveries(
         attempts: eb('attempts', '+', 1),
         last_attempt_at: msToTimestamp(nowMs),
       }))
-      .where('id', 'in', claimed)
+      .where('id', 'in', ids)
       .execute();
-    return claimed;
+    const rows = await trx
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
+      .select([
+        'webhook_deliveries.id',
+        'webhook_deliveries.webhook_id',
+        'webhook_deliveries.event_id',
+        'webhook_deliveries.payload',
+        'webhook_deliveries.attempts',
+        'webhooks.url',
+        'webhooks.secret_sealed',
+      ])
+      .where('webhook_deliveries.id', 'in', ids)
+      .orderBy('webhook_deliveries.next_attempt_ms')
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      webhookId: Number(row.webhook_id),
+      eventId: row.event_id,
+      payload: row.payload,
+      attempts: Number(row.attempts),
+      url: row.url,
+      secretSealed: row.secret_sealed,
+      claimToken,
+    }));
   });
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
-    .select([
-      'webhook_deliveries.id',
-      'webhook_deliveries.webhook_id',
-      'webhook_deliveries.event_id',
-      'webhook_deliveries.payload',
-      'webhook_deliveries.attempts',
-      'webhook_deliveries.claim_token',
-      'webhooks.url',
-      'webhooks.secret_sealed',
-    ])
-    .where('webhook_deliveries.id', 'in', ids)
-    .where('webhook_deliveries.claim_token', '=', claimToken)
-    .orderBy('webhook_deliveries.next_attempt_ms')
-    .execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    webhookId: Number(row.webhook_id),
-    eventId: row.event_id,
-    payload: row.payload,
-    attempts: Number(row.attempts),
-    url: row.url,
-    secretSealed: row.secret_sealed,
-    claimToken,
-  }));
 }
 
 /**
