@@ -4,6 +4,7 @@ import type { WebhookData } from '../data/webhooks/webhooks.ts';
 import type { Logger } from '../logger.ts';
 import type { WebhookMetrics } from '../metrics/webhook-metrics.ts';
 import { attemptDelivery, recordOf } from './attempt-delivery.ts';
+import { disabledReasonOf, type Refusal } from './owner-check.ts';
 import { nextAfter } from './retry-policy.ts';
 
 /** How often the delivery log's old rows are forgotten. */
@@ -19,6 +20,11 @@ export interface DeliveryWorkerOptions {
    * the feed has more to read at once. Absent: only deliveries already queued are sent.
    */
   dispatch?: (() => Promise<{ queued: number; more: boolean }>) | undefined;
+  /**
+   * Why a claimed delivery may not be sent (its webhook's key can no longer read the event), or
+   * undefined: asked before each attempt. Absent: every delivery may be sent.
+   */
+  refusal?: ((claimed: ClaimedDelivery) => Promise<Refusal | undefined>) | undefined;
 }
 
 export interface DeliveryWorker {
@@ -34,7 +40,7 @@ export interface DeliveryWorker {
  * time, and one killed mid-attempt leaves it to fall due again after the lease: at least once.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
-  const { data, config, logger, metrics, dispatch } = options;
+  const { data, config, logger, metrics, dispatch, refusal } = options;
   const settings = config.webhooks;
   // Twice the attempt's own bound and a second: room to record it, yet a killed instance's
   // deliveries fall due again soon.
@@ -46,7 +52,24 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   let again = false;
   let lastRetention = 0;
 
+  /** Records a delivery its key may no longer receive; true when it was one. */
+  async function refused(claimed: ClaimedDelivery): Promise<boolean> {
+    const refused = await refusal?.(claimed);
+    if (!refused) return false;
+    const disabledReason = refused.disable ? disabledReasonOf(refused) : undefined;
+    await data.refuseDelivery(claimed, refused.error, disabledReason);
+    logger.warn(
+      { webhookId: claimed.webhookId, deliveryId: claimed.id, eventId: claimed.eventId },
+      disabledReason === undefined
+        ? `webhook delivery ${refused.error}`
+        : `webhook ${disabledReason}`,
+    );
+    if (disabledReason !== undefined) metrics?.disabled();
+    return true;
+  }
+
   async function attempt(claimed: ClaimedDelivery): Promise<void> {
+    if (await refused(claimed)) return;
     const result = await attemptDelivery(config, claimed).catch((error: unknown) => ({
       status: undefined,
       latencyMs: 0,

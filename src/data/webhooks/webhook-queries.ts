@@ -27,6 +27,8 @@ export interface WebhookTable {
   enabled: number;
   disabled_reason: string | null;
   failing_since_ms: number | string | null;
+  /** The key that subscribed it (migration 017); null before that, 0 from the command line. */
+  key_id: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -72,6 +74,7 @@ const WEBHOOK_COLUMNS = [
   'enabled',
   'disabled_reason',
   'failing_since_ms',
+  'key_id',
   'created_at',
   'updated_at',
 ] as const;
@@ -88,6 +91,7 @@ function toWebhook(row: Omit<WebhookTable, 'id' | 'secret_sealed'> & { id: numbe
     enabled: Number(row.enabled) === 1,
     disabledReason: row.disabled_reason,
     failingSince: failing === null ? null : msToTimestamp(failing),
+    keyId: row.key_id === null ? null : Number(row.key_id),
     created: formatTimestamp(row.created_at),
     updated: formatTimestamp(row.updated_at),
   };
@@ -149,6 +153,7 @@ export async function insertWebhook(
       enabled: 1,
       disabled_reason: null,
       failing_since_ms: null,
+      key_id: webhook.keyId,
       created_at: at,
       updated_at: at,
     }),
@@ -198,6 +203,7 @@ export async function updateWebhook(
       ...(changes.events === undefined ? {} : { events: changes.events.join(',') }),
       ...(changes.description === undefined ? {} : { description: changes.description }),
       ...(changes.secretSealed === undefined ? {} : { secret_sealed: changes.secretSealed }),
+      ...(changes.keyId === undefined ? {} : { key_id: changes.keyId }),
       ...(changes.enabled === undefined
         ? {}
         : changes.enabled
@@ -332,10 +338,12 @@ export async function claimDueDeliveries(
         'webhook_deliveries.id',
         'webhook_deliveries.webhook_id',
         'webhook_deliveries.event_id',
+        'webhook_deliveries.event_type',
         'webhook_deliveries.payload',
         'webhook_deliveries.attempts',
         'webhooks.url',
         'webhooks.secret_sealed',
+        'webhooks.key_id',
       ])
       .where('webhook_deliveries.id', 'in', ids)
       .orderBy('webhook_deliveries.next_attempt_ms')
@@ -344,10 +352,12 @@ export async function claimDueDeliveries(
       id: Number(row.id),
       webhookId: Number(row.webhook_id),
       eventId: row.event_id,
+      eventType: row.event_type,
       payload: row.payload,
       attempts: Number(row.attempts),
       url: row.url,
       secretSealed: row.secret_sealed,
+      keyId: row.key_id === null ? null : Number(row.key_id),
       claimToken,
     }));
   });
@@ -388,6 +398,47 @@ export async function recordAttempt(
       recorded: true,
       disabled: await noteOutcome(trx, claimed.webhookId, record, nowMs, disableAfterMs),
     };
+  });
+}
+
+/**
+ * A claimed delivery deskgate will not send (its webhook's key may no longer read the event):
+ * failed, with `error` saying why, and not counted as an attempt. With `disabledReason`, the
+ * webhook is disabled too. False when the claim no longer held.
+ */
+export async function refuseDelivery(
+  db: Db,
+  dialect: Dialect,
+  claimed: ClaimedDelivery,
+  error: string,
+  disabledReason: string | undefined,
+  at: string,
+): Promise<boolean> {
+  return dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
+    const result = await trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: 'failed',
+        attempts: eb('attempts', '-', 1),
+        claim_token: null,
+        response_status: null,
+        error,
+        latency_ms: null,
+        response_excerpt: null,
+      }))
+      .where('id', '=', claimed.id)
+      .where('claim_token', '=', claimed.claimToken)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    if (disabledReason !== undefined) {
+      await trx
+        .updateTable('webhooks')
+        .set({ enabled: 0, disabled_reason: disabledReason, updated_at: at })
+        .where('id', '=', claimed.webhookId)
+        .where('enabled', '=', 1)
+        .execute();
+    }
+    return true;
   });
 }
 

@@ -48,6 +48,12 @@ export interface WebhookData {
     nowMs: number,
     disableAfterMs: number,
   ): Promise<{ recorded: boolean; disabled: boolean }>;
+  /** A claimed delivery not sent, and not counted as an attempt (see refuseDelivery). */
+  refuseDelivery(
+    claimed: ClaimedDelivery,
+    error: string,
+    disabledReason: string | undefined,
+  ): Promise<boolean>;
   listDeliveries(query: DeliveryListQuery): Promise<Delivery[]>;
   findDelivery(id: number): Promise<Delivery | undefined>;
   forgetDeliveriesBefore(cutoffMs: number): Promise<number>;
@@ -89,6 +95,8 @@ function makeWebhookData({ db: handleDb, dialect }: DataHandle): WebhookData {
       queries.claimDueDeliveries(db, dialect, nowMs, leaseMs, limit),
     recordAttempt: (claimed, record, nowMs, disableAfterMs) =>
       queries.recordAttempt(db, dialect, claimed, record, nowMs, disableAfterMs),
+    refuseDelivery: (claimed, error, disabledReason) =>
+      queries.refuseDelivery(db, dialect, claimed, error, disabledReason, now()),
     listDeliveries: (query) => queries.listDeliveries(db, query),
     findDelivery: (id) => queries.findDelivery(db, id),
     forgetDeliveriesBefore: (cutoffMs) => queries.deleteDeliveriesBefore(db, cutoffMs),

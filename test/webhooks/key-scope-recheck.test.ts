@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { rotateApiKey } from '../../src/auth/rotate-api-key.ts';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
+import { describeEachDatabase } from '../helpers/each-database.ts';
+import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
+import { startTestServer, type TestServer, useTestServer } from '../helpers/test-server.ts';
+import {
+  startWebhookReceiver,
+  WEBHOOK_TEST_ENV,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver.ts';
+import { addUser, type Data, dataOf } from '../helpers/webhook-requests.ts';
+import {
+  createOsticketDatabase,
+  OSTICKET_SKIP,
+  type OsticketDatabase,
+  osticketEnv,
+} from '../osticket/osticket-database.ts';
+
+/** webhook/add with `key`; the webhook's id, the receiver given its secret. */
+async function addWebhookAs(
+  server: TestServer,
+  key: string,
+  receiver: WebhookReceiver,
+  events: string[],
+): Promise<string> {
+  const added = dataOf(
+    await server.request(
+      { query: 'webhook', condition: 'add', parameters: { url: receiver.url, events } },
+      { method: 'POST', key },
+    ),
+  );
+  receiver.secret = String(added.secret);
+  return String(added.id);
+}
+
+/** The webhook's first failed delivery, once there is one. */
+async function firstFailed(server: TestServer, webhookId: string): Promise<Data> {
+  for (;;) {
+    const log = dataOf(
+      await server.request({
+        query: 'webhook',
+        condition: 'deliveries',
+        parameters: { webhook_id: webhookId, status: 'failed' },
+      }),
+    );
+    const found = (log.deliveries as Data[]).at(-1);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const userCreated = (receiver: WebhookReceiver, userId: number) =>
+  receiver.received.some(
+    (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
+  );
+
+describeEachDatabase("a webhook answers to its key's scopes when sent", (database) => {
+  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));
+
+  test('it follows a rotation of its key; once its key is revoked it is disabled, saying why', async (t) => {
+    const receiver = await startWebhookReceiver();
+    t.after(() => receiver.close());
+    const { id: keyId, key } = await server.createKey({
+      scopes: ['webhooks:manage', 'users:read'],
+    });
+    const webhookId = await addWebhookAs(server, key, receiver, ['user.*']);
+    const first = await addUser(server, `owner-first-${Date.now()}@example.com`);
+    await receiver.waitFor(() => userCreated(receiver, first));
+
+    // `keys rotate` with no grace: the old key is revoked at once, the new one keeps its scopes.
+    const rotated = await rotateApiKey(server.store, keyId, { graceMs: 0, nowMs: Date.now() });
+    assert.equal(rotated.refused, undefined);
+    const second = await addUser(server, `owner-rotated-${Date.now()}@example.com`);
+    await receiver.waitFor(() => userCreated(receiver, second));
+
+    assert.ok(rotated.refused === undefined);
+    assert.ok(await server.store.data(apiKeys).revokeApiKey(rotated.apiKey.id));
+    const count = receiver.received.length;
+    await addUser(server, `owner-revoked-${Date.now()}@example.com`);
+    const delivery = await firstFailed(server, webhookId);
+    assert.equal(delivery.status, 'failed');
+    assert.equal(delivery.attempts, 0, 'nothing was sent');
+    assert.match(String(delivery.error), new RegExp(`^not sent: key ${keyId}, .* was revoked`));
+    const webhook = dataOf(
+      await server.request({
+        query: 'webhook',
+        condition: 'specific',
+        parameters: { id: webhookId },
+      }),
+    ).webhook as Data;
+    assert.equal(webhook.enabled, false);
+    assert.match(String(webhook.disabled_reason), /^disabled: key \d+, .* was revoked/);
+    assert.equal(receiver.received.length, count, 'the receiver got nothing more');
+    assert.ok(server.output.some((line) => line.includes('was revoked')));
+
+    // Resumed only by a key that may read its events; that key is the one it answers to now.
+    const { key: unable } = await server.createKey({ scopes: ['webhooks:manage'] });
+    const enable = {
+      query: 'webhook',
+      condition: 'update',
+      parameters: { id: webhookId, enabled: true },
+    };
+    const refused = await server.request(enable, { method: 'POST', key: unable });
+    assert.equal(refused.status, 403, refused.text);
+    dataOf(await server.request(enable, { method: 'POST' }));
+    const fourth = await addUser(server, `owner-resumed-${Date.now()}@example.com`);
+    await receiver.waitFor(() => userCreated(receiver, fourth));
+  });
+});
+
+describe('osTicket mode: a webhook of a key whose grant narrowed', { skip: OSTICKET_SKIP }, () => {
+  let database: OsticketDatabase;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    database = await createOsticketDatabase();
+    receiver = await startWebhookReceiver();
+  });
+  after(async () => {
+    await receiver.close();
+    await database.drop();
+  });
+
+  test('gets no more of the events the key may no longer read; the log says why', async (t) => {
+    const server = await startTestServer(t, {
+      database: database.url,
+      env: { ...osticketEnv(database), ...WEBHOOK_TEST_ENV },
+      ownKey: false,
+    });
+    const scopes = ['--scope', 'write,users:read,tickets:read,webhooks:manage', '--any-agent'];
+    await grantOsticketKey(database, database.writeKey.id, [...scopes, '--notes']);
+    const webhookId = await addWebhookAs(server, database.writeKey.key, receiver, ['ticket.*']);
+    // `deskgate osticket keys grant` again, without --notes: notes are no longer the key's.
+    await grantOsticketKey(database, database.writeKey.id, scopes);
+
+    const queue = async (eventId: string, type: string) => {
+      const payload = JSON.stringify({ id: eventId, type, occurred_at: '2026-11-28 00:00:00' });
+      await database.query(
+        `INSERT INTO deskgate_webhook_deliveries (webhook_id, event_id, event_type, payload, status,
+           attempts, next_attempt_ms, created_ms) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`,
+        [Number(webhookId), eventId, type, payload, Date.now(), Date.now()],
+      );
+    };
+    const noteDelivery = async (eventId: string) => {
+      for (;;) {
+        const [row] = await database.query<{ status: string; attempts: number; error: string }>(
+          'SELECT status, attempts, error FROM deskgate_webhook_deliveries WHERE event_id = ?',
+          [eventId],
+        );
+        if (row && row.status !== 'pending') return row;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const stamp = Date.now();
+    await queue(`evt_note_${stamp}`, 'ticket.note.created');
+    await queue(`evt_reply_${stamp}`, 'ticket.reply.created');
+    await receiver.waitFor((received) => received.some((r) => r.id === `evt_reply_${stamp}`));
+    const note = await noteDelivery(`evt_note_${stamp}`);
+    assert.equal(note.status, 'failed');
+    assert.equal(note.attempts, 0);
+    assert.match(
+      String(note.error),
+      /^not sent: key \d+, which subscribed this webhook, may no longer read ticket.note.created events$/,
+    );
+    assert.ok(!receiver.received.some((r) => r.id === `evt_note_${stamp}`));
+    const webhooks = await database.query<{ enabled: number }>(
+      'SELECT enabled FROM deskgate_webhooks WHERE id = ?',
+      [Number(webhookId)],
+    );
+    assert.equal(Number(webhooks[0]?.enabled), 1, 'a narrowed key keeps its webhook');
+  });
+});
