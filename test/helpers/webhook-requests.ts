@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import type { SuiteDatabase } from './each-database.ts';
 import type { Reply } from './http.ts';
-import type { TestServer } from './test-server.ts';
-import type { WebhookReceiver } from './webhook-receiver.ts';
+import { type TestServer, useTestServer } from './test-server.ts';
+import {
+  startWebhookReceiver,
+  WEBHOOK_TEST_ENV,
+  type WebhookReceiver,
+} from './webhook-receiver.ts';
 
 /* Requests the webhook tests share: add a webhook, queue a delivery, read the delivery log. */
 
@@ -118,4 +124,26 @@ export async function settled(
     if (delivery.status !== 'pending') return delivery;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A suite's server (webhook settings, notes) and receiver, on `database`. */
+export interface WebhookSuite {
+  server: TestServer;
+  readonly receiver: WebhookReceiver;
+}
+
+export function useWebhookSuite(database: SuiteDatabase): WebhookSuite {
+  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));
+  let receiver: WebhookReceiver | undefined;
+  before(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  after(() => receiver?.close());
+  return {
+    server,
+    get receiver() {
+      if (!receiver) throw new Error('the receiver starts in a before hook: use it there');
+      return receiver;
+    },
+  };
 }
