@@ -22,37 +22,56 @@ export async function addWebhook(
   server: TestServer,
   receiver: WebhookReceiver,
   events: string[] = ['ticket.*'],
+  options: { description?: string; key?: string } = {},
 ): Promise<string> {
+  const { description, key } = options;
+  const parameters = {
+    url: receiver.url,
+    events,
+    ...(description === undefined ? {} : { description }),
+  };
   const added = dataOf(
     await server.request(
-      { query: 'webhook', condition: 'add', parameters: { url: receiver.url, events } },
-      { method: 'POST' },
+      { query: 'webhook', condition: 'add', parameters },
+      { method: 'POST', ...(key === undefined ? {} : { key }) },
     ),
   );
   receiver.secret = String(added.secret);
   return String(added.id);
 }
 
+/** A user/add request body: a user.created event. */
+export function userAddBody(name: string, email: string): Record<string, unknown> {
+  return {
+    query: 'user',
+    condition: 'add',
+    parameters: {
+      name,
+      email,
+      password: 'secret-password',
+      timezone: 'UTC',
+      phone: 0,
+      org_id: 0,
+      default_email_id: 1,
+      status: 0,
+    },
+  };
+}
+
 /** user/add of a user with `email`: its id (a user.created event). */
 export async function addUser(server: TestServer, email: string): Promise<number> {
-  const added = await server.request(
-    {
-      query: 'user',
-      condition: 'add',
-      parameters: {
-        name: 'Feed Reader',
-        email,
-        password: 'secret-password',
-        timezone: 'UTC',
-        phone: 0,
-        org_id: 0,
-        default_email_id: 1,
-        status: 0,
-      },
-    },
-    { method: 'POST' },
-  );
+  const added = await server.request(userAddBody('Feed Reader', email), { method: 'POST' });
   return Number(dataOf(added));
+}
+
+/** webhook/test of webhook `id` on `server`: the attempt's answer. */
+export async function pingWebhook(server: Pick<TestServer, 'request'>, id: string): Promise<Data> {
+  return dataOf(
+    await server.request(
+      { query: 'webhook', condition: 'test', parameters: { id } },
+      { method: 'POST' },
+    ),
+  );
 }
 
 /** A delivery through the queue: a ping logged by webhook/test, then sent again by webhook/redeliver. */
@@ -60,16 +79,11 @@ export async function queueDelivery(
   server: TestServer,
   id: string,
 ): Promise<{ eventId: string; deliveryId: string }> {
-  const ping = dataOf(
-    await server.request(
-      { query: 'webhook', condition: 'test', parameters: { id } },
-      { method: 'POST' },
-    ),
-  );
-  const pingDelivery = await findDelivery(server, id, String(ping.delivery_id));
+  const pinged = await pingWebhook(server, id);
+  const pingDelivery = await findDelivery(server, id, String(pinged.delivery_id));
   const redelivered = dataOf(
     await server.request(
-      { query: 'webhook', condition: 'redeliver', parameters: { delivery_id: ping.delivery_id } },
+      { query: 'webhook', condition: 'redeliver', parameters: { delivery_id: pinged.delivery_id } },
       { method: 'POST' },
     ),
   );

@@ -10,30 +10,13 @@ import {
   WEBHOOK_TEST_ENV,
   type WebhookReceiver,
 } from '../helpers/webhook-receiver.ts';
-import { addUser, type Data, dataOf } from '../helpers/webhook-requests.ts';
+import { addUser, addWebhook, type Data, dataOf } from '../helpers/webhook-requests.ts';
 import {
   createOsticketDatabase,
   OSTICKET_SKIP,
   type OsticketDatabase,
   osticketEnv,
 } from '../osticket/osticket-database.ts';
-
-/** webhook/add with `key`; the webhook's id, the receiver given its secret. */
-async function addWebhookAs(
-  server: TestServer,
-  key: string,
-  receiver: WebhookReceiver,
-  events: string[],
-): Promise<string> {
-  const added = dataOf(
-    await server.request(
-      { query: 'webhook', condition: 'add', parameters: { url: receiver.url, events } },
-      { method: 'POST', key },
-    ),
-  );
-  receiver.secret = String(added.secret);
-  return String(added.id);
-}
 
 /** The webhook's first failed delivery, once there is one. */
 async function firstFailed(server: TestServer, webhookId: string): Promise<Data> {
@@ -65,7 +48,7 @@ describeEachDatabase("a webhook answers to its key's scopes when sent", (databas
     const { id: keyId, key } = await server.createKey({
       scopes: ['webhooks:manage', 'users:read'],
     });
-    const webhookId = await addWebhookAs(server, key, receiver, ['user.*']);
+    const webhookId = await addWebhook(server, receiver, ['user.*'], { key });
     const first = await addUser(server, `owner-first-${Date.now()}@example.com`);
     await receiver.waitFor(() => userCreated(receiver, first));
 
@@ -130,7 +113,9 @@ describe('osTicket mode: a webhook of a key whose grant narrowed', { skip: OSTIC
     });
     const scopes = ['--scope', 'write,users:read,tickets:read,webhooks:manage', '--any-agent'];
     await grantOsticketKey(database, database.writeKey.id, [...scopes, '--notes']);
-    const webhookId = await addWebhookAs(server, database.writeKey.key, receiver, ['ticket.*']);
+    const webhookId = await addWebhook(server, receiver, ['ticket.*'], {
+      key: database.writeKey.key,
+    });
     // `deskgate osticket keys grant` again, without --notes: notes are no longer the key's.
     await grantOsticketKey(database, database.writeKey.id, scopes);
 

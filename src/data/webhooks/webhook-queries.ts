@@ -230,6 +230,27 @@ export async function countWebhooks(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** A delivery's row as queued: pending, due at `nowMs`, not yet attempted. */
+function pendingRow(delivery: NewDelivery, nowMs: number) {
+  return {
+    webhook_id: delivery.webhookId,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    payload: delivery.payload,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_ms: nowMs,
+    claim_token: null,
+    last_attempt_at: null,
+    response_status: null,
+    error: null,
+    latency_ms: null,
+    response_excerpt: null,
+    created_ms: nowMs,
+    delivered_at: null,
+  };
+}
+
 /** Queues deliveries, due now. */
 export async function insertDeliveries(
   trx: Db,
@@ -239,25 +260,7 @@ export async function insertDeliveries(
   if (deliveries.length === 0) return;
   await trx
     .insertInto('webhook_deliveries')
-    .values(
-      deliveries.map((d) => ({
-        webhook_id: d.webhookId,
-        event_id: d.eventId,
-        event_type: d.eventType,
-        payload: d.payload,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_ms: nowMs,
-        claim_token: null,
-        last_attempt_at: null,
-        response_status: null,
-        error: null,
-        latency_ms: null,
-        response_excerpt: null,
-        created_ms: nowMs,
-        delivered_at: null,
-      })),
-    )
+    .values(deliveries.map((delivery) => pendingRow(delivery, nowMs)))
     .execute();
 }
 
@@ -271,20 +274,14 @@ export async function insertAttemptedDelivery(
 ): Promise<number> {
   return insertReturningId(
     db.insertInto('webhook_deliveries').values({
-      webhook_id: delivery.webhookId,
-      event_id: delivery.eventId,
-      event_type: delivery.eventType,
-      payload: delivery.payload,
+      ...pendingRow(delivery, nowMs),
       status: record.status,
       attempts: 1,
-      next_attempt_ms: nowMs,
-      claim_token: null,
       last_attempt_at: record.at,
       response_status: record.responseStatus ?? null,
       error: record.error ?? null,
       latency_ms: record.latencyMs,
       response_excerpt: record.responseExcerpt,
-      created_ms: nowMs,
       delivered_at: record.status === 'delivered' ? record.at : null,
     }),
     dialect,
@@ -509,24 +506,14 @@ export async function redeliver(
     .where('id', '=', deliveryId)
     .executeTakeFirst();
   if (!row) return undefined;
+  const again = {
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    payload: row.payload,
+  };
   return insertReturningId(
-    trx.insertInto('webhook_deliveries').values({
-      webhook_id: row.webhook_id,
-      event_id: row.event_id,
-      event_type: row.event_type,
-      payload: row.payload,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_ms: nowMs,
-      claim_token: null,
-      last_attempt_at: null,
-      response_status: null,
-      error: null,
-      latency_ms: null,
-      response_excerpt: null,
-      created_ms: nowMs,
-      delivered_at: null,
-    }),
+    trx.insertInto('webhook_deliveries').values(pendingRow(again, nowMs)),
     dialect,
   );
 }

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import { type Data, dataOf, useWebhookSuite } from '../../../test/helpers/webhook-requests.ts';
+import {
+  addWebhook,
+  type Data,
+  dataOf,
+  useWebhookSuite,
+} from '../../../test/helpers/webhook-requests.ts';
 import { DEFAULT_SCOPES } from '../../domain.ts';
 
 describeEachDatabase('webhook/all', (database) => {
@@ -9,23 +14,11 @@ describeEachDatabase('webhook/all', (database) => {
   const { server } = suite;
 
   test('lists the webhook, never its secret', async () => {
-    const added = dataOf(
-      await server.request(
-        {
-          query: 'webhook',
-          condition: 'add',
-          parameters: {
-            url: suite.receiver.url,
-            events: ['ticket.*', 'user.created'],
-            description: 'CRM',
-          },
-        },
-        { method: 'POST' },
-      ),
-    );
-    const id = String(added.id);
+    const id = await addWebhook(server, suite.receiver, ['ticket.*', 'user.created'], {
+      description: 'CRM',
+    });
     const all = await server.request({ query: 'webhook', condition: 'all' });
-    assert.ok(!all.text.includes(String(added.secret).slice(6)));
+    assert.ok(!all.text.includes(String(suite.receiver.secret).slice(6)));
     const listed = (dataOf(all).webhooks as Data[]).find((w) => w.id === id);
     assert.deepEqual(
       { ...listed, created: '', updated: '' },

@@ -12,7 +12,7 @@ describeEachDatabase('webhook/redeliver', (database) => {
   const suite = useWebhookSuite(database);
   const { server } = suite;
 
-  test('a suite.receiver that fails then recovers gets the delivery, same webhook-id each time', async () => {
+  test('a receiver that fails then recovers gets the delivery, same webhook-id each time', async () => {
     const id = await addWebhook(server, suite.receiver);
     suite.receiver.answer = (_d, seen) =>
       seen === 1

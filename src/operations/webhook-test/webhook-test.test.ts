@@ -5,8 +5,8 @@ import { startTestServer } from '../../../test/helpers/test-server.ts';
 import { WEBHOOK_TEST_ENV } from '../../../test/helpers/webhook-receiver.ts';
 import {
   addWebhook,
-  dataOf,
   findDelivery,
+  pingWebhook,
   useWebhookSuite,
 } from '../../../test/helpers/webhook-requests.ts';
 
@@ -18,12 +18,7 @@ describeEachDatabase('webhook/test', (database) => {
     const id = await addWebhook(server, suite.receiver);
     const count = suite.receiver.received.length;
     suite.receiver.answer = () => ({ status: 204 });
-    const reply = dataOf(
-      await server.request(
-        { query: 'webhook', condition: 'test', parameters: { id } },
-        { method: 'POST' },
-      ),
-    );
+    const reply = await pingWebhook(server, id);
     assert.equal(reply.delivered, true);
     assert.equal(reply.status, 204);
     assert.equal(typeof reply.latency_ms, 'number');
@@ -46,31 +41,21 @@ describeEachDatabase('webhook/test', (database) => {
     // Checked again at delivery: a webhook added where loopback was allowed, tested where not.
     const id = await addWebhook(server, suite.receiver);
     const count = suite.receiver.received.length;
-    const ping = dataOf(
-      await strict.request(
-        { query: 'webhook', condition: 'test', parameters: { id } },
-        { method: 'POST' },
-      ),
-    );
+    const ping = await pingWebhook(strict, id);
     assert.equal(ping.delivered, false);
     assert.equal(ping.status, null);
     assert.match(String(ping.error), /address refused.*DESKGATE_WEBHOOK_ALLOW_PRIVATE/);
     assert.equal(suite.receiver.received.length, count);
   });
 
-  test('redirects are not followed; a silent suite.receiver times out', async (t) => {
+  test('redirects are not followed; a silent receiver times out', async (t) => {
     const id = await addWebhook(server, suite.receiver);
     suite.receiver.answer = () => ({
       status: 302,
       headers: { location: 'http://169.254.169.254/' },
     });
     const count = suite.receiver.received.length;
-    const redirected = dataOf(
-      await server.request(
-        { query: 'webhook', condition: 'test', parameters: { id } },
-        { method: 'POST' },
-      ),
-    );
+    const redirected = await pingWebhook(server, id);
     assert.equal(redirected.delivered, false);
     assert.equal(redirected.status, 302);
     assert.match(String(redirected.error), /redirect not followed/);
@@ -81,12 +66,7 @@ describeEachDatabase('webhook/test', (database) => {
       env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_TIMEOUT: '300ms' },
     });
     suite.receiver.answer = () => 'hang';
-    const silent = dataOf(
-      await quick.request(
-        { query: 'webhook', condition: 'test', parameters: { id } },
-        { method: 'POST' },
-      ),
-    );
+    const silent = await pingWebhook(quick, id);
     assert.equal(silent.delivered, false);
     assert.match(String(silent.error), /no answer within 300 ms/);
     suite.receiver.answer = () => ({ status: 200 });
