@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import type { SuiteDatabase } from './each-database.ts';
+import { after, before, type TestContext } from 'node:test';
+import type { Scope } from '../../src/domain.ts';
+import type { OsticketDatabase } from '../osticket/osticket-database.ts';
+import type { KindDatabase, SuiteDatabase } from './each-database.ts';
 import type { Reply } from './http.ts';
-import { type TestServer, useTestServer } from './test-server.ts';
+import { grantOsticketKey } from './osticket-key-grant.ts';
+import {
+  startTestServer,
+  type TestRequestOptions,
+  type TestServer,
+  useTestServer,
+} from './test-server.ts';
 import {
   startWebhookReceiver,
   WEBHOOK_TEST_ENV,
@@ -140,24 +148,70 @@ export async function settled(
   }
 }
 
-/** A suite's server (webhook settings, notes) and receiver, on `database`. */
+/** A suite's server, receiver and keys, on any kind of database (describeEachDatabaseKind). */
 export interface WebhookSuite {
+  /** The suite's server; a request goes with the suite's key unless it names one. */
   server: TestServer;
   readonly receiver: WebhookReceiver;
+  /** Another server on the suite's database, `env` over the suite's settings; stopped when `t` ends. */
+  startServer(t: Pick<TestContext, 'after'>, env: Record<string, string>): Promise<TestServer>;
+  /** A key with just `scopes` (osTicket mode: an osTicket key granted them); its secret. */
+  keyWith(scopes: readonly Scope[]): Promise<string>;
 }
 
-export function useWebhookSuite(database: SuiteDatabase): WebhookSuite {
-  const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));
+/** In osTicket mode the suite's key is an osTicket key granted every right webhooks need. */
+const OSTICKET_SUITE_GRANT = [
+  '--scope',
+  'write,users:read,tickets:read,tickets:write,webhooks:manage',
+  '--notes',
+  '--any-agent',
+];
+
+/** `server` whose requests go with `key()` unless they name a key. */
+function withDefaultKey(server: TestServer, key: () => string): TestServer {
+  return Object.create(server, {
+    request: {
+      value: (body: unknown, options: TestRequestOptions = {}) =>
+        server.request(body, { key: key(), ...options }),
+    },
+  }) as TestServer;
+}
+
+export function useWebhookSuite(database: KindDatabase | SuiteDatabase): WebhookSuite {
+  const osticket = (): OsticketDatabase | undefined =>
+    'osticket' in database ? database.osticket : undefined;
+  const layoutEnv = (): Record<string, string> => ('env' in database ? database.env : {});
+  before(async () => {
+    const found = osticket();
+    if (found) await grantOsticketKey(found, found.writeKey.id, OSTICKET_SUITE_GRANT);
+  });
+  const options = (env: Record<string, string> = {}) => ({
+    database: database.url,
+    env: { ...layoutEnv(), ...WEBHOOK_TEST_ENV, ...env },
+    ownKey: database.kind !== 'osticket',
+    notes: true,
+  });
+  const started = useTestServer(() => options());
+  const suiteKey = () => osticket()?.writeKey.key ?? started.key;
   let receiver: WebhookReceiver | undefined;
   before(async () => {
     receiver = await startWebhookReceiver();
   });
   after(() => receiver?.close());
   return {
-    server,
+    server: withDefaultKey(started, suiteKey),
     get receiver() {
       if (!receiver) throw new Error('the receiver starts in a before hook: use it there');
       return receiver;
+    },
+    async startServer(t, env) {
+      return withDefaultKey(await startTestServer(t, options(env)), suiteKey);
+    },
+    async keyWith(scopes) {
+      const found = osticket();
+      if (!found) return (await started.createKey({ scopes: [...scopes] })).key;
+      await grantOsticketKey(found, found.readKey.id, ['--scope', scopes.join(',')]);
+      return found.readKey.key;
     },
   };
 }

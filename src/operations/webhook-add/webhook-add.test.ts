@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import { startTestServer } from '../../../test/helpers/test-server.ts';
-import { WEBHOOK_TEST_ENV } from '../../../test/helpers/webhook-receiver.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { dataOf, useWebhookSuite } from '../../../test/helpers/webhook-requests.ts';
 import { webhooks } from '../../data/webhooks/webhooks.ts';
 
-describeEachDatabase('webhook/add', (database) => {
+describeEachDatabaseKind('webhook/add', (database) => {
   const suite = useWebhookSuite(database);
   const { server } = suite;
 
@@ -62,7 +60,7 @@ describeEachDatabase('webhook/add', (database) => {
   });
 
   test('a key subscribes only to events it may read in the feed: 403 naming them, nothing added', async () => {
-    const { key } = await server.createKey({ scopes: ['webhooks:manage', 'tickets:read'] });
+    const key = await suite.keyWith(['webhooks:manage', 'tickets:read']);
     const count = async () =>
       dataOf(await server.request({ query: 'webhook', condition: 'all' })).total;
     const before = await count();
@@ -91,10 +89,7 @@ describeEachDatabase('webhook/add', (database) => {
   });
 
   test('the address guard refuses loopback, private, metadata and plain-http public targets', async (t) => {
-    const strict = await startTestServer(t, {
-      database,
-      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_ALLOW_PRIVATE: '' },
-    });
+    const strict = await suite.startServer(t, { DESKGATE_WEBHOOK_ALLOW_PRIVATE: '' });
     for (const url of [
       'http://127.0.0.1:9/x',
       'https://127.0.0.1:9/x',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import {
   addWebhook,
   type Data,
@@ -9,7 +9,7 @@ import {
 } from '../../../test/helpers/webhook-requests.ts';
 import { DEFAULT_SCOPES } from '../../domain.ts';
 
-describeEachDatabase('webhook/all', (database) => {
+describeEachDatabaseKind('webhook/all', (database) => {
   const suite = useWebhookSuite(database);
   const { server } = suite;
 
@@ -38,7 +38,7 @@ describeEachDatabase('webhook/all', (database) => {
 
   test('webhooks:manage is never a default scope', async () => {
     assert.ok(!DEFAULT_SCOPES.includes('webhooks:manage'));
-    const { key } = await server.createKey({ scopes: [...DEFAULT_SCOPES] });
+    const key = await suite.keyWith(DEFAULT_SCOPES);
     const reply = await server.request({ query: 'webhook', condition: 'all' }, { key });
     assert.equal(reply.status, 403, reply.text);
     assert.equal(reply.body?.code, 'insufficient_scope');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { addWebhook, dataOf, useWebhookSuite } from '../../../test/helpers/webhook-requests.ts';
 
-describeEachDatabase('webhook/delete', (database) => {
+describeEachDatabaseKind('webhook/delete', (database) => {
   const suite = useWebhookSuite(database);
   const { server } = suite;
 

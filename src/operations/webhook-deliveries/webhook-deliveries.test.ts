@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import {
   addWebhook,
   type Data,
@@ -10,7 +10,7 @@ import {
   useWebhookSuite,
 } from '../../../test/helpers/webhook-requests.ts';
 
-describeEachDatabase('webhook/deliveries', (database) => {
+describeEachDatabaseKind('webhook/deliveries', (database) => {
   const suite = useWebhookSuite(database);
   const { server } = suite;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import {
   addWebhook,
   queueDelivery,
@@ -8,7 +8,7 @@ import {
   useWebhookSuite,
 } from '../../../test/helpers/webhook-requests.ts';
 
-describeEachDatabase('webhook/redeliver', (database) => {
+describeEachDatabaseKind('webhook/redeliver', (database) => {
   const suite = useWebhookSuite(database);
   const { server } = suite;
 

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import { startTestServer } from '../../../test/helpers/test-server.ts';
-import { WEBHOOK_TEST_ENV } from '../../../test/helpers/webhook-receiver.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import {
   addWebhook,
   findDelivery,
@@ -10,7 +8,7 @@ import {
   useWebhookSuite,
 } from '../../../test/helpers/webhook-requests.ts';
 
-describeEachDatabase('webhook/test', (database) => {
+describeEachDatabaseKind('webhook/test', (database) => {
   const suite = useWebhookSuite(database);
   const { server } = suite;
 
@@ -34,10 +32,7 @@ describeEachDatabase('webhook/test', (database) => {
   });
 
   test('the address guard is checked again at delivery', async (t) => {
-    const strict = await startTestServer(t, {
-      database,
-      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_ALLOW_PRIVATE: '' },
-    });
+    const strict = await suite.startServer(t, { DESKGATE_WEBHOOK_ALLOW_PRIVATE: '' });
     // Checked again at delivery: a webhook added where loopback was allowed, tested where not.
     const id = await addWebhook(server, suite.receiver);
     const count = suite.receiver.received.length;
@@ -61,10 +56,7 @@ describeEachDatabase('webhook/test', (database) => {
     assert.match(String(redirected.error), /redirect not followed/);
     assert.equal(suite.receiver.received.length, count + 1);
 
-    const quick = await startTestServer(t, {
-      database,
-      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_TIMEOUT: '300ms' },
-    });
+    const quick = await suite.startServer(t, { DESKGATE_WEBHOOK_TIMEOUT: '300ms' });
     suite.receiver.answer = () => 'hang';
     const silent = await pingWebhook(quick, id);
     assert.equal(silent.delivered, false);
