@@ -4,6 +4,7 @@ import type { WebhookData } from '../data/webhooks/webhooks.ts';
 import type { Logger } from '../logger.ts';
 import type { WebhookMetrics } from '../metrics/webhook-metrics.ts';
 import { attemptDelivery, recordOf } from './attempt-delivery.ts';
+import { disabledReasonOf, type Refusal } from './owner-check.ts';
 import { nextAfter } from './retry-policy.ts';
 
 /** How often the delivery log's old rows are forgotten. */
@@ -19,6 +20,11 @@ export interface DeliveryWorkerOptions {
    * the feed has more to read at once. Absent: only deliveries already queued are sent.
    */
   dispatch?: (() => Promise<{ queued: number; more: boolean }>) | undefined;
+  /**
+   * Why a claimed delivery may not be sent (its webhook's key can no longer read the event), or
+   * undefined: asked before each attempt. Absent: every delivery may be sent.
+   */
+  refusal?: ((claimed: ClaimedDelivery) => Promise<Refusal | undefined>) | undefined;
 }
 
 export interface DeliveryWorker {
@@ -34,7 +40,7 @@ export interface DeliveryWorker {
  * time, and one killed mid-attempt leaves it to fall due again after the lease: at least once.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
-  const { data, config, logger, metrics, dispatch } = options;
+  const { data, config, logger, metrics, dispatch, refusal } = options;
   const settings = config.webhooks;
   // Twice the attempt's own bound and a second: room to record it, yet a killed instance's
   // deliveries fall due again soon.
@@ -46,7 +52,24 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   let again = false;
   let lastRetention = 0;
 
+  /** Records a delivery its key may no longer receive; true when it was one. */
+  async function refused(claimed: ClaimedDelivery): Promise<boolean> {
+    const refused = await refusal?.(claimed);
+    if (!refused) return false;
+    const disabledReason = refused.disable ? disabledReasonOf(refused) : undefined;
+    await data.refuseDelivery(claimed, refused.error, disabledReason);
+    logger.warn(
+      { webhookId: claimed.webhookId, deliveryId: claimed.id, eventId: claimed.eventId },
+      disabledReason === undefined
+        ? `webhook delivery ${refused.error}`
+        : `webhook ${disabledReason}`,
+    );
+    if (disabledReason !== undefined) metrics?.disabled();
+    return true;
+  }
+
   async function attempt(claimed: ClaimedDelivery): Promise<void> {
+    if (await refused(claimed)) return;
     const result = await attemptDelivery(config, claimed).catch((error: unknown) => ({
       status: undefined,
       latencyMs: 0,
@@ -128,7 +151,14 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     if (dispatch && (await dispatch()).more) again = true;
     const room = settings.concurrency - inFlight.size;
     if (room <= 0) return;
-    const claimed = await data.claimDue(Date.now(), leaseMs, room);
+    const claimed = await data.claimDue(Date.now(), leaseMs, room).catch((error: unknown) => {
+      // The claim and its read are one transaction: nothing was taken, no attempt counted.
+      logger.warn(
+        { err: error },
+        'webhook deliveries could not be claimed and read; none was counted as an attempt',
+      );
+      return [];
+    });
     for (const delivery of claimed) track(delivery);
     if (claimed.length === room) again = true;
   }

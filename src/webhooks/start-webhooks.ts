@@ -1,4 +1,5 @@
 import { type Config, ConfigError } from '../config.ts';
+import { apiKeys } from '../data/api-keys/api-keys.ts';
 import { events } from '../data/events/events.ts';
 import type { Store } from '../data/store.ts';
 import { webhooks } from '../data/webhooks/webhooks.ts';
@@ -6,6 +7,7 @@ import type { Logger } from '../logger.ts';
 import type { WebhookMetrics } from '../metrics/webhook-metrics.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery-worker.ts';
 import { dispatchEvents } from './dispatch-events.ts';
+import { ownerRefusal } from './owner-check.ts';
 import { openSecret, WebhookEncryptionError } from './secret-box.ts';
 import { ENCRYPTION_KEY_HINT } from './webhook-runtime.ts';
 
@@ -50,6 +52,7 @@ export function startWebhookDelivery(
 ): DeliveryWorker {
   const data = store.data(webhooks);
   const feed = store.data(events);
+  const keys = store.data(apiKeys);
   return startDeliveryWorker({
     data,
     config,
@@ -57,5 +60,6 @@ export function startWebhookDelivery(
     metrics,
     dispatch: () =>
       dispatchEvents({ events: feed, webhooks: data, settleMs: config.eventsSettleMs }),
+    refusal: (claimed) => ownerRefusal(keys, claimed.keyId, claimed.eventType, Date.now()),
   });
 }

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DATABASES } from '../helpers/databases.ts';
 import { describeEachDatabase, describeWithDatabase } from '../helpers/each-database.ts';
-import type { Reply } from '../helpers/http.ts';
 import { call } from '../helpers/http.ts';
 import { createKey, startServer } from '../helpers/server.ts';
 import { startTestServer } from '../helpers/test-server.ts';
@@ -11,28 +10,10 @@ import {
   WEBHOOK_TEST_ENV,
   type WebhookReceiver,
 } from '../helpers/webhook-receiver.ts';
+import { dataOf, userAddBody } from '../helpers/webhook-requests.ts';
 
-function userAdd(n: number): Record<string, unknown> {
-  return {
-    query: 'user',
-    condition: 'add',
-    parameters: {
-      name: `Instance ${n}`,
-      email: `instance-${n}-${Date.now()}@example.com`,
-      password: 'secret-password',
-      timezone: 'UTC',
-      phone: 0,
-      org_id: 0,
-      default_email_id: 1,
-      status: 0,
-    },
-  };
-}
-
-function dataOf(reply: Reply): Record<string, unknown> {
-  assert.equal(reply.status, 200, reply.text);
-  return reply.body?.data as Record<string, unknown>;
-}
+const userAdd = (n: number) =>
+  userAddBody(`Instance ${n}`, `instance-${n}-${Date.now()}@example.com`);
 
 const SERVER_DATABASES = DATABASES.filter((kind) => kind.name !== 'sqlite');
 

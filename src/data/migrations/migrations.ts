@@ -16,12 +16,14 @@ import * as ticketChanges from './013-ticket-changes.ts';
 import * as events from './014-events.ts';
 import * as webhooks from './015-webhooks.ts';
 import * as tasksOfATicketIndex from './016-tasks-of-a-ticket-index.ts';
+import * as webhookOwners from './017-webhook-owners.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
 import * as osticketKeyGrants from './osticket-004-key-grants.ts';
 import * as osticketEvents from './osticket-005-events.ts';
 import * as osticketWebhooks from './osticket-006-webhooks.ts';
+import * as osticketWebhookOwners from './osticket-007-webhook-owners.ts';
 
 export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -48,6 +50,7 @@ export const MIGRATIONS = {
     ['014-events', events],
     ['015-webhooks', webhooks],
     ['016-tasks-of-a-ticket-index', tasksOfATicketIndex],
+    ['017-webhook-owners', webhookOwners],
   ],
   osticket: [
     ['osticket-001-deskgate-tables', osticketOwnTables],
@@ -56,6 +59,7 @@ export const MIGRATIONS = {
     ['osticket-004-key-grants', osticketKeyGrants],
     ['osticket-005-events', osticketEvents],
     ['osticket-006-webhooks', osticketWebhooks],
+    ['osticket-007-webhook-owners', osticketWebhookOwners],
   ],
 } as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DialectName } from '../store.ts';
 import { createIndexIfMissing, TIMESTAMP, withCharset, withId } from './column-types.ts';
+import { hasColumn } from './generalise-idempotency-records.ts';
 
 /**
  * The webhook tables, `<prefix>webhooks`, `<prefix>webhook_deliveries` and
@@ -70,4 +71,20 @@ export async function createWebhookTables(
     .addColumn('position', 'varchar(255)', (c) => c.notNull().defaultTo(''))
     .addColumn('updated_at', TIMESTAMP, (c) => c.notNull())
     .execute();
+}
+
+/**
+ * `<prefix>webhooks.key_id`: the key that subscribed the webhook (webhook/add, or webhook/update
+ * of its events or enabling it), whose scopes its deliveries are checked against when sent
+ * (decision 393). Null on webhooks made before it, and 0 from the command line: the operator's.
+ */
+export async function addWebhookOwner(
+  db: Kysely<unknown>,
+  dialect: DialectName,
+  prefix: string,
+): Promise<void> {
+  const table = `${prefix}webhooks`;
+  // MySQL commits DDL as it goes: a migration stopped half-way must be able to run again.
+  if (dialect === 'mysql' && (await hasColumn(db, table, 'key_id'))) return;
+  await db.schema.alterTable(table).addColumn('key_id', 'integer').execute();
 }

@@ -27,6 +27,8 @@ export interface WebhookTable {
   enabled: number;
   disabled_reason: string | null;
   failing_since_ms: number | string | null;
+  /** The key that subscribed it (migration 017); null before that, 0 from the command line. */
+  key_id: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -72,6 +74,7 @@ const WEBHOOK_COLUMNS = [
   'enabled',
   'disabled_reason',
   'failing_since_ms',
+  'key_id',
   'created_at',
   'updated_at',
 ] as const;
@@ -88,6 +91,7 @@ function toWebhook(row: Omit<WebhookTable, 'id' | 'secret_sealed'> & { id: numbe
     enabled: Number(row.enabled) === 1,
     disabledReason: row.disabled_reason,
     failingSince: failing === null ? null : msToTimestamp(failing),
+    keyId: row.key_id === null ? null : Number(row.key_id),
     created: formatTimestamp(row.created_at),
     updated: formatTimestamp(row.updated_at),
   };
@@ -149,6 +153,7 @@ export async function insertWebhook(
       enabled: 1,
       disabled_reason: null,
       failing_since_ms: null,
+      key_id: webhook.keyId,
       created_at: at,
       updated_at: at,
     }),
@@ -198,6 +203,7 @@ export async function updateWebhook(
       ...(changes.events === undefined ? {} : { events: changes.events.join(',') }),
       ...(changes.description === undefined ? {} : { description: changes.description }),
       ...(changes.secretSealed === undefined ? {} : { secret_sealed: changes.secretSealed }),
+      ...(changes.keyId === undefined ? {} : { key_id: changes.keyId }),
       ...(changes.enabled === undefined
         ? {}
         : changes.enabled
@@ -224,6 +230,27 @@ export async function countWebhooks(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** A delivery's row as queued: pending, due at `nowMs`, not yet attempted. */
+function pendingRow(delivery: NewDelivery, nowMs: number) {
+  return {
+    webhook_id: delivery.webhookId,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    payload: delivery.payload,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_ms: nowMs,
+    claim_token: null,
+    last_attempt_at: null,
+    response_status: null,
+    error: null,
+    latency_ms: null,
+    response_excerpt: null,
+    created_ms: nowMs,
+    delivered_at: null,
+  };
+}
+
 /** Queues deliveries, due now. */
 export async function insertDeliveries(
   trx: Db,
@@ -233,25 +260,7 @@ export async function insertDeliveries(
   if (deliveries.length === 0) return;
   await trx
     .insertInto('webhook_deliveries')
-    .values(
-      deliveries.map((d) => ({
-        webhook_id: d.webhookId,
-        event_id: d.eventId,
-        event_type: d.eventType,
-        payload: d.payload,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_ms: nowMs,
-        claim_token: null,
-        last_attempt_at: null,
-        response_status: null,
-        error: null,
-        latency_ms: null,
-        response_excerpt: null,
-        created_ms: nowMs,
-        delivered_at: null,
-      })),
-    )
+    .values(deliveries.map((delivery) => pendingRow(delivery, nowMs)))
     .execute();
 }
 
@@ -265,20 +274,14 @@ export async function insertAttemptedDelivery(
 ): Promise<number> {
   return insertReturningId(
     db.insertInto('webhook_deliveries').values({
-      webhook_id: delivery.webhookId,
-      event_id: delivery.eventId,
-      event_type: delivery.eventType,
-      payload: delivery.payload,
+      ...pendingRow(delivery, nowMs),
       status: record.status,
       attempts: 1,
-      next_attempt_ms: nowMs,
-      claim_token: null,
       last_attempt_at: record.at,
       response_status: record.responseStatus ?? null,
       error: record.error ?? null,
       latency_ms: record.latencyMs,
       response_excerpt: record.responseExcerpt,
-      created_ms: nowMs,
       delivered_at: record.status === 'delivered' ? record.at : null,
     }),
     dialect,
@@ -288,8 +291,10 @@ export async function insertAttemptedDelivery(
 /**
  * Takes up to `limit` due deliveries of enabled webhooks for `leaseMs`: each gets a claim token
  * and its due time moves to the lease's end, so a holder that dies (kill -9) lets it fall due
- * again for any instance. PostgreSQL and MySQL skip the rows another instance is claiming
- * (FOR UPDATE SKIP LOCKED); SQLite's write lock makes the whole claim one step.
+ * again for any instance. The claim and the read of what sending needs (URL, sealed secret,
+ * payload) are one transaction: a read that fails takes the claim back with it, so no attempt is
+ * counted for a delivery never sent. PostgreSQL and MySQL skip the rows another instance is
+ * claiming (FOR UPDATE SKIP LOCKED); SQLite's write lock makes the whole claim one step.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -299,7 +304,7 @@ export async function claimDueDeliveries(
   limit: number,
 ): Promise<ClaimedDelivery[]> {
   const claimToken = randomUUID();
-  const ids = await dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
+  return dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
     let due = trx
       .selectFrom('webhook_deliveries')
       .select('id')
@@ -311,9 +316,8 @@ export async function claimDueDeliveries(
       .orderBy('next_attempt_ms')
       .limit(limit);
     if (dialect.name !== 'sqlite') due = due.forUpdate().skipLocked();
-    const rows = await due.execute();
-    const claimed = rows.map((row) => Number(row.id));
-    if (claimed.length === 0) return claimed;
+    const ids = (await due.execute()).map((row) => Number(row.id));
+    if (ids.length === 0) return [];
     await trx
       .updateTable('webhook_deliveries')
       .set((eb) => ({
@@ -322,38 +326,38 @@ export async function claimDueDeliveries(
         attempts: eb('attempts', '+', 1),
         last_attempt_at: msToTimestamp(nowMs),
       }))
-      .where('id', 'in', claimed)
+      .where('id', 'in', ids)
       .execute();
-    return claimed;
+    const rows = await trx
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
+      .select([
+        'webhook_deliveries.id',
+        'webhook_deliveries.webhook_id',
+        'webhook_deliveries.event_id',
+        'webhook_deliveries.event_type',
+        'webhook_deliveries.payload',
+        'webhook_deliveries.attempts',
+        'webhooks.url',
+        'webhooks.secret_sealed',
+        'webhooks.key_id',
+      ])
+      .where('webhook_deliveries.id', 'in', ids)
+      .orderBy('webhook_deliveries.next_attempt_ms')
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      webhookId: Number(row.webhook_id),
+      eventId: row.event_id,
+      eventType: row.event_type,
+      payload: row.payload,
+      attempts: Number(row.attempts),
+      url: row.url,
+      secretSealed: row.secret_sealed,
+      keyId: row.key_id === null ? null : Number(row.key_id),
+      claimToken,
+    }));
   });
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
-    .select([
-      'webhook_deliveries.id',
-      'webhook_deliveries.webhook_id',
-      'webhook_deliveries.event_id',
-      'webhook_deliveries.payload',
-      'webhook_deliveries.attempts',
-      'webhook_deliveries.claim_token',
-      'webhooks.url',
-      'webhooks.secret_sealed',
-    ])
-    .where('webhook_deliveries.id', 'in', ids)
-    .where('webhook_deliveries.claim_token', '=', claimToken)
-    .orderBy('webhook_deliveries.next_attempt_ms')
-    .execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    webhookId: Number(row.webhook_id),
-    eventId: row.event_id,
-    payload: row.payload,
-    attempts: Number(row.attempts),
-    url: row.url,
-    secretSealed: row.secret_sealed,
-    claimToken,
-  }));
 }
 
 /**
@@ -391,6 +395,47 @@ export async function recordAttempt(
       recorded: true,
       disabled: await noteOutcome(trx, claimed.webhookId, record, nowMs, disableAfterMs),
     };
+  });
+}
+
+/**
+ * A claimed delivery deskgate will not send (its webhook's key may no longer read the event):
+ * failed, with `error` saying why, and not counted as an attempt. With `disabledReason`, the
+ * webhook is disabled too. False when the claim no longer held.
+ */
+export async function refuseDelivery(
+  db: Db,
+  dialect: Dialect,
+  claimed: ClaimedDelivery,
+  error: string,
+  disabledReason: string | undefined,
+  at: string,
+): Promise<boolean> {
+  return dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
+    const result = await trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: 'failed',
+        attempts: eb('attempts', '-', 1),
+        claim_token: null,
+        response_status: null,
+        error,
+        latency_ms: null,
+        response_excerpt: null,
+      }))
+      .where('id', '=', claimed.id)
+      .where('claim_token', '=', claimed.claimToken)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    if (disabledReason !== undefined) {
+      await trx
+        .updateTable('webhooks')
+        .set({ enabled: 0, disabled_reason: disabledReason, updated_at: at })
+        .where('id', '=', claimed.webhookId)
+        .where('enabled', '=', 1)
+        .execute();
+    }
+    return true;
   });
 }
 
@@ -461,24 +506,14 @@ export async function redeliver(
     .where('id', '=', deliveryId)
     .executeTakeFirst();
   if (!row) return undefined;
+  const again = {
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    payload: row.payload,
+  };
   return insertReturningId(
-    trx.insertInto('webhook_deliveries').values({
-      webhook_id: row.webhook_id,
-      event_id: row.event_id,
-      event_type: row.event_type,
-      payload: row.payload,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_ms: nowMs,
-      claim_token: null,
-      last_attempt_at: null,
-      response_status: null,
-      error: null,
-      latency_ms: null,
-      response_excerpt: null,
-      created_ms: nowMs,
-      delivered_at: null,
-    }),
+    trx.insertInto('webhook_deliveries').values(pendingRow(again, nowMs)),
     dialect,
   );
 }

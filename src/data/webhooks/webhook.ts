@@ -12,6 +12,8 @@ export interface Webhook {
   disabledReason: string | null;
   /** Since when its deliveries have failed without a success in between (UTC), or null. */
   failingSince: string | null;
+  /** The key that subscribed it, whose scopes its deliveries need; null or 0: the operator's. */
+  keyId: number | null;
   created: string;
   updated: string;
 }
@@ -22,6 +24,8 @@ export interface NewWebhook {
   description: string;
   /** The signing secret as secret-box.ts seals it. */
   secretSealed: string;
+  /** The key subscribing it (0: the command line). */
+  keyId: number;
 }
 
 /** webhook/update: what changes; absent fields stay. `enabled: true` also clears the failure record. */
@@ -31,6 +35,8 @@ export interface WebhookChanges {
   description?: string | undefined;
   enabled?: boolean | undefined;
   secretSealed?: string | undefined;
+  /** The key that now subscribes it (set with `events` or `enabled: true`). */
+  keyId?: number | undefined;
 }
 
 /** One delivery of one event to one webhook, as the delivery log shows it. */
@@ -67,11 +73,14 @@ export interface ClaimedDelivery {
   id: number;
   webhookId: number;
   eventId: string;
+  eventType: string;
   payload: string;
   /** Attempts made, this one included. */
   attempts: number;
   url: string;
   secretSealed: string;
+  /** The webhook's key (Webhook.keyId). */
+  keyId: number | null;
   claimToken: string;
 }
 

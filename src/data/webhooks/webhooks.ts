@@ -1,57 +1,57 @@
 import { type DataHandle, defineEntity, tablesOf, type WriteTransaction } from '../entity.ts';
 import { now } from '../time.ts';
-import type {
-  AttemptRecord,
-  ClaimedDelivery,
-  Delivery,
-  DeliveryListQuery,
-  NewDelivery,
-  NewWebhook,
-  QueueStats,
-  Webhook,
-  WebhookChanges,
-} from './webhook.ts';
+import type * as model from './webhook.ts';
 import type { WebhookTables } from './webhook-queries.ts';
 import * as queries from './webhook-queries.ts';
 
 /** Webhooks and their deliveries (SPEC §8e): deskgate's own tables in every layout. */
 export interface WebhookData {
-  addWebhook(trx: WriteTransaction, webhook: NewWebhook, at: string): Promise<number>;
+  addWebhook(trx: WriteTransaction, webhook: model.NewWebhook, at: string): Promise<number>;
   /** False when there is no such webhook. */
   updateWebhook(
     trx: WriteTransaction,
     id: number,
-    changes: WebhookChanges,
+    changes: model.WebhookChanges,
     at: string,
   ): Promise<boolean>;
   /** The webhook and its delivery log; false when there is no such webhook. */
   deleteWebhook(trx: WriteTransaction, id: number): Promise<boolean>;
-  listWebhooks(limit: number): Promise<Webhook[]>;
-  findWebhook(id: number): Promise<Webhook | undefined>;
+  listWebhooks(limit: number): Promise<model.Webhook[]>;
+  findWebhook(id: number): Promise<model.Webhook | undefined>;
   /** The signing secret as stored (sealed); never answered or logged. */
   findSealedSecret(id: number): Promise<string | undefined>;
   countWebhooks(): Promise<number>;
   /** Queues deliveries due now, in the caller's transaction (the dispatcher's, with its position). */
   queueDeliveries(
     trx: WriteTransaction,
-    deliveries: readonly NewDelivery[],
+    deliveries: readonly model.NewDelivery[],
     nowMs: number,
   ): Promise<void>;
   /** A new pending delivery of the event delivery `deliveryId` carried; undefined when it is gone. */
   redeliver(trx: WriteTransaction, deliveryId: number, nowMs: number): Promise<number | undefined>;
   /** Logs an attempt made at once (webhook/test); the delivery's id. */
-  logAttempt(delivery: NewDelivery, record: AttemptRecord, nowMs: number): Promise<number>;
-  claimDue(nowMs: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
+  logAttempt(
+    delivery: model.NewDelivery,
+    record: model.AttemptRecord,
+    nowMs: number,
+  ): Promise<number>;
+  claimDue(nowMs: number, leaseMs: number, limit: number): Promise<model.ClaimedDelivery[]>;
   recordAttempt(
-    claimed: ClaimedDelivery,
-    record: AttemptRecord,
+    claimed: model.ClaimedDelivery,
+    record: model.AttemptRecord,
     nowMs: number,
     disableAfterMs: number,
   ): Promise<{ recorded: boolean; disabled: boolean }>;
-  listDeliveries(query: DeliveryListQuery): Promise<Delivery[]>;
-  findDelivery(id: number): Promise<Delivery | undefined>;
+  /** A claimed delivery not sent, and not counted as an attempt (see refuseDelivery). */
+  refuseDelivery(
+    claimed: model.ClaimedDelivery,
+    error: string,
+    disabledReason: string | undefined,
+  ): Promise<boolean>;
+  listDeliveries(query: model.DeliveryListQuery): Promise<model.Delivery[]>;
+  findDelivery(id: number): Promise<model.Delivery | undefined>;
   forgetDeliveriesBefore(cutoffMs: number): Promise<number>;
-  queueStats(): Promise<QueueStats>;
+  queueStats(): Promise<model.QueueStats>;
   /** Where in the feed the dispatcher has turned events into deliveries; undefined before its first run. */
   dispatchPosition(): Promise<string | undefined>;
   /** Sets the first position, unless another instance did: resolves to the position in force. */
@@ -63,7 +63,7 @@ export interface WebhookData {
   advanceDispatch(
     from: string,
     to: string,
-    deliveries: readonly NewDelivery[],
+    deliveries: readonly model.NewDelivery[],
     nowMs: number,
   ): Promise<boolean>;
 }
@@ -89,6 +89,8 @@ function makeWebhookData({ db: handleDb, dialect }: DataHandle): WebhookData {
       queries.claimDueDeliveries(db, dialect, nowMs, leaseMs, limit),
     recordAttempt: (claimed, record, nowMs, disableAfterMs) =>
       queries.recordAttempt(db, dialect, claimed, record, nowMs, disableAfterMs),
+    refuseDelivery: (claimed, error, disabledReason) =>
+      queries.refuseDelivery(db, dialect, claimed, error, disabledReason, now()),
     listDeliveries: (query) => queries.listDeliveries(db, query),
     findDelivery: (id) => queries.findDelivery(db, id),
     forgetDeliveriesBefore: (cutoffMs) => queries.deleteDeliveriesBefore(db, cutoffMs),

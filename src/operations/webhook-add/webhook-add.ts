@@ -59,7 +59,9 @@ export const webhookAdd = defineOperation({
     'address DESKGATE_WEBHOOK_ALLOW_PRIVATE lists (else 400 naming `parameters.url`). Acts as ' +
     'no agent; the audit log names the key. No Idempotency-Key: a stored answer would hold the secret. ' +
     'A key subscribes only to events it may read in the feed (ticket events `tickets:read`, notes and ' +
-    'tasks the notes grant too, user events `users:read`): else 403 `insufficient_scope`, nothing added.',
+    'tasks the notes grant too, user events `users:read`): else 403 `insufficient_scope`, nothing added. ' +
+    'Checked again as each event is sent: a type the key can no longer read is not sent (failed in ' +
+    'the delivery log, saying why); a revoked or expired key disables the webhook.',
   parameters: { '*': webhookAddParameters },
   response: webhookAddResponse,
   responseExample: { id: '3', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6DKRs2Bpu4E=' },
@@ -93,6 +95,7 @@ export const webhookAdd = defineOperation({
             events: parameters.events,
             description: parameters.description ?? '',
             secretSealed,
+            keyId: context.apiKey.id,
           },
           at,
         ),

@@ -53,7 +53,8 @@ export const webhookUpdate = defineOperation({
     '`enabled`); the others stay. `enabled: true` resumes a webhook deskgate disabled, with ' +
     'the deliveries still pending. `rotate_secret: true` makes a new signing secret, answered ' +
     'this once as `secret`. Answers the webhook; none → 204. Acts as no agent; the audit log ' +
-    'names the key.',
+    'names the key. Setting `events` or `enabled: true` needs a key that may read those events, ' +
+    'and makes it the key the webhook answers to (its deliveries stop if it loses the scopes).',
   parameters: { '*': webhookUpdateParameters },
   response: webhookUpdateResponse,
   responseExample: { webhook: { ...WEBHOOK_EXAMPLE, events: ['ticket.*', 'user.created'] } },
@@ -71,9 +72,13 @@ export const webhookUpdate = defineOperation({
   async handle({ parameters }, context) {
     const { config } = context;
     const data = context.data(webhooks);
-    if (!(await data.findWebhook(parameters.id))) return undefined;
+    const current = await data.findWebhook(parameters.id);
+    if (!current) return undefined;
     if (parameters.url !== undefined) await assertTargetAllowed(parameters.url, config);
-    if (parameters.events !== undefined) assertMayReceive(context.apiKey, parameters.events);
+    // Whoever sets what it receives, or turns it back on, becomes the key it answers to.
+    const subscribed =
+      parameters.events ?? (parameters.enabled === true ? current.events : undefined);
+    if (subscribed !== undefined) assertMayReceive(context.apiKey, subscribed);
     let secret: string | undefined;
     if (parameters.rotate_secret) {
       requireEncryptionKey(config.webhooks.encryptionKeys);
@@ -92,6 +97,7 @@ export const webhookUpdate = defineOperation({
             description: parameters.description,
             enabled: parameters.enabled,
             secretSealed,
+            keyId: subscribed === undefined ? undefined : context.apiKey.id,
           },
           at,
         ),
