@@ -303,9 +303,8 @@ export async function claimDueDeliveries(
   leaseMs: number,
   limit: number,
 ): Promise<ClaimedDelivery[]> {
-  const claimToken = randomUUID();
-  return dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
-    let due = trx
+  const dueIn = (source: Db) =>
+    source
       .selectFrom('webhook_deliveries')
       .select('id')
       .where('status', '=', 'pending')
@@ -315,6 +314,12 @@ export async function claimDueDeliveries(
       )
       .orderBy('next_attempt_ms')
       .limit(limit);
+  // Every instance polls each second: a poll that finds nothing due opens no write transaction
+  // (on SQLite one would take the database's write lock from the requests every time).
+  if ((await dueIn(db).limit(1).execute()).length === 0) return [];
+  const claimToken = randomUUID();
+  return dialect.writeTransaction(db, async (trx: Transaction<WebhookTables>) => {
+    let due = dueIn(trx);
     if (dialect.name !== 'sqlite') due = due.forUpdate().skipLocked();
     const ids = (await due.execute()).map((row) => Number(row.id));
     if (ids.length === 0) return [];
