@@ -1,6 +1,6 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { insertReturningId } from '../common/insert-returning-id.ts';
-import { afterPosition } from '../common/keyset.ts';
+import { keysetPage, pageByTime } from '../common/keyset.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
 import { appendEvents } from '../events/events.ts';
@@ -49,22 +49,14 @@ export async function findTask(db: Db, id: number): Promise<Task | undefined> {
   return row && toTask(row);
 }
 
-function filtered(db: Db, query: TaskListQuery) {
-  let select = db.selectFrom('tasks');
-  if (query.from !== undefined) select = select.where('created_at', '>=', query.from);
-  if (query.to !== undefined) select = select.where('created_at', '<=', query.to);
-  if (query.ticketId !== 0) select = select.where('ticket_id', '=', query.ticketId);
-  return select;
-}
+/** The tasks list's order: (created, id). */
+const TASKS_BY_CREATED = { key: 'created_at', id: 'id' };
 
 /** Tasks in (created, id) order. */
 export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
-  let select = filtered(db, query).selectAll();
-  const after = query.after;
-  if (after) {
-    select = select.where(afterPosition('created_at', 'id', { key: after.created, id: after.id }));
-  }
-  const rows = await select.orderBy('created_at').orderBy('id').limit(query.limit).execute();
+  let select = db.selectFrom('tasks').selectAll();
+  if (query.ticketId !== 0) select = select.where('ticket_id', '=', query.ticketId);
+  const rows = await keysetPage(select, TASKS_BY_CREATED, pageByTime(query)).execute();
   return rows.map(toTask);
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { afterPosition } from '../common/keyset.ts';
+import { keysetPage, pageByTime } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { UnsupportedInModeError } from '../store.ts';
@@ -218,25 +218,15 @@ export async function findTicket(
   return (await toTickets(db, rows, options.notes))[0];
 }
 
-function filtered(db: Db, query: TicketListQuery) {
-  const column = query.order === 'created' ? 'ticket.created' : 'ticket.lastupdate';
-  let select = db.selectFrom('ticket');
-  if (query.from !== undefined) select = select.where(column, '>=', query.from);
-  if (query.to !== undefined) select = select.where(column, '<=', query.to);
-  if (query.statusId !== 0) select = select.where('ticket.status_id', '=', query.statusId);
-  return { select, column } as const;
-}
-
 export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
-  const { select, column } = filtered(db, query);
-  let page = select.select(TICKET_COLUMNS).where(column, 'is not', null);
-  const after = query.after;
-  if (after) {
-    page = page.where(
-      afterPosition(column, 'ticket.ticket_id', { key: after.created, id: after.id }),
-    );
-  }
-  const rows = await page.orderBy(column).orderBy('ticket.ticket_id').limit(query.limit).execute();
+  const time = query.order === 'created' ? 'ticket.created' : 'ticket.lastupdate';
+  let select = db.selectFrom('ticket').select(TICKET_COLUMNS).where(time, 'is not', null);
+  if (query.statusId !== 0) select = select.where('ticket.status_id', '=', query.statusId);
+  const rows = await keysetPage(
+    select,
+    { key: time, id: 'ticket.ticket_id' },
+    pageByTime(query),
+  ).execute();
   return toTickets(db, rows, query.notes);
 }
 

@@ -1,7 +1,7 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
-import { afterPosition } from '../common/keyset.ts';
+import { keysetPage, pageByTime } from '../common/keyset.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
@@ -232,25 +232,15 @@ export async function findTicket(
   );
 }
 
-function filtered(db: Db, query: TicketListQuery) {
-  const column = query.order === 'created' ? 'tickets.created_at' : 'tickets.last_update_at';
-  let select = selectTickets(db);
-  if (query.from !== undefined) select = select.where(column, '>=', query.from);
-  if (query.to !== undefined) select = select.where(column, '<=', query.to);
-  if (query.statusId !== 0) select = select.where('tickets.status_id', '=', query.statusId);
-  return { select, column } as const;
-}
-
 export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
-  const { column } = filtered(db, query);
-  let { select } = filtered(db, query);
-  const after = query.after;
-  if (after) {
-    select = select.where(
-      afterPosition(column, 'tickets.id', { key: after.created, id: after.id }),
-    );
-  }
-  const rows = await select.orderBy(column).orderBy('tickets.id').limit(query.limit).execute();
+  const time = query.order === 'created' ? 'tickets.created_at' : 'tickets.last_update_at';
+  let select = selectTickets(db);
+  if (query.statusId !== 0) select = select.where('tickets.status_id', '=', query.statusId);
+  const rows = await keysetPage(
+    select,
+    { key: time, id: 'tickets.id' },
+    pageByTime(query),
+  ).execute();
   return withEntries(db, rows, query.notes);
 }
 

@@ -1,6 +1,6 @@
 import type { Generated, Kysely } from 'kysely';
 import { prepareInsertReturningId } from '../common/insert-returning-id.ts';
-import { afterPosition } from '../common/keyset.ts';
+import { keysetPage, pageByTime } from '../common/keyset.ts';
 import { type Param, prepareQuery } from '../common/prepared-query.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
@@ -211,23 +211,18 @@ export async function findPasswordHash(
   return row?.password_hash;
 }
 
+/** The users list's order: (created, id). */
+const USERS_BY_CREATED = { key: 'users.created_at', id: 'users.id' };
+
 /**
  * Users created in [from, to], after `after` in (created, id) order, at most `limit`. Timestamps
  * are UTC text of one shape on deskgate's schema, so comparing them as text orders them in time.
  */
 export async function listUsersCreatedBetween(
   db: Kysely<OwnUserTables>,
-  { from, to, after, limit }: UserRangeQuery,
+  query: UserRangeQuery,
 ): Promise<User[]> {
-  let query = selectUsers(db)
-    .where('users.created_at', '>=', from)
-    .where('users.created_at', '<=', to);
-  if (after) {
-    query = query.where(
-      afterPosition('users.created_at', 'users.id', { key: after.created, id: after.id }),
-    );
-  }
-  const rows = await query.orderBy('users.created_at').orderBy('users.id').limit(limit).execute();
+  const rows = await keysetPage(selectUsers(db), USERS_BY_CREATED, pageByTime(query)).execute();
   return rows.map((row) => toUser(row));
 }
 
