@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import { keysetPage, pageByTime } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { UnsupportedInModeError } from '../store.ts';
@@ -7,8 +6,10 @@ import { formatTimestamp } from '../time.ts';
 import { byCreatedThenId, notHidden } from './hidden-entries.ts';
 import type { OsticketTicketTables, OstTicketTable } from './osticket-ticket-tables.ts';
 import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from './ticket.ts';
+import { type TicketListColumns, ticketListPage } from './ticket-list-page.ts';
+import { ticketReferences } from './ticket-references.ts';
 import type { TicketData } from './tickets.ts';
-import { toTicketEntry } from './to-ticket-entry.ts';
+import { entriesByTicket } from './to-ticket-entry.ts';
 
 /** The ticket's own columns, named: never `*` over joined tables (the original's defect). */
 const TICKET_COLUMNS = [
@@ -129,7 +130,6 @@ async function entriesOf(
   ids: number[],
   notes: boolean,
 ): Promise<Map<number, TicketEntry[]>> {
-  const byTicket = new Map<number, TicketEntry[]>(ids.map((id) => [id, []]));
   const rows = await db
     .selectFrom('thread')
     .innerJoin('thread_entry', 'thread_entry.thread_id', 'thread.id')
@@ -154,7 +154,7 @@ async function entriesOf(
     .where('thread_entry.type', 'in', notes ? ['M', 'R', 'N'] : ['M', 'R'])
     .where(notHidden)
     .execute();
-  for (const row of rows) byTicket.get(Number(row.object_id))?.push(toTicketEntry(row));
+  const byTicket = entriesByTicket(ids, rows, (row) => row.object_id);
   for (const entries of byTicket.values()) entries.sort(byCreatedThenId);
   return byTicket;
 }
@@ -172,12 +172,7 @@ async function toTickets(db: Db, rows: TicketRow[], notes: boolean): Promise<Tic
       number: row.number ?? '',
       userId: Number(row.user_id),
       userEmailId: Number(row.user_email_id),
-      statusId: Number(row.status_id),
-      deptId: Number(row.dept_id),
-      slaId: Number(row.sla_id),
-      topicId: Number(row.topic_id),
-      staffId: Number(row.staff_id),
-      teamId: Number(row.team_id),
+      ...ticketReferences(row),
       emailId: Number(row.email_id),
       lockId: Number(row.lock_id),
       flags: Number(row.flags),
@@ -218,14 +213,20 @@ export async function findTicket(
   return (await toTickets(db, rows, options.notes))[0];
 }
 
+/** Where this layout keeps what the ticket list filters and orders by. */
+const LIST_COLUMNS: TicketListColumns = {
+  id: 'ticket.ticket_id',
+  created: 'ticket.created',
+  lastUpdate: 'ticket.lastupdate',
+  statusId: 'ticket.status_id',
+  timesMayBeNull: true,
+};
+
 export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
-  const time = query.order === 'created' ? 'ticket.created' : 'ticket.lastupdate';
-  let select = db.selectFrom('ticket').select(TICKET_COLUMNS).where(time, 'is not', null);
-  if (query.statusId !== 0) select = select.where('ticket.status_id', '=', query.statusId);
-  const rows = await keysetPage(
-    select,
-    { key: time, id: 'ticket.ticket_id' },
-    pageByTime(query),
+  const rows = await ticketListPage(
+    db.selectFrom('ticket').select(TICKET_COLUMNS),
+    LIST_COLUMNS,
+    query,
   ).execute();
   return toTickets(db, rows, query.notes);
 }

@@ -1,7 +1,6 @@
-import type { Generated, Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
-import { keysetPage, pageByTime } from '../common/keyset.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
@@ -26,8 +25,10 @@ import type {
   TicketListQuery,
   TicketLookup,
 } from './ticket.ts';
+import { type TicketListColumns, ticketListPage } from './ticket-list-page.ts';
+import { ticketReferences } from './ticket-references.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
-import { toTicketEntry } from './to-ticket-entry.ts';
+import { type EntryColumns, entriesByTicket, toTicketEntry } from './to-ticket-entry.ts';
 
 export interface CounterTable {
   name: string;
@@ -62,20 +63,10 @@ export interface TicketTable {
   updated_at: string;
 }
 
-export interface TicketEntryTable {
+/** deskgate's `ticket_entries`: an entry's columns as both layouts name them, with its ticket. */
+export interface TicketEntryTable extends Omit<EntryColumns, 'id' | 'created'> {
   id: Generated<number>;
   ticket_id: number;
-  pid: number;
-  /** M (the user's message), R (an agent's response), N (an internal note), as osTicket. */
-  type: string;
-  user_id: number;
-  staff_id: number;
-  poster: string;
-  title: string | null;
-  body: string;
-  format: string;
-  source: string;
-  ip_address: string;
   created_at: string;
 }
 
@@ -138,12 +129,7 @@ function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
     number: row.number,
     userId: Number(row.user_id),
     userEmailId: 0,
-    statusId: Number(row.status_id),
-    deptId: Number(row.dept_id),
-    slaId: Number(row.sla_id),
-    topicId: Number(row.topic_id),
-    staffId: Number(row.staff_id),
-    teamId: Number(row.team_id),
+    ...ticketReferences(row),
     emailId: 0,
     lockId: 0,
     flags: 0,
@@ -167,14 +153,18 @@ function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
   };
 }
 
+/** An entry row of deskgate's table under the columns both layouts name alike. */
+function asEntryColumns(row: Selectable<TicketEntryTable>) {
+  return { ...row, created: row.created_at };
+}
+
 /** The entries of these tickets, oldest first, notes only when asked for. */
 async function entriesOf(
   db: Db,
   ticketIds: number[],
   notes: boolean,
 ): Promise<Map<number, TicketEntry[]>> {
-  const byTicket = new Map<number, TicketEntry[]>(ticketIds.map((id) => [id, []]));
-  if (ticketIds.length === 0) return byTicket;
+  if (ticketIds.length === 0) return new Map();
   let query = db
     .selectFrom('ticket_entries')
     .selectAll()
@@ -182,9 +172,8 @@ async function entriesOf(
     .orderBy('ticket_id')
     .orderBy('id');
   if (!notes) query = query.where('type', '<>', 'N');
-  for (const row of await query.execute())
-    byTicket.get(Number(row.ticket_id))?.push(toTicketEntry({ ...row, created: row.created_at }));
-  return byTicket;
+  const rows = (await query.execute()).map(asEntryColumns);
+  return entriesByTicket(ticketIds, rows, (row) => row.ticket_id);
 }
 
 async function withEntries(db: Db, rows: TicketRow[], notes: boolean): Promise<Ticket[]> {
@@ -228,19 +217,21 @@ export async function findTicket(
   });
   return toTicket(
     row,
-    entries.map((entry) => toTicketEntry({ ...entry, created: entry.created_at })),
+    entries.map((entry) => toTicketEntry(asEntryColumns(entry))),
   );
 }
 
+/** Where this layout keeps what the ticket list filters and orders by. */
+const LIST_COLUMNS: TicketListColumns = {
+  id: 'tickets.id',
+  created: 'tickets.created_at',
+  lastUpdate: 'tickets.last_update_at',
+  statusId: 'tickets.status_id',
+  timesMayBeNull: false,
+};
+
 export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
-  const time = query.order === 'created' ? 'tickets.created_at' : 'tickets.last_update_at';
-  let select = selectTickets(db);
-  if (query.statusId !== 0) select = select.where('tickets.status_id', '=', query.statusId);
-  const rows = await keysetPage(
-    select,
-    { key: time, id: 'tickets.id' },
-    pageByTime(query),
-  ).execute();
+  const rows = await ticketListPage(selectTickets(db), LIST_COLUMNS, query).execute();
   return withEntries(db, rows, query.notes);
 }
 
