@@ -1,6 +1,8 @@
 import type { Generated, Kysely } from 'kysely';
-import type { ColumnMap } from '../common/column-map.ts';
+import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
+import { rowExists } from '../common/row-exists.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
@@ -39,16 +41,9 @@ function parseStatus(status: string | null): Department['status'] {
 export const OWN_DEPARTMENTS: ColumnMap<OwnDepartmentTable, DepartmentRow, Department> = {
   table: 'departments',
   columns: {
-    id: 'id',
-    parent_id: 'parent_id',
-    name: 'name',
-    signature: 'signature',
-    is_public: 'is_public',
-    status: 'status',
+    ...sameNamedColumns('id', 'parent_id', 'name', 'signature', 'is_public', 'status', 'sla_id'),
     flags: null,
-    sla_id: 'sla_id',
-    created: 'created_at',
-    updated: 'updated_at',
+    ...OWN_TIMESTAMP_COLUMNS,
   },
   isPublic: (eb) => eb.and([eb('is_public', '=', 1), eb('status', '=', 'active')]),
   toDomain: (row) => toDepartment(row, parseStatus(row.status)),
@@ -64,20 +59,12 @@ export async function insertOwnDepartment(
   department: NewCliDepartment,
 ): Promise<number> {
   const trx = tablesOf<Tables>(transaction);
-  const taken = await trx
-    .selectFrom('departments')
-    .select('id')
-    .where('name', '=', department.name)
-    .executeTakeFirst();
-  if (taken) throw new RejectedValueError('name', 'is already the name of a department');
-  if (department.parentId !== 0) {
-    const parent = await trx
-      .selectFrom('departments')
-      .select('id')
-      .where('id', '=', department.parentId)
-      .executeTakeFirst();
-    if (!parent) throw new RejectedValueError('parent', 'is not an existing department');
+  if (await rowExists(trx, 'departments', 'name', department.name)) {
+    throw new RejectedValueError('name', 'is already the name of a department');
   }
+  const parentMissing =
+    department.parentId !== 0 && !(await rowExists(trx, 'departments', 'id', department.parentId));
+  if (parentMissing) throw new RejectedValueError('parent', 'is not an existing department');
   const at = now();
   return insertReturningId(
     trx.insertInto('departments').values({
@@ -87,8 +74,7 @@ export async function insertOwnDepartment(
       is_public: department.isPublic ? 1 : 0,
       status: statusOfFlags(department.flags),
       sla_id: 0,
-      created_at: at,
-      updated_at: at,
+      ...createdAt(at),
     }),
     dialect,
   );

@@ -1,6 +1,8 @@
 import type { Generated, Kysely } from 'kysely';
-import type { ColumnMap } from '../common/column-map.ts';
+import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
+import { rowExists } from '../common/row-exists.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
@@ -50,14 +52,8 @@ type Db = Kysely<Tables>;
 export const OWN_FAQ_CATEGORIES: ColumnMap<OwnFaqCategoryTable, FaqCategoryRow, FaqCategory> = {
   table: 'faq_categories',
   columns: {
-    id: 'id',
-    parent_id: 'parent_id',
-    visibility: 'visibility',
-    name: 'name',
-    description: 'description',
-    notes: 'notes',
-    created: 'created_at',
-    updated: 'updated_at',
+    ...sameNamedColumns('id', 'parent_id', 'visibility', 'name', 'description', 'notes'),
+    ...OWN_TIMESTAMP_COLUMNS,
   },
   isPublic: (eb) => eb('visibility', '<>', 0),
   toDomain: toFaqCategory,
@@ -67,15 +63,16 @@ export const OWN_FAQ_CATEGORIES: ColumnMap<OwnFaqCategoryTable, FaqCategoryRow, 
 export const OWN_FAQS: ColumnMap<OwnFaqTable, FaqRow, Faq> = {
   table: 'faqs',
   columns: {
-    id: 'id',
-    category_id: 'category_id',
-    published: 'published',
-    question: 'question',
-    answer: 'answer',
-    keywords: 'keywords',
-    notes: 'notes',
-    created: 'created_at',
-    updated: 'updated_at',
+    ...sameNamedColumns(
+      'id',
+      'category_id',
+      'published',
+      'question',
+      'answer',
+      'keywords',
+      'notes',
+    ),
+    ...OWN_TIMESTAMP_COLUMNS,
   },
   isPublic: (eb) => eb('published', '<>', 0),
   toDomain: toFaq,
@@ -97,19 +94,13 @@ async function importTree(
         name: category.name,
         description: category.description,
         notes: category.notes,
-        created_at: at,
-        updated_at: at,
+        ...createdAt(at),
       }),
       dialect,
     );
     counts.categories++;
     for (const faq of category.faqs) {
-      const taken = await trx
-        .selectFrom('faqs')
-        .select('id')
-        .where('question', '=', faq.question)
-        .executeTakeFirst();
-      if (taken) {
+      if (await rowExists(trx, 'faqs', 'question', faq.question)) {
         throw new RejectedValueError('question', `"${faq.question}" is already a FAQ's question`);
       }
       await trx
@@ -121,8 +112,7 @@ async function importTree(
           answer: faq.answer,
           keywords: faq.keywords,
           notes: faq.notes,
-          created_at: at,
-          updated_at: at,
+          ...createdAt(at),
         })
         .execute();
       counts.faqs++;

@@ -1,5 +1,5 @@
 import { type Generated, type Kysely, sql } from 'kysely';
-import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
+import { type ColumnMap, mappedColumns, sameNamedColumns } from '../common/column-map.ts';
 import type { OstDepartmentTable } from '../departments/osticket-departments.ts';
 import { tablesOf } from '../entity.ts';
 import { type OstConfigTable, readCoreSetting } from '../osticket/osticket-config.ts';
@@ -41,14 +41,16 @@ const NOW = sql<string>`now()`;
 export const OSTICKET_SLA_PLANS: ColumnMap<OstSlaTable, SlaPlanRow, SlaPlan> = {
   table: 'sla',
   columns: {
-    id: 'id',
-    schedule_id: 'schedule_id',
-    flags: 'flags',
-    grace_period: 'grace_period',
-    name: 'name',
-    notes: 'notes',
-    created: 'created',
-    updated: 'updated',
+    ...sameNamedColumns(
+      'id',
+      'schedule_id',
+      'flags',
+      'grace_period',
+      'name',
+      'notes',
+      'created',
+      'updated',
+    ),
   },
   isPublic: () => sql<boolean>`(flags & ${SLA_ACTIVE}) <> 0`,
   toDomain: toSlaPlan,

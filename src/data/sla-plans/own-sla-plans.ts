@@ -1,6 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
-import type { ColumnMap } from '../common/column-map.ts';
+import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
@@ -40,14 +41,8 @@ const DEFAULT_SLA_ID = 1;
 export const OWN_SLA_PLANS: ColumnMap<OwnSlaPlanTable, SlaPlanRow, SlaPlan> = {
   table: 'sla_plans',
   columns: {
-    id: 'id',
-    name: 'name',
-    flags: 'flags',
-    grace_period: 'grace_period',
-    schedule_id: 'schedule_id',
-    notes: 'notes',
-    created: 'created_at',
-    updated: 'updated_at',
+    ...sameNamedColumns('id', 'name', 'flags', 'grace_period', 'schedule_id', 'notes'),
+    ...OWN_TIMESTAMP_COLUMNS,
   },
   // Bit 0x1 is active: an odd flags value.
   isPublic: (eb) => eb(eb('flags', '%', 2), '=', SLA_ACTIVE),
@@ -69,8 +64,7 @@ export async function insertOwnSlaPlan(
       flags: plan.flags,
       schedule_id: plan.scheduleId,
       notes: plan.notes,
-      created_at: at,
-      updated_at: at,
+      ...createdAt(at),
     }),
     dialect,
   );

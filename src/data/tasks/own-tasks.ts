@@ -1,6 +1,7 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { keysetPage, pageByTime } from '../common/keyset.ts';
+import { createdAt } from '../common/own-timestamps.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
 import { appendEvents } from '../events/events.ts';
@@ -106,8 +107,7 @@ export async function createTask(db: Db, dialect: Dialect, task: NewTask): Promi
         description: task.description,
         due_at: null,
         closed_at: null,
-        created_at: at,
-        updated_at: at,
+        ...createdAt(at),
       }),
       dialect,
     );

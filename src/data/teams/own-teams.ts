@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import { type ColumnMap, hasRowWith } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { createdAt } from '../common/own-timestamps.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
 import { now } from '../time.ts';
@@ -38,8 +39,7 @@ export async function addOwnTeam({ db, dialect }: OwnHandle, team: NewTeam): Pro
         .values({
           name: team.name,
           is_enabled: team.isEnabled ? 1 : 0,
-          created_at: at,
-          updated_at: at,
+          ...createdAt(at),
         }),
       dialect,
     );

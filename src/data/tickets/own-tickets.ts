@@ -1,6 +1,7 @@
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { createdAt } from '../common/own-timestamps.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
@@ -333,8 +334,7 @@ export async function insertTicket(
         last_message_at: at,
         last_response_at: null,
         last_update_at: at,
-        created_at: at,
-        updated_at: at,
+        ...createdAt(at),
       }),
       dialect,
     );

@@ -1,14 +1,10 @@
 import type { Ticket } from './ticket.ts';
 
 /** The columns, named alike on both layouts, of the records a ticket names after its user. */
-export interface TicketReferenceColumns {
-  status_id: number;
-  dept_id: number;
-  sla_id: number;
-  topic_id: number;
-  staff_id: number;
-  team_id: number;
-}
+export type TicketReferenceColumns = Record<
+  'status_id' | 'dept_id' | 'sla_id' | 'topic_id' | 'staff_id' | 'team_id',
+  number
+>;
 
 /** A ticket's status, department, SLA plan, topic, agent and team, as both layouts store them. */
 export function ticketReferences(

@@ -1,5 +1,6 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { ColumnMap } from '../common/column-map.ts';
+import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
+import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { now } from '../time.ts';
 import { type NewTopic, type Topic, type TopicRow, toTopic } from './topic.ts';
@@ -26,15 +27,9 @@ type TopicTableRow = Selectable<TopicTable>;
 export const OWN_TOPICS: ColumnMap<TopicTable, TopicRow, Topic> = {
   table: 'topics',
   columns: {
-    id: 'id',
-    parent_id: 'parent_id',
-    is_public: 'is_public',
+    ...sameNamedColumns('id', 'parent_id', 'is_public', 'sort', 'name', 'notes'),
     flags: null,
-    sort: 'sort',
-    name: 'name',
-    notes: 'notes',
-    created: 'created_at',
-    updated: 'updated_at',
+    ...OWN_TIMESTAMP_COLUMNS,
   },
   toDomain: (row) => toTopic(row, true),
 };
@@ -76,8 +71,7 @@ async function writeTopics(
         sort: topic.sort,
         name: topic.name,
         notes: topic.notes,
-        created_at: at,
-        updated_at: at,
+        ...createdAt(at),
       }));
       await trx.insertInto('topics').values(rows).execute();
     }
