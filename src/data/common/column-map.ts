@@ -97,6 +97,18 @@ export async function readRows<Table, Row, Domain>(
   return (await select.execute()).map((row) => map.toDomain(row as Row));
 }
 
+/** The domain objects of `select` over `map`'s rows in `order` (fields), `limit` at most. */
+export function readInOrder<Table, Row, Domain>(
+  select: MappedSelect<Table>,
+  map: ColumnMap<Table, Row, Domain>,
+  order: readonly (keyof Row & string)[],
+  limit?: number,
+): Promise<Domain[]> {
+  let ordered = select;
+  for (const field of order) ordered = ordered.orderBy(columnOf(map, field));
+  return readRows(limit === undefined ? ordered : ordered.limit(limit), map);
+}
+
 /** The columns deskgate reads of an osTicket table, for its requirements (start check, /readyz). */
 export function mappedColumns<Table, Row, Domain>(map: ColumnMap<Table, Row, Domain>): string[] {
   return Object.values<string | null>(map.columns).filter((column) => column !== null);

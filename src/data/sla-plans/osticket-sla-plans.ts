@@ -1,4 +1,4 @@
-import { type Generated, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type ColumnMap, mappedColumns, sameNamedColumns } from '../common/column-map.ts';
 import type { OstDepartmentTable } from '../departments/osticket-departments.ts';
 import { tablesOf } from '../entity.ts';
@@ -11,17 +11,13 @@ import {
   type NewSlaPlan,
   SLA_ACTIVE,
   type SlaPlan,
+  type SlaPlanColumns,
   type SlaPlanRow,
   toSlaPlan,
 } from './sla-plan.ts';
 
 /** osTicket 1.18.1's `sla` (schema-1.18.1.sql). */
-export interface OstSlaTable {
-  id: Generated<number>;
-  schedule_id: number;
-  flags: number;
-  grace_period: number;
-  name: string;
+export interface OstSlaTable extends SlaPlanColumns {
   notes: string | null;
   created: string;
   updated: string;

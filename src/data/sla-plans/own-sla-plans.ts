@@ -1,4 +1,4 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
@@ -8,21 +8,11 @@ import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
 import type { TicketTable } from '../tickets/own-tickets.ts';
 import { now } from '../time.ts';
-import {
-  type NewSlaPlan,
-  SLA_ACTIVE,
-  type SlaPlan,
-  type SlaPlanRow,
-  toSlaPlan,
-} from './sla-plan.ts';
+import type { NewSlaPlan, SlaPlan, SlaPlanColumns, SlaPlanRow } from './sla-plan.ts';
+import { SLA_ACTIVE, toSlaPlan } from './sla-plan.ts';
 
 /** deskgate's `sla_plans` (migrations 006 and 008). */
-export interface OwnSlaPlanTable {
-  id: Generated<number>;
-  name: string;
-  grace_period: number;
-  flags: number;
-  schedule_id: number;
+export interface OwnSlaPlanTable extends SlaPlanColumns {
   notes: string;
   created_at: string;
   updated_at: string;

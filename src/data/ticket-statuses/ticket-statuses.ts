@@ -3,7 +3,7 @@ import {
   type ColumnMap,
   columnOf,
   type MappedSelect,
-  readRows,
+  readInOrder,
   selectRows,
 } from '../common/column-map.ts';
 import { defineEntity } from '../entity.ts';
@@ -30,14 +30,8 @@ function settable<Table>(
   map: ColumnMap<Table, TicketStatusRow, TicketStatus>,
   limit: number,
 ): Promise<TicketStatus[]> {
-  return readRows(
-    select
-      .where(columnOf(map, 'state'), 'in', SETTABLE_STATES)
-      .orderBy(columnOf(map, 'sort'))
-      .orderBy(columnOf(map, 'id'))
-      .limit(limit),
-    map,
-  );
+  const settable = select.where(columnOf(map, 'state'), 'in', SETTABLE_STATES);
+  return readInOrder(settable, map, ['sort', 'id'], limit);
 }
 
 export const ticketStatuses = defineEntity<TicketStatusData>({
