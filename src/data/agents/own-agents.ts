@@ -1,23 +1,21 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
-import { insertReturningId } from '../common/insert-returning-id.ts';
-import { createdAt } from '../common/own-timestamps.ts';
+import { insertOwnRow } from '../common/insert-returning-id.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
 import { rowExists } from '../common/row-exists.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { RejectedValueError } from '../store.ts';
-import { formatTimestamp, now } from '../time.ts';
+import { formatTimestamp } from '../time.ts';
 import type { Agent, NewAgent } from './agent.ts';
 
 /** deskgate's `agents` (migration 006). */
-export interface OwnAgentTable {
+export interface OwnAgentTable extends OwnTimestamps {
   id: Generated<number>;
   username: string;
   name: string;
   email: string;
   dept_id: number;
   is_active: number;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface OwnAgentTables {
@@ -52,18 +50,13 @@ export async function createAgent(db: Db, dialect: Dialect, agent: NewAgent): Pr
     if (await rowExists(trx, 'agents', 'username', agent.username)) {
       throw new RejectedValueError('username', 'is taken by another agent');
     }
-    const at = now();
-    return insertReturningId(
-      trx.insertInto('agents').values({
-        username: agent.username,
-        name: agent.name,
-        email: agent.email,
-        dept_id: agent.deptId,
-        is_active: 1,
-        ...createdAt(at),
-      }),
-      dialect,
-    );
+    return insertOwnRow(trx, dialect, 'agents', {
+      username: agent.username,
+      name: agent.name,
+      email: agent.email,
+      dept_id: agent.deptId,
+      is_active: 1,
+    });
   });
   const row = await db
     .selectFrom('agents')

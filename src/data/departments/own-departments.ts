@@ -1,12 +1,11 @@
 import type { Generated, Kysely } from 'kysely';
 import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
-import { insertReturningId } from '../common/insert-returning-id.ts';
-import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
+import { insertOwnRow } from '../common/insert-returning-id.ts';
+import { OWN_TIMESTAMP_COLUMNS, type OwnTimestamps } from '../common/own-timestamps.ts';
 import { rowExists } from '../common/row-exists.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
-import { now } from '../time.ts';
 import {
   type Department,
   type DepartmentRow,
@@ -16,7 +15,7 @@ import {
 } from './department.ts';
 
 /** deskgate's `departments` (migrations 006 and 008). */
-export interface OwnDepartmentTable {
+export interface OwnDepartmentTable extends OwnTimestamps {
   id: Generated<number>;
   parent_id: number;
   name: string;
@@ -25,8 +24,6 @@ export interface OwnDepartmentTable {
   /** active, disabled or archived. */
   status: string;
   sla_id: number;
-  created_at: string;
-  updated_at: string;
 }
 
 interface Tables {
@@ -65,17 +62,12 @@ export async function insertOwnDepartment(
   const parentMissing =
     department.parentId !== 0 && !(await rowExists(trx, 'departments', 'id', department.parentId));
   if (parentMissing) throw new RejectedValueError('parent', 'is not an existing department');
-  const at = now();
-  return insertReturningId(
-    trx.insertInto('departments').values({
-      parent_id: department.parentId,
-      name: department.name,
-      signature: department.signature,
-      is_public: department.isPublic ? 1 : 0,
-      status: statusOfFlags(department.flags),
-      sla_id: 0,
-      ...createdAt(at),
-    }),
-    dialect,
-  );
+  return insertOwnRow(trx, dialect, 'departments', {
+    parent_id: department.parentId,
+    name: department.name,
+    signature: department.signature,
+    is_public: department.isPublic ? 1 : 0,
+    status: statusOfFlags(department.flags),
+    sla_id: 0,
+  });
 }

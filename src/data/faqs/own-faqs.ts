@@ -1,7 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
 import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
-import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
+import { createdAt, OWN_TIMESTAMP_COLUMNS, type OwnTimestamps } from '../common/own-timestamps.ts';
 import { rowExists } from '../common/row-exists.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
@@ -18,19 +18,17 @@ import {
 } from './faq.ts';
 
 /** deskgate's `faq_categories` (migration 008). */
-export interface OwnFaqCategoryTable {
+export interface OwnFaqCategoryTable extends OwnTimestamps {
   id: Generated<number>;
   parent_id: number;
   visibility: number;
   name: string;
   description: string;
   notes: string;
-  created_at: string;
-  updated_at: string;
 }
 
 /** deskgate's `faqs` (migration 008): a question is unique. */
-export interface OwnFaqTable {
+export interface OwnFaqTable extends OwnTimestamps {
   id: Generated<number>;
   category_id: number;
   published: number;
@@ -38,8 +36,6 @@ export interface OwnFaqTable {
   answer: string;
   keywords: string;
   notes: string;
-  created_at: string;
-  updated_at: string;
 }
 
 interface Tables {

@@ -1,21 +1,18 @@
 import type { Kysely } from 'kysely';
 import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
-import { insertReturningId } from '../common/insert-returning-id.ts';
-import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
+import { insertOwnRow } from '../common/insert-returning-id.ts';
+import { OWN_TIMESTAMP_COLUMNS, type OwnTimestamps } from '../common/own-timestamps.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
 import type { TicketTable } from '../tickets/own-tickets.ts';
-import { now } from '../time.ts';
 import type { NewSlaPlan, SlaPlan, SlaPlanColumns, SlaPlanRow } from './sla-plan.ts';
 import { SLA_ACTIVE, toSlaPlan } from './sla-plan.ts';
 
 /** deskgate's `sla_plans` (migrations 006 and 008). */
-export interface OwnSlaPlanTable extends SlaPlanColumns {
+export interface OwnSlaPlanTable extends SlaPlanColumns, OwnTimestamps {
   notes: string;
-  created_at: string;
-  updated_at: string;
 }
 
 interface Tables {
@@ -46,18 +43,13 @@ export async function insertOwnSlaPlan(
   plan: NewSlaPlan,
 ): Promise<number> {
   const trx = tablesOf<Tables>(transaction);
-  const at = now();
-  return insertReturningId(
-    trx.insertInto('sla_plans').values({
-      name: plan.name,
-      grace_period: plan.gracePeriod,
-      flags: plan.flags,
-      schedule_id: plan.scheduleId,
-      notes: plan.notes,
-      ...createdAt(at),
-    }),
-    dialect,
-  );
+  return insertOwnRow(trx, dialect, 'sla_plans', {
+    name: plan.name,
+    grace_period: plan.gracePeriod,
+    flags: plan.flags,
+    schedule_id: plan.scheduleId,
+    notes: plan.notes,
+  });
 }
 
 /** sla/delete in the write's transaction: departments on the plan go to 0, tickets to the default. */

@@ -1,7 +1,7 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { keysetPage, pageByTime } from '../common/keyset.ts';
-import { createdAt } from '../common/own-timestamps.ts';
+import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
 import { appendEvents } from '../events/events.ts';
@@ -13,7 +13,7 @@ import { formatTimestamp, now } from '../time.ts';
 import type { NewTask, Task, TaskListQuery } from './task.ts';
 import type { TaskData } from './tasks.ts';
 
-export interface TaskTable {
+export interface TaskTable extends OwnTimestamps {
   id: Generated<number>;
   number: string;
   ticket_id: number;
@@ -23,8 +23,6 @@ export interface TaskTable {
   description: string;
   due_at: string | null;
   closed_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 type Db = Kysely<OwnTicketTables>;

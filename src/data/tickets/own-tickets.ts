@@ -1,7 +1,7 @@
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
-import { createdAt } from '../common/own-timestamps.ts';
+import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
@@ -36,7 +36,7 @@ export interface CounterTable {
   next: number;
 }
 
-export interface TicketTable {
+export interface TicketTable extends OwnTimestamps {
   id: Generated<number>;
   number: string;
   user_id: number;
@@ -60,8 +60,6 @@ export interface TicketTable {
   last_message_at: string | null;
   last_response_at: string | null;
   last_update_at: string;
-  created_at: string;
-  updated_at: string;
 }
 
 /** deskgate's `ticket_entries`: an entry's columns as both layouts name them, with its ticket. */

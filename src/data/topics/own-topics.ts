@@ -1,20 +1,18 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
-import { createdAt, OWN_TIMESTAMP_COLUMNS } from '../common/own-timestamps.ts';
+import { createdAt, OWN_TIMESTAMP_COLUMNS, type OwnTimestamps } from '../common/own-timestamps.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { now } from '../time.ts';
 import { type NewTopic, type Topic, type TopicRow, toTopic } from './topic.ts';
 
 /** deskgate's `topics` (migration 001). Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text. */
-export interface TopicTable {
+export interface TopicTable extends OwnTimestamps {
   id: Generated<number>;
   parent_id: number;
   is_public: number;
   sort: number;
   name: string;
   notes: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface OwnTopicTables {

@@ -1,6 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
 import { prepareInsertReturningId } from '../common/insert-returning-id.ts';
 import { keysetPage, pageByTime } from '../common/keyset.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
 import { type Param, prepareQuery } from '../common/prepared-query.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
@@ -12,7 +13,7 @@ import type { NewUser, User, UserRangeQuery } from './user.ts';
 import type { UserData } from './users.ts';
 
 /** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
-export interface UserTable {
+export interface UserTable extends OwnTimestamps {
   id: Generated<number>;
   org_id: number;
   default_email_id: number;
@@ -20,8 +21,6 @@ export interface UserTable {
   name: string;
   /** Digits as typed; '' for none (migration 007 made it text). */
   phone: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface UserEmailTable {
