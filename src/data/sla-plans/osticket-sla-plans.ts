@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type ColumnMap, mappedColumns, sameNamedColumns } from '../common/column-map.ts';
+import { flagIsSet } from '../common/flags.ts';
 import type { OstDepartmentTable } from '../departments/osticket-departments.ts';
 import { tablesOf } from '../entity.ts';
 import { type OstConfigTable, readCoreSetting } from '../osticket/osticket-config.ts';
@@ -48,7 +49,7 @@ export const OSTICKET_SLA_PLANS: ColumnMap<OstSlaTable, SlaPlanRow, SlaPlan> = {
       'updated',
     ),
   },
-  isPublic: () => sql<boolean>`(flags & ${SLA_ACTIVE}) <> 0`,
+  isPublic: () => flagIsSet('flags', SLA_ACTIVE),
   toDomain: toSlaPlan,
 };
 

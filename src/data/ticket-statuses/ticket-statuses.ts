@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   type ColumnMap,
   columnOf,
@@ -6,6 +5,7 @@ import {
   readInOrder,
   selectRows,
 } from '../common/column-map.ts';
+import { flagIsSet } from '../common/flags.ts';
 import { defineEntity } from '../entity.ts';
 import {
   MODE_ENABLED,
@@ -46,9 +46,7 @@ export const ticketStatuses = defineEntity<TicketStatusData>({
     return {
       list: (limit) =>
         settable(
-          selectRows(handle.db, OSTICKET_TICKET_STATUSES).where(
-            sql<boolean>`(${sql.ref('mode')} & ${MODE_ENABLED}) <> 0`,
-          ),
+          selectRows(handle.db, OSTICKET_TICKET_STATUSES).where(flagIsSet('mode', MODE_ENABLED)),
           OSTICKET_TICKET_STATUSES,
           limit,
         ),

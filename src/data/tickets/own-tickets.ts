@@ -1,5 +1,6 @@
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
+import { hasFlag } from '../common/flags.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
@@ -7,6 +8,7 @@ import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
+import { SLA_ACTIVE } from '../sla-plans/sla-plan.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
 import type { TaskTable } from '../tasks/own-tasks.ts';
 import type { TicketPriorityTable } from '../ticket-priorities/own-ticket-priorities.ts';
@@ -106,8 +108,6 @@ export type Trx = Transaction<OwnTicketTables>;
 
 /** osTicket's default priority on a fresh install (config `default_priority_id`): Normal. */
 const DEFAULT_PRIORITY_ID = 2;
-/** An SLA plan's active flag (osTicket's 0x1): only an active plan sets a due time. */
-const SLA_ACTIVE = 1;
 
 const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
 
@@ -324,9 +324,7 @@ export async function insertTicket(
         is_answered: 0,
         due_at: null,
         sla_due_at:
-          !closed && (Number(sla.flags) & SLA_ACTIVE) !== 0
-            ? addHours(at, Number(sla.grace_period))
-            : null,
+          !closed && hasFlag(sla.flags, SLA_ACTIVE) ? addHours(at, Number(sla.grace_period)) : null,
         reopened_at: null,
         closed_at: closed ? at : null,
         last_message_at: at,
