@@ -7,6 +7,7 @@ import {
   sql,
 } from 'kysely';
 import type { CatalogueVisibility } from '../../domain.ts';
+import { OWN_TIMESTAMP_COLUMNS } from './own-timestamps.ts';
 import { rowExists } from './row-exists.ts';
 
 /**
@@ -37,6 +38,15 @@ export function sameNamedColumns<const Field extends string>(
   ...fields: Field[]
 ): { readonly [F in Field]: F } {
   return Object.fromEntries(fields.map((field) => [field, field])) as { [F in Field]: F };
+}
+
+/**
+ * The columns of one of deskgate's own tables, which keeps each field in a column of its name
+ * and the row's times in created_at and updated_at: `ownColumns('id', 'name')` is
+ * `{ id: 'id', name: 'name', created: 'created_at', updated: 'updated_at' }`.
+ */
+export function ownColumns<const Field extends string>(...fields: Field[]) {
+  return { ...sameNamedColumns(...fields), ...OWN_TIMESTAMP_COLUMNS };
 }
 
 /** The database as a query written against a column map names it: by the map's strings. */

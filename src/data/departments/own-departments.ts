@@ -1,7 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
-import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
+import { type ColumnMap, ownColumns } from '../common/column-map.ts';
 import { insertOwnRow } from '../common/insert-returning-id.ts';
-import { OWN_TIMESTAMP_COLUMNS, type OwnTimestamps } from '../common/own-timestamps.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
 import { rowExists } from '../common/row-exists.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
@@ -38,9 +38,8 @@ function parseStatus(status: string | null): Department['status'] {
 export const OWN_DEPARTMENTS: ColumnMap<OwnDepartmentTable, DepartmentRow, Department> = {
   table: 'departments',
   columns: {
-    ...sameNamedColumns('id', 'parent_id', 'name', 'signature', 'is_public', 'status', 'sla_id'),
+    ...ownColumns('id', 'parent_id', 'name', 'signature', 'is_public', 'status', 'sla_id'),
     flags: null,
-    ...OWN_TIMESTAMP_COLUMNS,
   },
   isPublic: (eb) => eb.and([eb('is_public', '=', 1), eb('status', '=', 'active')]),
   toDomain: (row) => toDepartment(row, parseStatus(row.status)),

@@ -1,7 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
-import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
+import { type ColumnMap, ownColumns } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
-import { createdAt, OWN_TIMESTAMP_COLUMNS, type OwnTimestamps } from '../common/own-timestamps.ts';
+import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
 import { rowExists } from '../common/row-exists.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
@@ -47,10 +47,7 @@ type Db = Kysely<Tables>;
 /** FAQ categories on deskgate's own schema; clients see the public and featured ones. */
 export const OWN_FAQ_CATEGORIES: ColumnMap<OwnFaqCategoryTable, FaqCategoryRow, FaqCategory> = {
   table: 'faq_categories',
-  columns: {
-    ...sameNamedColumns('id', 'parent_id', 'visibility', 'name', 'description', 'notes'),
-    ...OWN_TIMESTAMP_COLUMNS,
-  },
+  columns: ownColumns('id', 'parent_id', 'visibility', 'name', 'description', 'notes'),
   isPublic: (eb) => eb('visibility', '<>', 0),
   toDomain: toFaqCategory,
 };
@@ -58,18 +55,7 @@ export const OWN_FAQ_CATEGORIES: ColumnMap<OwnFaqCategoryTable, FaqCategoryRow, 
 /** FAQs on deskgate's own schema; clients see the published and featured ones. */
 export const OWN_FAQS: ColumnMap<OwnFaqTable, FaqRow, Faq> = {
   table: 'faqs',
-  columns: {
-    ...sameNamedColumns(
-      'id',
-      'category_id',
-      'published',
-      'question',
-      'answer',
-      'keywords',
-      'notes',
-    ),
-    ...OWN_TIMESTAMP_COLUMNS,
-  },
+  columns: ownColumns('id', 'category_id', 'published', 'question', 'answer', 'keywords', 'notes'),
   isPublic: (eb) => eb('published', '<>', 0),
   toDomain: toFaq,
 };

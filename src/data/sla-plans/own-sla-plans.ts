@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
+import { type ColumnMap, ownColumns } from '../common/column-map.ts';
 import { insertOwnRow } from '../common/insert-returning-id.ts';
-import { OWN_TIMESTAMP_COLUMNS, type OwnTimestamps } from '../common/own-timestamps.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
@@ -27,10 +27,7 @@ const DEFAULT_SLA_ID = 1;
 /** SLA plans on deskgate's own schema; clients see the active ones. */
 export const OWN_SLA_PLANS: ColumnMap<OwnSlaPlanTable, SlaPlanRow, SlaPlan> = {
   table: 'sla_plans',
-  columns: {
-    ...sameNamedColumns('id', 'name', 'flags', 'grace_period', 'schedule_id', 'notes'),
-    ...OWN_TIMESTAMP_COLUMNS,
-  },
+  columns: ownColumns('id', 'name', 'flags', 'grace_period', 'schedule_id', 'notes'),
   // Bit 0x1 is active: an odd flags value.
   isPublic: (eb) => eb(eb('flags', '%', 2), '=', SLA_ACTIVE),
   toDomain: toSlaPlan,

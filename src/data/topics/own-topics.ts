@@ -1,6 +1,6 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
-import { type ColumnMap, sameNamedColumns } from '../common/column-map.ts';
-import { createdAt, OWN_TIMESTAMP_COLUMNS, type OwnTimestamps } from '../common/own-timestamps.ts';
+import { type ColumnMap, ownColumns } from '../common/column-map.ts';
+import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { now } from '../time.ts';
 import { type NewTopic, type Topic, type TopicRow, toTopic } from './topic.ts';
@@ -24,11 +24,7 @@ type TopicTableRow = Selectable<TopicTable>;
 /** Help topics on deskgate's own schema: all active (it has no state for them). */
 export const OWN_TOPICS: ColumnMap<TopicTable, TopicRow, Topic> = {
   table: 'topics',
-  columns: {
-    ...sameNamedColumns('id', 'parent_id', 'is_public', 'sort', 'name', 'notes'),
-    flags: null,
-    ...OWN_TIMESTAMP_COLUMNS,
-  },
+  columns: { ...ownColumns('id', 'parent_id', 'is_public', 'sort', 'name', 'notes'), flags: null },
   toDomain: (row) => toTopic(row, true),
 };
 
