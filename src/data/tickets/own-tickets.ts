@@ -1,4 +1,4 @@
-import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { Generated, Kysely, Selectable, SelectQueryBuilder, Transaction } from 'kysely';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
 import { hasFlag } from '../common/flags.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
@@ -530,6 +530,13 @@ export async function countTicketsNaming(
   return Number(row.n);
 }
 
+/** The ids a select of ids finds, in id order. */
+async function idsInOrder<Table extends 'tickets' | 'ticket_entries'>(
+  select: SelectQueryBuilder<OwnTicketTables, Table, { id: number }>,
+): Promise<number[]> {
+  return (await select.orderBy('id').execute()).map((row) => Number(row.id));
+}
+
 /** TicketData.anonymiseTicketsOf on deskgate's own schema, in the erasure's transaction. */
 export async function anonymiseTicketsOf(
   trx: Trx,
@@ -539,15 +546,12 @@ export async function anonymiseTicketsOf(
   // Sub-selects, not id lists: no bound on how many tickets a user has. Their tickets' rows are
   // changed last, as the sub-selects find them by their user.
   const theirTickets = trx.selectFrom('tickets').select('id').where('user_id', '=', userId);
-  const ticketIds = (await theirTickets.orderBy('id').execute()).map((row) => Number(row.id));
-  const entryIds = (
-    await trx
-      .selectFrom('ticket_entries')
-      .select('id')
-      .where('ticket_id', 'in', theirTickets)
-      .orderBy('id')
-      .execute()
-  ).map((row) => Number(row.id));
+  const theirEntries = trx
+    .selectFrom('ticket_entries')
+    .select('id')
+    .where('ticket_id', 'in', theirTickets);
+  const ticketIds = await idsInOrder(theirTickets);
+  const entryIds = await idsInOrder(theirEntries);
   // The user's own entries, wherever they are: their words, name and address.
   const userEntries = trx.updateTable('ticket_entries').where('user_id', '=', userId);
   await userEntries.set({ title: marker }).where('title', 'is not', null).execute();
