@@ -13,7 +13,6 @@ import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
 import type { TaskTable } from '../tasks/own-tasks.ts';
 import type { TicketPriorityTable } from '../ticket-priorities/own-ticket-priorities.ts';
 import type { TicketStatusTable } from '../ticket-statuses/own-ticket-statuses.ts';
-import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
 import { changeTicket } from './own-ticket-changes.ts';
 import { insertTicketEvent } from './own-ticket-events.ts';
@@ -29,7 +28,7 @@ import type {
   TicketLookup,
 } from './ticket.ts';
 import { type TicketListColumns, ticketListPage } from './ticket-list-page.ts';
-import { ticketReferences } from './ticket-references.ts';
+import { ticketReferences, ticketState } from './ticket-references.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
 import { type EntryColumns, entriesByTicket, toTicketEntry } from './to-ticket-entry.ts';
 
@@ -109,8 +108,6 @@ export type Trx = Transaction<OwnTicketTables>;
 /** osTicket's default priority on a fresh install (config `default_priority_id`): Normal. */
 const DEFAULT_PRIORITY_ID = 2;
 
-const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
-
 function selectTickets(db: Db) {
   return db
     .selectFrom('tickets')
@@ -136,15 +133,7 @@ function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
     ipAddress: row.ip_address,
     source: row.source,
     sourceExtra: null,
-    isOverdue: Number(row.is_overdue) === 1,
-    isAnswered: Number(row.is_answered) === 1,
-    dueDate: optionalTime(row.due_at),
-    estDueDate: optionalTime(row.sla_due_at),
-    reopened: optionalTime(row.reopened_at),
-    closed: optionalTime(row.closed_at),
-    lastUpdate: formatTimestamp(row.last_update_at),
-    created: formatTimestamp(row.created_at),
-    updated: formatTimestamp(row.updated_at),
+    ...ticketState(row),
     subject: row.subject,
     priorityId: Number(row.priority_id),
     priority: row.priority_name ?? '',
