@@ -140,24 +140,26 @@ export async function findUserIdByEmail(
   return row && Number(row.user_id);
 }
 
+/** The columns of `users` the User object needs. */
+const USER_COLUMNS = [
+  'id',
+  'name',
+  'phone',
+  'org_id',
+  'default_email_id',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+
 /** Users with their default address and account, in the columns the User object needs. */
 export function selectUsers(db: Kysely<OwnUserTables>) {
   return db
     .selectFrom('users')
     .innerJoin('user_accounts', 'user_accounts.user_id', 'users.id')
     .leftJoin('user_emails', 'user_emails.id', 'users.default_email_id')
-    .select([
-      'users.id',
-      'users.name',
-      'user_emails.address',
-      'user_accounts.timezone',
-      'users.phone',
-      'users.org_id',
-      'users.default_email_id',
-      'users.status',
-      'users.created_at',
-      'users.updated_at',
-    ]);
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
+    .select(['user_emails.address', 'user_accounts.timezone']);
 }
 
 type UserRow = Awaited<ReturnType<ReturnType<typeof selectUsers>['execute']>>[number];
