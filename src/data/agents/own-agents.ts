@@ -1,21 +1,21 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
-import { insertReturningId } from '../common/insert-returning-id.ts';
+import { insertOwnRow } from '../common/insert-returning-id.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
+import { rowExists } from '../common/row-exists.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { RejectedValueError } from '../store.ts';
-import { formatTimestamp, now } from '../time.ts';
+import { formatTimestamp } from '../time.ts';
 import type { Agent, NewAgent } from './agent.ts';
 
 /** deskgate's `agents` (migration 006). */
-export interface OwnAgentTable {
+export interface OwnAgentTable extends OwnTimestamps {
   id: Generated<number>;
   username: string;
   name: string;
   email: string;
   dept_id: number;
   is_active: number;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface OwnAgentTables {
@@ -44,31 +44,19 @@ export async function listAgents(db: Db): Promise<Agent[]> {
 /** An active agent of an existing department; the username is unique. */
 export async function createAgent(db: Db, dialect: Dialect, agent: NewAgent): Promise<Agent> {
   const id = await dialect.writeTransaction(db, async (trx) => {
-    const department = await trx
-      .selectFrom('departments')
-      .select('id')
-      .where('id', '=', agent.deptId)
-      .executeTakeFirst();
-    if (!department) throw new RejectedValueError('dept', 'is not an existing department');
-    const taken = await trx
-      .selectFrom('agents')
-      .select('id')
-      .where('username', '=', agent.username)
-      .executeTakeFirst();
-    if (taken) throw new RejectedValueError('username', 'is taken by another agent');
-    const at = now();
-    return insertReturningId(
-      trx.insertInto('agents').values({
-        username: agent.username,
-        name: agent.name,
-        email: agent.email,
-        dept_id: agent.deptId,
-        is_active: 1,
-        created_at: at,
-        updated_at: at,
-      }),
-      dialect,
-    );
+    if (!(await rowExists(trx, 'departments', 'id', agent.deptId))) {
+      throw new RejectedValueError('dept', 'is not an existing department');
+    }
+    if (await rowExists(trx, 'agents', 'username', agent.username)) {
+      throw new RejectedValueError('username', 'is taken by another agent');
+    }
+    return insertOwnRow(trx, dialect, 'agents', {
+      username: agent.username,
+      name: agent.name,
+      email: agent.email,
+      dept_id: agent.deptId,
+      is_active: 1,
+    });
   });
   const row = await db
     .selectFrom('agents')

@@ -1,10 +1,4 @@
-import {
-  type ColumnMap,
-  columnOf,
-  type MappedSelect,
-  readRows,
-  selectRows,
-} from '../common/column-map.ts';
+import { columnOf, readInOrder, selectRows } from '../common/column-map.ts';
 import { defineEntity } from '../entity.ts';
 import {
   memberOfDepartment,
@@ -12,7 +6,7 @@ import {
   OSTICKET_STAFF_TABLES,
 } from './osticket-staff-directory.ts';
 import { OWN_STAFF } from './own-staff-directory.ts';
-import type { StaffMember, StaffRow } from './staff-member.ts';
+import type { StaffMember } from './staff-member.ts';
 
 /** Agents as staff/all (and `deskgate agents list` in osTicket mode) list them. */
 export interface StaffDirectoryData {
@@ -24,14 +18,6 @@ export interface StaffDirectoryData {
   list(limit: number, deptId: number | undefined): Promise<StaffMember[]>;
 }
 
-function inIdOrder<Table>(
-  select: MappedSelect<Table>,
-  map: ColumnMap<Table, StaffRow, StaffMember>,
-  limit: number,
-): Promise<StaffMember[]> {
-  return readRows(select.orderBy(columnOf(map, 'id')).limit(limit), map);
-}
-
 export const staffDirectory = defineEntity<StaffDirectoryData>({
   name: 'staff-directory',
   own(handle) {
@@ -40,7 +26,7 @@ export const staffDirectory = defineEntity<StaffDirectoryData>({
         const select = selectRows(handle.db, OWN_STAFF);
         const members =
           deptId === undefined ? select : select.where(columnOf(OWN_STAFF, 'dept_id'), '=', deptId);
-        return inIdOrder(members, OWN_STAFF, limit);
+        return readInOrder(members, OWN_STAFF, ['id'], limit);
       },
     };
   },
@@ -49,7 +35,7 @@ export const staffDirectory = defineEntity<StaffDirectoryData>({
       list(limit, deptId) {
         const select = selectRows(handle.db, OSTICKET_STAFF);
         const members = deptId === undefined ? select : select.where(memberOfDepartment(deptId));
-        return inIdOrder(members, OSTICKET_STAFF, limit);
+        return readInOrder(members, OSTICKET_STAFF, ['id'], limit);
       },
     };
   },

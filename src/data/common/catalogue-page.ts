@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { CatalogueListQuery, CatalogueVisibility } from '../../domain.ts';
 import type { OwnHandle, WriteTransaction } from '../entity.ts';
 import {
@@ -8,7 +8,7 @@ import {
   readRows,
   selectVisibleRows,
 } from './column-map.ts';
-import { afterPosition } from './keyset.ts';
+import { keysetPage } from './keyset.ts';
 
 /** The fields a catalogue list is bounded and ordered by. */
 export interface PagedRow {
@@ -35,16 +35,8 @@ function cataloguePage<Table, Row extends PagedRow, Domain>(
   query: CatalogueListQuery,
 ): MappedSelect<Table> {
   const created = columnOf(map, 'created');
-  const id = columnOf(map, 'id');
   const key = query.order === 'name' ? columnOf(map, 'name') : created;
-  let page = select;
-  if (query.from !== undefined) page = page.where(sql<boolean>`${created} >= ${query.from}`);
-  if (query.to !== undefined) page = page.where(sql<boolean>`${created} <= ${query.to}`);
-  const after = query.after;
-  if (after) {
-    page = page.where(afterPosition(key, id, after));
-  }
-  return page.orderBy(key).orderBy(id).limit(query.limit);
+  return keysetPage(select, { key, id: columnOf(map, 'id'), range: created }, query);
 }
 
 /** A catalogue entity's reads, written once against a layout's column map. */

@@ -7,6 +7,8 @@ import {
   sql,
 } from 'kysely';
 import type { CatalogueVisibility } from '../../domain.ts';
+import { OWN_TIMESTAMP_COLUMNS } from './own-timestamps.ts';
+import { rowExists } from './row-exists.ts';
 
 /**
  * How one table layout stores one entity's rows (docs/ARCHITECTURE.md, "The two axes"): a query
@@ -28,20 +30,47 @@ export interface ColumnMap<Table, Row, Domain> {
   readonly toDomain: (row: Row) => Domain;
 }
 
+/**
+ * The part of a column map where the layout keeps each field in a column of the field's name:
+ * `sameNamedColumns('name', 'notes')` is `{ name: 'name', notes: 'notes' }`.
+ */
+export function sameNamedColumns<const Field extends string>(
+  ...fields: Field[]
+): { readonly [F in Field]: F } {
+  return Object.fromEntries(fields.map((field) => [field, field])) as { [F in Field]: F };
+}
+
+/**
+ * The columns of one of deskgate's own tables, which keeps each field in a column of its name
+ * and the row's times in created_at and updated_at: `ownColumns('id', 'name')` is
+ * `{ id: 'id', name: 'name', created: 'created_at', updated: 'updated_at' }`.
+ */
+export function ownColumns<const Field extends string>(...fields: Field[]) {
+  return { ...sameNamedColumns(...fields), ...OWN_TIMESTAMP_COLUMNS };
+}
+
 /** The database as a query written against a column map names it: by the map's strings. */
 type MappedTables<Table> = Record<string, Table>;
 
 /** A select over a column map's table whose rows are `Row`s (see readRows). */
 export type MappedSelect<Table> = SelectQueryBuilder<MappedTables<Table>, string, object>;
 
+/** The name of `field`'s column in this layout. */
+function columnName<Table, Row, Domain>(
+  map: ColumnMap<Table, Row, Domain>,
+  field: keyof Row & string,
+): keyof Table & string {
+  const column = map.columns[field];
+  if (column === null) throw new Error(`${map.table} has no column for ${field}`);
+  return column;
+}
+
 /** `field`'s column in this layout, to filter or order by. */
 export function columnOf<Table, Row, Domain>(
   map: ColumnMap<Table, Row, Domain>,
   field: keyof Row & string,
 ) {
-  const column = map.columns[field];
-  if (column === null) throw new Error(`${map.table} has no column for ${field}`);
-  return sql.ref<unknown>(column);
+  return sql.ref<unknown>(columnName(map, field));
 }
 
 /** Every field of the map's row from its table, each under the row's name for it. */
@@ -78,6 +107,18 @@ export async function readRows<Table, Row, Domain>(
   return (await select.execute()).map((row) => map.toDomain(row as Row));
 }
 
+/** The domain objects of `select` over `map`'s rows in `order` (fields), `limit` at most. */
+export function readInOrder<Table, Row, Domain>(
+  select: MappedSelect<Table>,
+  map: ColumnMap<Table, Row, Domain>,
+  order: readonly (keyof Row & string)[],
+  limit?: number,
+): Promise<Domain[]> {
+  let ordered = select;
+  for (const field of order) ordered = ordered.orderBy(columnOf(map, field));
+  return readRows(limit === undefined ? ordered : ordered.limit(limit), map);
+}
+
 /** The columns deskgate reads of an osTicket table, for its requirements (start check, /readyz). */
 export function mappedColumns<Table, Row, Domain>(map: ColumnMap<Table, Row, Domain>): string[] {
   return Object.values<string | null>(map.columns).filter((column) => column !== null);
@@ -96,16 +137,12 @@ export async function countRows<Table, Row, Domain>(
 }
 
 /** Whether a row of `map`'s table holds `value` in `field` (a name already taken, …). */
-export async function hasRowWith<Table, Row, Domain>(
+export function hasRowWith<Table, Row, Domain>(
   db: Kysely<object>,
   map: ColumnMap<Table, Row, Domain>,
   field: keyof Row & string,
   value: unknown,
 ): Promise<boolean> {
-  const found = await (db as unknown as Kysely<MappedTables<Table>>)
-    .selectFrom(map.table)
-    .select(sql<number>`1`.as('found'))
-    .where(columnOf(map, field), '=', value)
-    .executeTakeFirst();
-  return found !== undefined;
+  const tables = db as unknown as Kysely<MappedTables<Table>>;
+  return rowExists(tables, map.table, columnName(map, field), value);
 }

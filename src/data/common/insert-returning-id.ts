@@ -1,11 +1,14 @@
 import {
   type Compilable,
+  type Insertable,
   type InsertQueryBuilder,
   type InsertResult,
   type Kysely,
   sql,
 } from 'kysely';
 import type { Dialect } from '../dialects/dialect.ts';
+import { now } from '../time.ts';
+import { createdAt, type OwnTimestamps } from './own-timestamps.ts';
 import { type Param, prepareQuery } from './prepared-query.ts';
 
 /** Runs an INSERT and returns the new row's id: RETURNING where it exists, the driver's insert id elsewhere. */
@@ -43,4 +46,16 @@ export function prepareInsertReturningId<
     if (id === undefined) throw new Error('the database returned no insert id');
     return Number(id);
   };
+}
+
+/** A new row of one of deskgate's own tables, created and updated now: resolves to its id. */
+export function insertOwnRow<DB, Table extends keyof DB & string>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  table: Table,
+  values: Omit<Insertable<DB[Table]>, keyof OwnTimestamps>,
+): Promise<number> {
+  const tables = db as unknown as Kysely<Record<string, object>>;
+  const row = { ...values, ...createdAt(now()) };
+  return insertReturningId(tables.insertInto(table as string).values(row), dialect);
 }

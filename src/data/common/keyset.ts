@@ -1,4 +1,4 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 
 /** A column as a list's query names it (`tickets.created_at`), or a reference already built. */
 type Column = string | RawBuilder<unknown>;
@@ -26,4 +26,49 @@ export function afterPosition(
   const keyRef = referenceTo(key);
   const idRef = referenceTo(id);
   return sql<SqlBool>`(${keyRef} >= ${position.key} and (${keyRef}, ${idRef}) > (${position.key}, ${position.id}))`;
+}
+
+/** Where a list's position stands: its sort key's value and its id. */
+export interface KeysetPosition {
+  key: unknown;
+  id: number;
+}
+
+/** A page of a keyset list: the inclusive range, the position to start after, its size. */
+export interface KeysetPageQuery {
+  /** Inclusive bounds of the range column; absent: no bound. */
+  from: string | undefined;
+  to: string | undefined;
+  after: KeysetPosition | undefined;
+  limit: number;
+}
+
+/** A list ordered by a time (tickets, users, tasks), whose cursor is a (created, id) position. */
+export function pageByTime(query: {
+  from: string | undefined;
+  to: string | undefined;
+  after: { created: string; id: number } | undefined;
+  limit: number;
+}): KeysetPageQuery {
+  const { from, to, after, limit } = query;
+  return { from, to, after: after && { key: after.created, id: after.id }, limit };
+}
+
+/**
+ * One page of every keyset list, on every table and layout: the rows whose `range` column (the
+ * sort key when absent) lies in [from, to], after `after` in (key, id) order, the first `limit`.
+ */
+export function keysetPage<DB, TB extends keyof DB, O>(
+  select: SelectQueryBuilder<DB, TB, O>,
+  columns: { key: Column; id: Column; range?: Column },
+  { from, to, after, limit }: KeysetPageQuery,
+): SelectQueryBuilder<DB, TB, O> {
+  const key = referenceTo(columns.key);
+  const id = referenceTo(columns.id);
+  const range = columns.range === undefined ? key : referenceTo(columns.range);
+  let page = select;
+  if (from !== undefined) page = page.where(sql<SqlBool>`${range} >= ${from}`);
+  if (to !== undefined) page = page.where(sql<SqlBool>`${range} <= ${to}`);
+  if (after) page = page.where(afterPosition(key, id, after));
+  return page.orderBy(key).orderBy(id).limit(limit);
 }

@@ -1,3 +1,5 @@
+import { hasFlag } from '../common/flags.ts';
+import { DEPARTMENT_ACTIVE, DEPARTMENT_ARCHIVED } from '../osticket/osticket-flags.ts';
 import { formatTimestamp } from '../time.ts';
 
 /** A department (osTicket's `department`): `status` from its flags (active 4, archived 8). */
@@ -47,8 +49,8 @@ export interface DepartmentRow {
 
 /** The state osTicket's department flags stand for (include/class.dept.php: active 0x4, archived 0x8). */
 export function statusOfFlags(flags: number): Department['status'] {
-  if ((flags & 0x4) !== 0) return 'active';
-  return (flags & 0x8) !== 0 ? 'archived' : 'disabled';
+  if (hasFlag(flags, DEPARTMENT_ACTIVE)) return 'active';
+  return hasFlag(flags, DEPARTMENT_ARCHIVED) ? 'archived' : 'disabled';
 }
 
 /** The department of a row whose state `status` is. */

@@ -1,6 +1,8 @@
 import { type Generated, type Kysely, sql } from 'kysely';
 import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
+import { flagIsSet } from '../common/flags.ts';
 import { tablesOf } from '../entity.ts';
+import { DEPARTMENT_ACTIVE } from '../osticket/osticket-flags.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { RejectedValueError } from '../store.ts';
 import {
@@ -37,7 +39,6 @@ interface Tables {
   department: OstDepartmentTable;
 }
 
-const FLAG_ACTIVE = 0x4;
 const NOW = sql<string>`now()`;
 
 /** osTicket's departments; clients see what Dept::getPublicDepartments shows: public and active. */
@@ -55,7 +56,7 @@ export const OSTICKET_DEPARTMENTS: ColumnMap<OstDepartmentTable, DepartmentRow, 
     created: 'created',
     updated: 'updated',
   },
-  isPublic: (eb) => eb.and([eb('ispublic', '<>', 0), sql<boolean>`(flags & ${FLAG_ACTIVE}) <> 0`]),
+  isPublic: (eb) => eb.and([eb('ispublic', '<>', 0), flagIsSet('flags', DEPARTMENT_ACTIVE)]),
   toDomain: (row) => toDepartment(row, statusOfFlags(Number(row.flags))),
 };
 

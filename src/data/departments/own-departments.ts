@@ -1,10 +1,11 @@
 import type { Generated, Kysely } from 'kysely';
-import type { ColumnMap } from '../common/column-map.ts';
-import { insertReturningId } from '../common/insert-returning-id.ts';
+import { type ColumnMap, ownColumns } from '../common/column-map.ts';
+import { insertOwnRow } from '../common/insert-returning-id.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
+import { rowExists } from '../common/row-exists.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
-import { now } from '../time.ts';
 import {
   type Department,
   type DepartmentRow,
@@ -14,7 +15,7 @@ import {
 } from './department.ts';
 
 /** deskgate's `departments` (migrations 006 and 008). */
-export interface OwnDepartmentTable {
+export interface OwnDepartmentTable extends OwnTimestamps {
   id: Generated<number>;
   parent_id: number;
   name: string;
@@ -23,8 +24,6 @@ export interface OwnDepartmentTable {
   /** active, disabled or archived. */
   status: string;
   sla_id: number;
-  created_at: string;
-  updated_at: string;
 }
 
 interface Tables {
@@ -39,16 +38,8 @@ function parseStatus(status: string | null): Department['status'] {
 export const OWN_DEPARTMENTS: ColumnMap<OwnDepartmentTable, DepartmentRow, Department> = {
   table: 'departments',
   columns: {
-    id: 'id',
-    parent_id: 'parent_id',
-    name: 'name',
-    signature: 'signature',
-    is_public: 'is_public',
-    status: 'status',
+    ...ownColumns('id', 'parent_id', 'name', 'signature', 'is_public', 'status', 'sla_id'),
     flags: null,
-    sla_id: 'sla_id',
-    created: 'created_at',
-    updated: 'updated_at',
   },
   isPublic: (eb) => eb.and([eb('is_public', '=', 1), eb('status', '=', 'active')]),
   toDomain: (row) => toDepartment(row, parseStatus(row.status)),
@@ -64,32 +55,18 @@ export async function insertOwnDepartment(
   department: NewCliDepartment,
 ): Promise<number> {
   const trx = tablesOf<Tables>(transaction);
-  const taken = await trx
-    .selectFrom('departments')
-    .select('id')
-    .where('name', '=', department.name)
-    .executeTakeFirst();
-  if (taken) throw new RejectedValueError('name', 'is already the name of a department');
-  if (department.parentId !== 0) {
-    const parent = await trx
-      .selectFrom('departments')
-      .select('id')
-      .where('id', '=', department.parentId)
-      .executeTakeFirst();
-    if (!parent) throw new RejectedValueError('parent', 'is not an existing department');
+  if (await rowExists(trx, 'departments', 'name', department.name)) {
+    throw new RejectedValueError('name', 'is already the name of a department');
   }
-  const at = now();
-  return insertReturningId(
-    trx.insertInto('departments').values({
-      parent_id: department.parentId,
-      name: department.name,
-      signature: department.signature,
-      is_public: department.isPublic ? 1 : 0,
-      status: statusOfFlags(department.flags),
-      sla_id: 0,
-      created_at: at,
-      updated_at: at,
-    }),
-    dialect,
-  );
+  const parentMissing =
+    department.parentId !== 0 && !(await rowExists(trx, 'departments', 'id', department.parentId));
+  if (parentMissing) throw new RejectedValueError('parent', 'is not an existing department');
+  return insertOwnRow(trx, dialect, 'departments', {
+    parent_id: department.parentId,
+    name: department.name,
+    signature: department.signature,
+    is_public: department.isPublic ? 1 : 0,
+    status: statusOfFlags(department.flags),
+    sla_id: 0,
+  });
 }

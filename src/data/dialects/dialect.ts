@@ -116,3 +116,13 @@ export function errorMessage(error: unknown): string {
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? message : '';
 }
+
+/** Whether a driver error's code matches `pattern` (an error without a code: no). */
+export function codeMatches(error: unknown, pattern: RegExp): boolean {
+  return pattern.test(errorCode(error) ?? '');
+}
+
+/** Whether a driver error's message matches `pattern`. */
+export function messageMatches(error: unknown, pattern: RegExp): boolean {
+  return pattern.test(errorMessage(error));
+}

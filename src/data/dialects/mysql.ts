@@ -11,10 +11,11 @@ import {
 import type { Pool, PoolConnection } from 'mysql2';
 import {
   CLIENT_TIMEOUT_GRACE_MS,
+  codeMatches,
   type Dialect,
   errorCode,
-  errorMessage,
   isNetworkError,
+  messageMatches,
   type OpenDatabase,
   type PoolOptions,
   type PoolStats,
@@ -48,13 +49,13 @@ const mysqlDialect: Dialect = {
     );
   },
   isConnectionError(error) {
-    return isNetworkError(error) || CONNECTION_CODES.test(errorCode(error) ?? '');
+    return isNetworkError(error) || codeMatches(error, CONNECTION_CODES);
   },
   isUnavailableError(error) {
     if (mysqlDialect.isConnectionError(error)) return true;
     const errno = (error as { errno?: unknown } | null)?.errno;
     if (typeof errno === 'number' && UNAVAILABLE_ERRNOS.has(errno)) return true;
-    return LOST_CONNECTION.test(errorMessage(error));
+    return messageMatches(error, LOST_CONNECTION);
   },
   writeTransaction(db, fn) {
     return db.transaction().execute(fn);

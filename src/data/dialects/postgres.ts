@@ -3,10 +3,11 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sq
 import type pg from 'pg';
 import {
   CLIENT_TIMEOUT_GRACE_MS,
+  codeMatches,
   type Dialect,
-  errorCode,
   errorMessage,
   isNetworkError,
+  messageMatches,
   type OpenDatabase,
   type PoolOptions,
 } from './dialect.ts';
@@ -37,17 +38,15 @@ const postgresDialect: Dialect = {
   isConnectionError(error) {
     if (isNetworkError(error)) return true;
     // Class 08: connection exception; 57P0x: server shutting down or unavailable.
-    if (/^(08|57P0)/.test(errorCode(error) ?? '')) return true;
-    return /Connection terminated|timeout exceeded when trying to connect/.test(
-      errorMessage(error),
-    );
+    if (codeMatches(error, /^(08|57P0)/)) return true;
+    return messageMatches(error, /Connection terminated|timeout exceeded when trying to connect/);
   },
   isUnavailableError(error) {
     if (postgresDialect.isConnectionError(error)) return true;
     // 57014: statement_timeout; 55P03: lock_not_available; 53xxx: disk full, out of memory, too
     // many connections; 40001/40P01: serialization failure, deadlock (a retry succeeds).
-    if (/^(57014|55P03|53|40001|40P01)/.test(errorCode(error) ?? '')) return true;
-    return LOST_CONNECTION.test(errorMessage(error));
+    if (codeMatches(error, /^(57014|55P03|53|40001|40P01)/)) return true;
+    return messageMatches(error, LOST_CONNECTION);
   },
   writeTransaction(db, fn) {
     return db.transaction().execute(fn);

@@ -13,15 +13,19 @@ export interface FaqCategory {
   updated: string;
 }
 
-/** A FAQ: `published` 0 internal, 1 public, 2 featured (osTicket's `ispublished`). */
-export interface Faq {
-  id: number;
-  categoryId: number;
-  published: number;
+/** A FAQ's words, under the same names in the FAQ, its row and osTicket's `faq`. */
+export interface FaqWords {
   question: string;
   answer: string;
   keywords: string | null;
   notes: string | null;
+}
+
+/** A FAQ: `published` 0 internal, 1 public, 2 featured (osTicket's `ispublished`). */
+export interface Faq extends FaqWords {
+  id: number;
+  categoryId: number;
+  published: number;
   created: string;
   updated: string;
 }
@@ -49,14 +53,10 @@ export interface FaqCategoryRow {
 }
 
 /** A FAQ row as both layouts' column maps answer it. */
-export interface FaqRow {
+export interface FaqRow extends FaqWords {
   id: number;
   category_id: number;
   published: number;
-  question: string;
-  answer: string;
-  keywords: string | null;
-  notes: string | null;
   created: string;
   updated: string;
 }

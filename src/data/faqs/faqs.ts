@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { CatalogueVisibility } from '../../domain.ts';
-import { type ColumnMap, columnOf, readRows, selectVisibleRows } from '../common/column-map.ts';
+import {
+  type ColumnMap,
+  columnOf,
+  readInOrder,
+  readRows,
+  selectVisibleRows,
+} from '../common/column-map.ts';
 import { defineEntity } from '../entity.ts';
 import type { Faq, FaqCategory, FaqCategoryImport, FaqCategoryRow, FaqRow } from './faq.ts';
 import { OSTICKET_FAQ_CATEGORIES, OSTICKET_FAQ_TABLES, OSTICKET_FAQS } from './osticket-faqs.ts';
@@ -40,10 +46,7 @@ function faqReads<CategoryTable, FaqTable>(
 ): Omit<FaqData, 'importCategories'> {
   return {
     listCategories: (visibility) =>
-      readRows(
-        selectVisibleRows(db, categories, visibility).orderBy(columnOf(categories, 'id')),
-        categories,
-      ),
+      readInOrder(selectVisibleRows(db, categories, visibility), categories, ['id']),
     async findCategory(id, visibility) {
       const byId = selectVisibleRows(db, categories, visibility).where(
         columnOf(categories, 'id'),

@@ -5,6 +5,7 @@ import {
   type FaqCategory,
   type FaqCategoryRow,
   type FaqRow,
+  type FaqWords,
   toFaq,
   toFaqCategory,
 } from './faq.ts';
@@ -22,14 +23,10 @@ export interface OstFaqCategoryTable {
 }
 
 /** osTicket 1.18.1's `faq`. */
-export interface OstFaqTable {
+export interface OstFaqTable extends FaqWords {
   faq_id: number;
   category_id: number;
   ispublished: number;
-  question: string;
-  answer: string;
-  keywords: string | null;
-  notes: string | null;
   created: string;
   updated: string;
 }

@@ -1,6 +1,8 @@
 import type { Generated, Kysely } from 'kysely';
-import type { ColumnMap } from '../common/column-map.ts';
+import { type ColumnMap, ownColumns } from '../common/column-map.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
+import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
+import { rowExists } from '../common/row-exists.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
@@ -16,19 +18,17 @@ import {
 } from './faq.ts';
 
 /** deskgate's `faq_categories` (migration 008). */
-export interface OwnFaqCategoryTable {
+export interface OwnFaqCategoryTable extends OwnTimestamps {
   id: Generated<number>;
   parent_id: number;
   visibility: number;
   name: string;
   description: string;
   notes: string;
-  created_at: string;
-  updated_at: string;
 }
 
 /** deskgate's `faqs` (migration 008): a question is unique. */
-export interface OwnFaqTable {
+export interface OwnFaqTable extends OwnTimestamps {
   id: Generated<number>;
   category_id: number;
   published: number;
@@ -36,8 +36,6 @@ export interface OwnFaqTable {
   answer: string;
   keywords: string;
   notes: string;
-  created_at: string;
-  updated_at: string;
 }
 
 interface Tables {
@@ -49,16 +47,7 @@ type Db = Kysely<Tables>;
 /** FAQ categories on deskgate's own schema; clients see the public and featured ones. */
 export const OWN_FAQ_CATEGORIES: ColumnMap<OwnFaqCategoryTable, FaqCategoryRow, FaqCategory> = {
   table: 'faq_categories',
-  columns: {
-    id: 'id',
-    parent_id: 'parent_id',
-    visibility: 'visibility',
-    name: 'name',
-    description: 'description',
-    notes: 'notes',
-    created: 'created_at',
-    updated: 'updated_at',
-  },
+  columns: ownColumns('id', 'parent_id', 'visibility', 'name', 'description', 'notes'),
   isPublic: (eb) => eb('visibility', '<>', 0),
   toDomain: toFaqCategory,
 };
@@ -66,17 +55,7 @@ export const OWN_FAQ_CATEGORIES: ColumnMap<OwnFaqCategoryTable, FaqCategoryRow, 
 /** FAQs on deskgate's own schema; clients see the published and featured ones. */
 export const OWN_FAQS: ColumnMap<OwnFaqTable, FaqRow, Faq> = {
   table: 'faqs',
-  columns: {
-    id: 'id',
-    category_id: 'category_id',
-    published: 'published',
-    question: 'question',
-    answer: 'answer',
-    keywords: 'keywords',
-    notes: 'notes',
-    created: 'created_at',
-    updated: 'updated_at',
-  },
+  columns: ownColumns('id', 'category_id', 'published', 'question', 'answer', 'keywords', 'notes'),
   isPublic: (eb) => eb('published', '<>', 0),
   toDomain: toFaq,
 };
@@ -97,19 +76,13 @@ async function importTree(
         name: category.name,
         description: category.description,
         notes: category.notes,
-        created_at: at,
-        updated_at: at,
+        ...createdAt(at),
       }),
       dialect,
     );
     counts.categories++;
     for (const faq of category.faqs) {
-      const taken = await trx
-        .selectFrom('faqs')
-        .select('id')
-        .where('question', '=', faq.question)
-        .executeTakeFirst();
-      if (taken) {
+      if (await rowExists(trx, 'faqs', 'question', faq.question)) {
         throw new RejectedValueError('question', `"${faq.question}" is already a FAQ's question`);
       }
       await trx
@@ -121,8 +94,7 @@ async function importTree(
           answer: faq.answer,
           keywords: faq.keywords,
           notes: faq.notes,
-          created_at: at,
-          updated_at: at,
+          ...createdAt(at),
         })
         .execute();
       counts.faqs++;

@@ -1,5 +1,6 @@
-import { type Generated, type Kysely, sql } from 'kysely';
-import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
+import { type Kysely, sql } from 'kysely';
+import { type ColumnMap, mappedColumns, sameNamedColumns } from '../common/column-map.ts';
+import { flagIsSet } from '../common/flags.ts';
 import type { OstDepartmentTable } from '../departments/osticket-departments.ts';
 import { tablesOf } from '../entity.ts';
 import { type OstConfigTable, readCoreSetting } from '../osticket/osticket-config.ts';
@@ -11,17 +12,13 @@ import {
   type NewSlaPlan,
   SLA_ACTIVE,
   type SlaPlan,
+  type SlaPlanColumns,
   type SlaPlanRow,
   toSlaPlan,
 } from './sla-plan.ts';
 
 /** osTicket 1.18.1's `sla` (schema-1.18.1.sql). */
-export interface OstSlaTable {
-  id: Generated<number>;
-  schedule_id: number;
-  flags: number;
-  grace_period: number;
-  name: string;
+export interface OstSlaTable extends SlaPlanColumns {
   notes: string | null;
   created: string;
   updated: string;
@@ -41,16 +38,18 @@ const NOW = sql<string>`now()`;
 export const OSTICKET_SLA_PLANS: ColumnMap<OstSlaTable, SlaPlanRow, SlaPlan> = {
   table: 'sla',
   columns: {
-    id: 'id',
-    schedule_id: 'schedule_id',
-    flags: 'flags',
-    grace_period: 'grace_period',
-    name: 'name',
-    notes: 'notes',
-    created: 'created',
-    updated: 'updated',
+    ...sameNamedColumns(
+      'id',
+      'schedule_id',
+      'flags',
+      'grace_period',
+      'name',
+      'notes',
+      'created',
+      'updated',
+    ),
   },
-  isPublic: () => sql<boolean>`(flags & ${SLA_ACTIVE}) <> 0`,
+  isPublic: () => flagIsSet('flags', SLA_ACTIVE),
   toDomain: toSlaPlan,
 };
 

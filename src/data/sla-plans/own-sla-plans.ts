@@ -1,30 +1,18 @@
-import type { Generated, Kysely } from 'kysely';
-import type { ColumnMap } from '../common/column-map.ts';
-import { insertReturningId } from '../common/insert-returning-id.ts';
+import type { Kysely } from 'kysely';
+import { type ColumnMap, ownColumns } from '../common/column-map.ts';
+import { insertOwnRow } from '../common/insert-returning-id.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
 import type { TicketTable } from '../tickets/own-tickets.ts';
-import { now } from '../time.ts';
-import {
-  type NewSlaPlan,
-  SLA_ACTIVE,
-  type SlaPlan,
-  type SlaPlanRow,
-  toSlaPlan,
-} from './sla-plan.ts';
+import type { NewSlaPlan, SlaPlan, SlaPlanColumns, SlaPlanRow } from './sla-plan.ts';
+import { SLA_ACTIVE, toSlaPlan } from './sla-plan.ts';
 
 /** deskgate's `sla_plans` (migrations 006 and 008). */
-export interface OwnSlaPlanTable {
-  id: Generated<number>;
-  name: string;
-  grace_period: number;
-  flags: number;
-  schedule_id: number;
+export interface OwnSlaPlanTable extends SlaPlanColumns, OwnTimestamps {
   notes: string;
-  created_at: string;
-  updated_at: string;
 }
 
 interface Tables {
@@ -39,16 +27,7 @@ const DEFAULT_SLA_ID = 1;
 /** SLA plans on deskgate's own schema; clients see the active ones. */
 export const OWN_SLA_PLANS: ColumnMap<OwnSlaPlanTable, SlaPlanRow, SlaPlan> = {
   table: 'sla_plans',
-  columns: {
-    id: 'id',
-    name: 'name',
-    flags: 'flags',
-    grace_period: 'grace_period',
-    schedule_id: 'schedule_id',
-    notes: 'notes',
-    created: 'created_at',
-    updated: 'updated_at',
-  },
+  columns: ownColumns('id', 'name', 'flags', 'grace_period', 'schedule_id', 'notes'),
   // Bit 0x1 is active: an odd flags value.
   isPublic: (eb) => eb(eb('flags', '%', 2), '=', SLA_ACTIVE),
   toDomain: toSlaPlan,
@@ -61,19 +40,13 @@ export async function insertOwnSlaPlan(
   plan: NewSlaPlan,
 ): Promise<number> {
   const trx = tablesOf<Tables>(transaction);
-  const at = now();
-  return insertReturningId(
-    trx.insertInto('sla_plans').values({
-      name: plan.name,
-      grace_period: plan.gracePeriod,
-      flags: plan.flags,
-      schedule_id: plan.scheduleId,
-      notes: plan.notes,
-      created_at: at,
-      updated_at: at,
-    }),
-    dialect,
-  );
+  return insertOwnRow(trx, dialect, 'sla_plans', {
+    name: plan.name,
+    grace_period: plan.gracePeriod,
+    flags: plan.flags,
+    schedule_id: plan.scheduleId,
+    notes: plan.notes,
+  });
 }
 
 /** sla/delete in the write's transaction: departments on the plan go to 0, tickets to the default. */

@@ -1,7 +1,17 @@
+import type { Generated } from 'kysely';
 import { formatTimestamp } from '../time.ts';
 
 /** osTicket's SLA flags (include/class.sla.php): active, escalate, no overdue alerts, transient. */
 export const SLA_ACTIVE = 0x1;
+
+/** An SLA plan's columns both layouts' tables name alike (deskgate's `sla_plans`, osTicket's `sla`). */
+export interface SlaPlanColumns {
+  id: Generated<number>;
+  name: string;
+  grace_period: number;
+  flags: number;
+  schedule_id: number;
+}
 
 /** An SLA plan (osTicket's `sla`): flags active 0x1, escalate 0x2, no alerts 0x4, transient 0x8. */
 export interface SlaPlan {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { afterPosition } from '../common/keyset.ts';
+import { keysetPage, pageByTime } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
@@ -81,22 +81,17 @@ export async function findTask(db: Db, id: number): Promise<Task | undefined> {
   return (await toTasks(db, await selectTasks(db).where('task.id', '=', id).execute()))[0];
 }
 
+/** The tasks list's order: (created, id). */
+const TASKS_BY_CREATED = { key: 'task.created', id: 'task.id' };
+
 export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
   let select = selectTasks(db);
-  if (query.from !== undefined) select = select.where('task.created', '>=', query.from);
-  if (query.to !== undefined) select = select.where('task.created', '<=', query.to);
   if (query.ticketId !== 0) {
     select = select
       .where('task.object_type', '=', 'T')
       .where('task.object_id', '=', query.ticketId);
   }
-  const after = query.after;
-  if (after) {
-    select = select.where(
-      afterPosition('task.created', 'task.id', { key: after.created, id: after.id }),
-    );
-  }
-  const rows = await select.orderBy('task.created').orderBy('task.id').limit(query.limit).execute();
+  const rows = await keysetPage(select, TASKS_BY_CREATED, pageByTime(query)).execute();
   return toTasks(db, rows);
 }
 

@@ -1,6 +1,7 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { insertReturningId } from '../common/insert-returning-id.ts';
-import { afterPosition } from '../common/keyset.ts';
+import { keysetPage, pageByTime } from '../common/keyset.ts';
+import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
 import { appendEvents } from '../events/events.ts';
@@ -12,7 +13,7 @@ import { formatTimestamp, now } from '../time.ts';
 import type { NewTask, Task, TaskListQuery } from './task.ts';
 import type { TaskData } from './tasks.ts';
 
-export interface TaskTable {
+export interface TaskTable extends OwnTimestamps {
   id: Generated<number>;
   number: string;
   ticket_id: number;
@@ -22,8 +23,6 @@ export interface TaskTable {
   description: string;
   due_at: string | null;
   closed_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 type Db = Kysely<OwnTicketTables>;
@@ -49,22 +48,14 @@ export async function findTask(db: Db, id: number): Promise<Task | undefined> {
   return row && toTask(row);
 }
 
-function filtered(db: Db, query: TaskListQuery) {
-  let select = db.selectFrom('tasks');
-  if (query.from !== undefined) select = select.where('created_at', '>=', query.from);
-  if (query.to !== undefined) select = select.where('created_at', '<=', query.to);
-  if (query.ticketId !== 0) select = select.where('ticket_id', '=', query.ticketId);
-  return select;
-}
+/** The tasks list's order: (created, id). */
+const TASKS_BY_CREATED = { key: 'created_at', id: 'id' };
 
 /** Tasks in (created, id) order. */
 export async function listTasks(db: Db, query: TaskListQuery): Promise<Task[]> {
-  let select = filtered(db, query).selectAll();
-  const after = query.after;
-  if (after) {
-    select = select.where(afterPosition('created_at', 'id', { key: after.created, id: after.id }));
-  }
-  const rows = await select.orderBy('created_at').orderBy('id').limit(query.limit).execute();
+  let select = db.selectFrom('tasks').selectAll();
+  if (query.ticketId !== 0) select = select.where('ticket_id', '=', query.ticketId);
+  const rows = await keysetPage(select, TASKS_BY_CREATED, pageByTime(query)).execute();
   return rows.map(toTask);
 }
 
@@ -114,8 +105,7 @@ export async function createTask(db: Db, dialect: Dialect, task: NewTask): Promi
         description: task.description,
         due_at: null,
         closed_at: null,
-        created_at: at,
-        updated_at: at,
+        ...createdAt(at),
       }),
       dialect,
     );

@@ -1,4 +1,6 @@
 import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
+import { hasFlag } from '../common/flags.ts';
+import { TEAM_ENABLED } from '../osticket/osticket-flags.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import type { Team, TeamRow } from './team.ts';
 
@@ -10,16 +12,13 @@ export interface OstTeamTable {
   flags: number;
 }
 
-/** Team::FLAG_ENABLED (include/class.team.php). */
-const FLAG_ENABLED = 0x1;
-
 export const OSTICKET_TEAMS: ColumnMap<OstTeamTable, TeamRow, Team> = {
   table: 'team',
   columns: { id: 'team_id', name: 'name', is_enabled: null, flags: 'flags' },
   toDomain: (row) => ({
     id: Number(row.id),
     name: row.name,
-    isEnabled: (Number(row.flags) & FLAG_ENABLED) !== 0,
+    isEnabled: hasFlag(row.flags, TEAM_ENABLED),
   }),
 };
 

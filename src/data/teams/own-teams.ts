@@ -1,18 +1,16 @@
 import type { Generated } from 'kysely';
 import { type ColumnMap, hasRowWith } from '../common/column-map.ts';
-import { insertReturningId } from '../common/insert-returning-id.ts';
+import { insertOwnRow } from '../common/insert-returning-id.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
 import { RejectedValueError } from '../store.ts';
-import { now } from '../time.ts';
 import type { NewTeam, Team, TeamRow } from './team.ts';
 
 /** deskgate's `teams` (migration 012). */
-export interface OwnTeamTable {
+export interface OwnTeamTable extends OwnTimestamps {
   id: Generated<number>;
   name: string;
   is_enabled: number;
-  created_at: string;
-  updated_at: string;
 }
 
 export const OWN_TEAMS: ColumnMap<OwnTeamTable, TeamRow, Team> = {
@@ -31,18 +29,10 @@ export async function addOwnTeam({ db, dialect }: OwnHandle, team: NewTeam): Pro
     if (await hasRowWith(trx, OWN_TEAMS, 'name', team.name)) {
       throw new RejectedValueError('name', 'is already the name of a team');
     }
-    const at = now();
-    return insertReturningId(
-      tablesOf<{ teams: OwnTeamTable }>(trx)
-        .insertInto('teams')
-        .values({
-          name: team.name,
-          is_enabled: team.isEnabled ? 1 : 0,
-          created_at: at,
-          updated_at: at,
-        }),
-      dialect,
-    );
+    return insertOwnRow(tablesOf<{ teams: OwnTeamTable }>(trx), dialect, 'teams', {
+      name: team.name,
+      is_enabled: team.isEnabled ? 1 : 0,
+    });
   });
   return { id, name: team.name, isEnabled: team.isEnabled };
 }

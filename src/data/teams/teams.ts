@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type ColumnMap, columnOf, readRows, selectRows } from '../common/column-map.ts';
+import { type ColumnMap, readInOrder, selectRows } from '../common/column-map.ts';
 import { defineEntity } from '../entity.ts';
 import { OSTICKET_TEAM_TABLES, OSTICKET_TEAMS } from './osticket-teams.ts';
 import { addOwnTeam, OWN_TEAMS } from './own-teams.ts';
@@ -21,7 +21,7 @@ function teamReads<Table>(
   map: ColumnMap<Table, TeamRow, Team>,
 ): Pick<TeamData, 'list'> {
   return {
-    list: (limit) => readRows(selectRows(db, map).orderBy(columnOf(map, 'id')).limit(limit), map),
+    list: (limit) => readInOrder(selectRows(db, map), map, ['id'], limit),
   };
 }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { rowExists } from '../common/row-exists.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import type { HelpDeskChoices, TicketInputData } from './ticket-inputs.ts';
@@ -76,14 +77,7 @@ export function makeOsticketTicketInputs(handle: OsticketHandle): TicketInputDat
           Number(active?.status_id ?? 0) || (await setting('default_ticket_status_id')) || 1,
       };
     },
-    async priorityExists(priorityId) {
-      const row = await db
-        .selectFrom('ticket_priority')
-        .select('priority_id')
-        .where('priority_id', '=', priorityId)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
+    priorityExists: (priorityId) => rowExists(db, 'ticket_priority', 'priority_id', priorityId),
     async agentUsername(staffId) {
       const row = await db
         .selectFrom('staff')

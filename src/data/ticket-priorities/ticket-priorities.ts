@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type ColumnMap, columnOf, readRows, selectRows } from '../common/column-map.ts';
+import { type ColumnMap, readInOrder, selectRows } from '../common/column-map.ts';
 import { defineEntity } from '../entity.ts';
 import {
   OSTICKET_TICKET_PRIORITIES,
@@ -19,7 +19,7 @@ function priorityReads<Table>(
   map: ColumnMap<Table, TicketPriorityRow, TicketPriority>,
 ): TicketPriorityData {
   return {
-    list: (limit) => readRows(selectRows(db, map).orderBy(columnOf(map, 'id')).limit(limit), map),
+    list: (limit) => readInOrder(selectRows(db, map), map, ['id'], limit),
   };
 }
 

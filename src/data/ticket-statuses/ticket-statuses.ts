@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
 import {
   type ColumnMap,
   columnOf,
   type MappedSelect,
-  readRows,
+  readInOrder,
   selectRows,
 } from '../common/column-map.ts';
+import { flagIsSet } from '../common/flags.ts';
 import { defineEntity } from '../entity.ts';
 import {
   MODE_ENABLED,
@@ -30,14 +30,8 @@ function settable<Table>(
   map: ColumnMap<Table, TicketStatusRow, TicketStatus>,
   limit: number,
 ): Promise<TicketStatus[]> {
-  return readRows(
-    select
-      .where(columnOf(map, 'state'), 'in', SETTABLE_STATES)
-      .orderBy(columnOf(map, 'sort'))
-      .orderBy(columnOf(map, 'id'))
-      .limit(limit),
-    map,
-  );
+  const settable = select.where(columnOf(map, 'state'), 'in', SETTABLE_STATES);
+  return readInOrder(settable, map, ['sort', 'id'], limit);
 }
 
 export const ticketStatuses = defineEntity<TicketStatusData>({
@@ -52,9 +46,7 @@ export const ticketStatuses = defineEntity<TicketStatusData>({
     return {
       list: (limit) =>
         settable(
-          selectRows(handle.db, OSTICKET_TICKET_STATUSES).where(
-            sql<boolean>`(${sql.ref('mode')} & ${MODE_ENABLED}) <> 0`,
-          ),
+          selectRows(handle.db, OSTICKET_TICKET_STATUSES).where(flagIsSet('mode', MODE_ENABLED)),
           OSTICKET_TICKET_STATUSES,
           limit,
         ),

@@ -1,14 +1,14 @@
-import type { Kysely, Selectable } from 'kysely';
-import { afterPosition } from '../common/keyset.ts';
+import type { Kysely } from 'kysely';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { UnsupportedInModeError } from '../store.ts';
-import { formatTimestamp } from '../time.ts';
 import { byCreatedThenId, notHidden } from './hidden-entries.ts';
-import type { OsticketTicketTables, OstTicketTable } from './osticket-ticket-tables.ts';
+import type { OsticketTicketTables } from './osticket-ticket-tables.ts';
 import type { Ticket, TicketEntry, TicketListQuery, TicketLookup } from './ticket.ts';
+import { type TicketListColumns, ticketListPage } from './ticket-list-page.ts';
+import { ticketReferences, ticketState } from './ticket-references.ts';
 import type { TicketData } from './tickets.ts';
-import { toTicketEntry } from './to-ticket-entry.ts';
+import { entriesByTicket } from './to-ticket-entry.ts';
 
 /** The ticket's own columns, named: never `*` over joined tables (the original's defect). */
 const TICKET_COLUMNS = [
@@ -30,21 +30,28 @@ const TICKET_COLUMNS = [
   'ticket.ip_address',
   'ticket.source',
   'ticket.source_extra',
-  'ticket.isoverdue',
-  'ticket.isanswered',
-  'ticket.duedate',
-  'ticket.est_duedate',
-  'ticket.reopened',
-  'ticket.closed',
-  'ticket.lastupdate',
-  'ticket.created',
-  'ticket.updated',
 ] as const;
 
-type TicketRow = Selectable<OstTicketTable>;
-type Db = Kysely<OsticketTicketTables>;
+/** The ticket's state and times, under the names ticketState reads (deskgate's own columns'). */
+const STATE_COLUMNS = [
+  'ticket.isoverdue as is_overdue',
+  'ticket.isanswered as is_answered',
+  'ticket.duedate as due_at',
+  'ticket.est_duedate as sla_due_at',
+  'ticket.reopened as reopened_at',
+  'ticket.closed as closed_at',
+  'ticket.lastupdate as last_update_at',
+  'ticket.created as created_at',
+  'ticket.updated as updated_at',
+] as const;
 
-const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
+function selectTickets(db: Db) {
+  return db.selectFrom('ticket').select([...TICKET_COLUMNS, ...STATE_COLUMNS]);
+}
+
+type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>['execute']>>[number];
+
+type Db = Kysely<OsticketTicketTables>;
 
 interface Answers {
   subject?: string;
@@ -119,6 +126,23 @@ async function answersOf(db: Db, ids: number[]): Promise<Map<number, Answers>> {
   return answers;
 }
 
+/** The thread entry columns the reads select. */
+const ENTRY_COLUMNS = [
+  'id',
+  'pid',
+  'thread_id',
+  'staff_id',
+  'user_id',
+  'type',
+  'poster',
+  'source',
+  'title',
+  'body',
+  'format',
+  'ip_address',
+  'created',
+] as const;
+
 /**
  * The ticket threads' messages and responses (notes when asked for), never a task's thread, in
  * osTicket's own order (created, id) and, as its views, without the hidden entries: the originals
@@ -129,32 +153,19 @@ async function entriesOf(
   ids: number[],
   notes: boolean,
 ): Promise<Map<number, TicketEntry[]>> {
-  const byTicket = new Map<number, TicketEntry[]>(ids.map((id) => [id, []]));
   const rows = await db
     .selectFrom('thread')
     .innerJoin('thread_entry', 'thread_entry.thread_id', 'thread.id')
     .select([
       'thread.object_id',
-      'thread_entry.id',
-      'thread_entry.pid',
-      'thread_entry.thread_id',
-      'thread_entry.staff_id',
-      'thread_entry.user_id',
-      'thread_entry.type',
-      'thread_entry.poster',
-      'thread_entry.source',
-      'thread_entry.title',
-      'thread_entry.body',
-      'thread_entry.format',
-      'thread_entry.ip_address',
-      'thread_entry.created',
+      ...ENTRY_COLUMNS.map((column) => `thread_entry.${column}` as const),
     ])
     .where('thread.object_type', '=', 'T')
     .where('thread.object_id', 'in', ids)
     .where('thread_entry.type', 'in', notes ? ['M', 'R', 'N'] : ['M', 'R'])
     .where(notHidden)
     .execute();
-  for (const row of rows) byTicket.get(Number(row.object_id))?.push(toTicketEntry(row));
+  const byTicket = entriesByTicket(ids, rows, (row) => row.object_id);
   for (const entries of byTicket.values()) entries.sort(byCreatedThenId);
   return byTicket;
 }
@@ -172,12 +183,7 @@ async function toTickets(db: Db, rows: TicketRow[], notes: boolean): Promise<Tic
       number: row.number ?? '',
       userId: Number(row.user_id),
       userEmailId: Number(row.user_email_id),
-      statusId: Number(row.status_id),
-      deptId: Number(row.dept_id),
-      slaId: Number(row.sla_id),
-      topicId: Number(row.topic_id),
-      staffId: Number(row.staff_id),
-      teamId: Number(row.team_id),
+      ...ticketReferences(row),
       emailId: Number(row.email_id),
       lockId: Number(row.lock_id),
       flags: Number(row.flags),
@@ -185,15 +191,7 @@ async function toTickets(db: Db, rows: TicketRow[], notes: boolean): Promise<Tic
       ipAddress: row.ip_address,
       source: row.source,
       sourceExtra: row.source_extra,
-      isOverdue: Number(row.isoverdue) === 1,
-      isAnswered: Number(row.isanswered) === 1,
-      dueDate: optionalTime(row.duedate),
-      estDueDate: optionalTime(row.est_duedate),
-      reopened: optionalTime(row.reopened),
-      closed: optionalTime(row.closed),
-      lastUpdate: optionalTime(row.lastupdate),
-      created: formatTimestamp(row.created),
-      updated: formatTimestamp(row.updated),
+      ...ticketState(row),
       subject: answer.subject ?? '',
       priorityId: answer.priorityId ?? 0,
       priority: answer.priority ?? '',
@@ -207,7 +205,7 @@ export async function findTicket(
   lookup: TicketLookup,
   options: { notes: boolean },
 ): Promise<Ticket | undefined> {
-  const query = db.selectFrom('ticket').select(TICKET_COLUMNS);
+  const query = selectTickets(db);
   const rows = await ('id' in lookup
     ? query.where('ticket.ticket_id', '=', lookup.id)
     : // osTicket has no unique index on number: the first ticket with it, as its own look-up.
@@ -218,25 +216,17 @@ export async function findTicket(
   return (await toTickets(db, rows, options.notes))[0];
 }
 
-function filtered(db: Db, query: TicketListQuery) {
-  const column = query.order === 'created' ? 'ticket.created' : 'ticket.lastupdate';
-  let select = db.selectFrom('ticket');
-  if (query.from !== undefined) select = select.where(column, '>=', query.from);
-  if (query.to !== undefined) select = select.where(column, '<=', query.to);
-  if (query.statusId !== 0) select = select.where('ticket.status_id', '=', query.statusId);
-  return { select, column } as const;
-}
+/** Where this layout keeps what the ticket list filters and orders by. */
+const LIST_COLUMNS: TicketListColumns = {
+  id: 'ticket.ticket_id',
+  created: 'ticket.created',
+  lastUpdate: 'ticket.lastupdate',
+  statusId: 'ticket.status_id',
+  timesMayBeNull: true,
+};
 
 export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
-  const { select, column } = filtered(db, query);
-  let page = select.select(TICKET_COLUMNS).where(column, 'is not', null);
-  const after = query.after;
-  if (after) {
-    page = page.where(
-      afterPosition(column, 'ticket.ticket_id', { key: after.created, id: after.id }),
-    );
-  }
-  const rows = await page.orderBy(column).orderBy('ticket.ticket_id').limit(query.limit).execute();
+  const rows = await ticketListPage(selectTickets(db), LIST_COLUMNS, query).execute();
   return toTickets(db, rows, query.notes);
 }
 
@@ -245,28 +235,16 @@ export const OSTICKET_TICKET_TABLES: readonly OsticketTableRequirement[] = [
   {
     table: 'ticket',
     privileges: ['SELECT'],
-    columns: TICKET_COLUMNS.map((column) => column.slice('ticket.'.length)),
+    columns: [...TICKET_COLUMNS, ...STATE_COLUMNS].map(
+      (column) => column.slice('ticket.'.length).split(' as ')[0] as string,
+    ),
   },
   { table: 'thread', privileges: ['SELECT'], columns: ['id', 'object_id', 'object_type'] },
   {
     table: 'thread_entry',
     privileges: ['SELECT'],
-    columns: [
-      'id',
-      'pid',
-      'thread_id',
-      'staff_id',
-      'user_id',
-      'type',
-      'poster',
-      'source',
-      'title',
-      'body',
-      'format',
-      'ip_address',
-      'created',
-      'flags',
-    ],
+    // flags: the hidden entries are left out (notHidden).
+    columns: [...ENTRY_COLUMNS, 'flags'],
   },
   {
     table: 'ticket_priority',

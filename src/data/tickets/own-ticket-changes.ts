@@ -1,5 +1,7 @@
 import type { Updateable } from 'kysely';
+import { hasFlag } from '../common/flags.ts';
 import type { Dialect } from '../dialects/dialect.ts';
+import { SLA_ACTIVE } from '../sla-plans/sla-plan.ts';
 import { RejectedValueError } from '../store.ts';
 import { formatTimestamp } from '../time.ts';
 import { insertTicketEvent } from './own-ticket-events.ts';
@@ -16,8 +18,7 @@ import type { TicketTable, Trx } from './own-tickets.ts';
 import type { TicketChange, TicketChangeResult } from './ticket.ts';
 import { TicketConflictError, TicketNotCloseableError } from './ticket-errors.ts';
 
-/** An SLA plan's flags, as osTicket's: active (sets a due time), transient (a transfer replaces it). */
-const SLA_ACTIVE = 1;
+/** An SLA plan's transient flag, as osTicket's (0x8): a transfer replaces the plan. */
 const SLA_TRANSIENT = 8;
 
 type Row = TicketRowOf;
@@ -60,7 +61,7 @@ async function slaDueFrom(trx: Trx, slaId: number, start: string): Promise<strin
     .select(['grace_period', 'flags'])
     .where('id', '=', slaId)
     .executeTakeFirst();
-  if (!sla || (Number(sla.flags) & SLA_ACTIVE) === 0) return null;
+  if (!sla || !hasFlag(sla.flags, SLA_ACTIVE)) return null;
   return addHours(start, Number(sla.grace_period));
 }
 
@@ -294,7 +295,7 @@ async function planTransfer(
       .select('flags')
       .where('id', '=', slaId)
       .executeTakeFirst();
-    if (slaId === 0 || !sla || (Number(sla.flags) & SLA_TRANSIENT) !== 0) set.sla_id = deptSla;
+    if (slaId === 0 || !sla || hasFlag(sla.flags, SLA_TRANSIENT)) set.sla_id = deptSla;
   }
   const reopened = await withReopen(trx, row, at, { set, events: [] });
   return {

@@ -1,7 +1,7 @@
-import type { Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../dialects/dialect.ts';
 import { feedTicketEvent } from './own-ticket-feed.ts';
-import type { OwnTicketTables } from './own-tickets.ts';
+import type { OwnTicketTables, TicketEventTable } from './own-tickets.ts';
 
 /** A value before and after a change, e.g. `status_id: [1, 3]`. */
 export type EventChanges = Readonly<Record<string, readonly [unknown, unknown]>>;
@@ -13,17 +13,10 @@ export type EventChanges = Readonly<Record<string, readonly [unknown, unknown]>>
  * `dept_id`, `topic_id` and `team_id` the ticket's after the change, and `changes` the columns
  * before and after (decision 410).
  */
-export interface NewTicketEvent {
-  ticket_id: number;
-  kind: string;
-  staff_id: number;
-  user_id: number;
-  dept_id: number;
-  topic_id: number;
-  team_id: number;
+export interface NewTicketEvent
+  extends Omit<Selectable<TicketEventTable>, 'id' | 'data' | 'changes'> {
   data: unknown;
   changes: EventChanges | null;
-  at: string;
 }
 
 /**

@@ -1,17 +1,18 @@
-import type { Generated, Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, Selectable, SelectQueryBuilder, Transaction } from 'kysely';
 import type { OwnAgentTable } from '../agents/own-agents.ts';
+import { hasFlag } from '../common/flags.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
-import { afterPosition } from '../common/keyset.ts';
+import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
 import { type Param, prepareRead, type Reader } from '../common/prepared-query.ts';
 import type { OwnDepartmentTable } from '../departments/own-departments.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { type OwnHandle, readerOf, tablesOf } from '../entity.ts';
 import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
+import { SLA_ACTIVE } from '../sla-plans/sla-plan.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
 import type { TaskTable } from '../tasks/own-tasks.ts';
 import type { TicketPriorityTable } from '../ticket-priorities/own-ticket-priorities.ts';
 import type { TicketStatusTable } from '../ticket-statuses/own-ticket-statuses.ts';
-import { formatTimestamp } from '../time.ts';
 import { takeNextNumber } from './count-next.ts';
 import { changeTicket } from './own-ticket-changes.ts';
 import { insertTicketEvent } from './own-ticket-events.ts';
@@ -26,15 +27,17 @@ import type {
   TicketListQuery,
   TicketLookup,
 } from './ticket.ts';
+import { type TicketListColumns, ticketListPage } from './ticket-list-page.ts';
+import { ticketReferences, ticketState } from './ticket-references.ts';
 import type { AnonymisedTickets, CreatedTicket, TicketData } from './tickets.ts';
-import { toTicketEntry } from './to-ticket-entry.ts';
+import { type EntryColumns, entriesByTicket, toTicketEntry } from './to-ticket-entry.ts';
 
 export interface CounterTable {
   name: string;
   next: number;
 }
 
-export interface TicketTable {
+export interface TicketTable extends OwnTimestamps {
   id: Generated<number>;
   number: string;
   user_id: number;
@@ -58,24 +61,12 @@ export interface TicketTable {
   last_message_at: string | null;
   last_response_at: string | null;
   last_update_at: string;
-  created_at: string;
-  updated_at: string;
 }
 
-export interface TicketEntryTable {
+/** deskgate's `ticket_entries`: an entry's columns as both layouts name them, with its ticket. */
+export interface TicketEntryTable extends Omit<EntryColumns, 'id' | 'created'> {
   id: Generated<number>;
   ticket_id: number;
-  pid: number;
-  /** M (the user's message), R (an agent's response), N (an internal note), as osTicket. */
-  type: string;
-  user_id: number;
-  staff_id: number;
-  poster: string;
-  title: string | null;
-  body: string;
-  format: string;
-  source: string;
-  ip_address: string;
   created_at: string;
 }
 
@@ -116,10 +107,6 @@ export type Trx = Transaction<OwnTicketTables>;
 
 /** osTicket's default priority on a fresh install (config `default_priority_id`): Normal. */
 const DEFAULT_PRIORITY_ID = 2;
-/** An SLA plan's active flag (osTicket's 0x1): only an active plan sets a due time. */
-const SLA_ACTIVE = 1;
-
-const optionalTime = (value: string | null) => (value === null ? null : formatTimestamp(value));
 
 function selectTickets(db: Db) {
   return db
@@ -138,12 +125,7 @@ function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
     number: row.number,
     userId: Number(row.user_id),
     userEmailId: 0,
-    statusId: Number(row.status_id),
-    deptId: Number(row.dept_id),
-    slaId: Number(row.sla_id),
-    topicId: Number(row.topic_id),
-    staffId: Number(row.staff_id),
-    teamId: Number(row.team_id),
+    ...ticketReferences(row),
     emailId: 0,
     lockId: 0,
     flags: 0,
@@ -151,20 +133,17 @@ function toTicket(row: TicketRow, entries: TicketEntry[]): Ticket {
     ipAddress: row.ip_address,
     source: row.source,
     sourceExtra: null,
-    isOverdue: Number(row.is_overdue) === 1,
-    isAnswered: Number(row.is_answered) === 1,
-    dueDate: optionalTime(row.due_at),
-    estDueDate: optionalTime(row.sla_due_at),
-    reopened: optionalTime(row.reopened_at),
-    closed: optionalTime(row.closed_at),
-    lastUpdate: formatTimestamp(row.last_update_at),
-    created: formatTimestamp(row.created_at),
-    updated: formatTimestamp(row.updated_at),
+    ...ticketState(row),
     subject: row.subject,
     priorityId: Number(row.priority_id),
     priority: row.priority_name ?? '',
     entries,
   };
+}
+
+/** An entry row of deskgate's table under the columns both layouts name alike. */
+function asEntryColumns(row: Selectable<TicketEntryTable>) {
+  return { ...row, created: row.created_at };
 }
 
 /** The entries of these tickets, oldest first, notes only when asked for. */
@@ -173,8 +152,7 @@ async function entriesOf(
   ticketIds: number[],
   notes: boolean,
 ): Promise<Map<number, TicketEntry[]>> {
-  const byTicket = new Map<number, TicketEntry[]>(ticketIds.map((id) => [id, []]));
-  if (ticketIds.length === 0) return byTicket;
+  if (ticketIds.length === 0) return new Map();
   let query = db
     .selectFrom('ticket_entries')
     .selectAll()
@@ -182,9 +160,8 @@ async function entriesOf(
     .orderBy('ticket_id')
     .orderBy('id');
   if (!notes) query = query.where('type', '<>', 'N');
-  for (const row of await query.execute())
-    byTicket.get(Number(row.ticket_id))?.push(toTicketEntry({ ...row, created: row.created_at }));
-  return byTicket;
+  const rows = (await query.execute()).map(asEntryColumns);
+  return entriesByTicket(ticketIds, rows, (row) => row.ticket_id);
 }
 
 async function withEntries(db: Db, rows: TicketRow[], notes: boolean): Promise<Ticket[]> {
@@ -228,29 +205,21 @@ export async function findTicket(
   });
   return toTicket(
     row,
-    entries.map((entry) => toTicketEntry({ ...entry, created: entry.created_at })),
+    entries.map((entry) => toTicketEntry(asEntryColumns(entry))),
   );
 }
 
-function filtered(db: Db, query: TicketListQuery) {
-  const column = query.order === 'created' ? 'tickets.created_at' : 'tickets.last_update_at';
-  let select = selectTickets(db);
-  if (query.from !== undefined) select = select.where(column, '>=', query.from);
-  if (query.to !== undefined) select = select.where(column, '<=', query.to);
-  if (query.statusId !== 0) select = select.where('tickets.status_id', '=', query.statusId);
-  return { select, column } as const;
-}
+/** Where this layout keeps what the ticket list filters and orders by. */
+const LIST_COLUMNS: TicketListColumns = {
+  id: 'tickets.id',
+  created: 'tickets.created_at',
+  lastUpdate: 'tickets.last_update_at',
+  statusId: 'tickets.status_id',
+  timesMayBeNull: false,
+};
 
 export async function listTickets(db: Db, query: TicketListQuery): Promise<Ticket[]> {
-  const { column } = filtered(db, query);
-  let { select } = filtered(db, query);
-  const after = query.after;
-  if (after) {
-    select = select.where(
-      afterPosition(column, 'tickets.id', { key: after.created, id: after.id }),
-    );
-  }
-  const rows = await select.orderBy(column).orderBy('tickets.id').limit(query.limit).execute();
+  const rows = await ticketListPage(selectTickets(db), LIST_COLUMNS, query).execute();
   return withEntries(db, rows, query.notes);
 }
 
@@ -344,16 +313,13 @@ export async function insertTicket(
         is_answered: 0,
         due_at: null,
         sla_due_at:
-          !closed && (Number(sla.flags) & SLA_ACTIVE) !== 0
-            ? addHours(at, Number(sla.grace_period))
-            : null,
+          !closed && hasFlag(sla.flags, SLA_ACTIVE) ? addHours(at, Number(sla.grace_period)) : null,
         reopened_at: null,
         closed_at: closed ? at : null,
         last_message_at: at,
         last_response_at: null,
         last_update_at: at,
-        created_at: at,
-        updated_at: at,
+        ...createdAt(at),
       }),
       dialect,
     );
@@ -553,6 +519,13 @@ export async function countTicketsNaming(
   return Number(row.n);
 }
 
+/** The ids a select of ids finds, in id order. */
+async function idsInOrder<Table extends 'tickets' | 'ticket_entries'>(
+  select: SelectQueryBuilder<OwnTicketTables, Table, { id: number }>,
+): Promise<number[]> {
+  return (await select.orderBy('id').execute()).map((row) => Number(row.id));
+}
+
 /** TicketData.anonymiseTicketsOf on deskgate's own schema, in the erasure's transaction. */
 export async function anonymiseTicketsOf(
   trx: Trx,
@@ -562,15 +535,12 @@ export async function anonymiseTicketsOf(
   // Sub-selects, not id lists: no bound on how many tickets a user has. Their tickets' rows are
   // changed last, as the sub-selects find them by their user.
   const theirTickets = trx.selectFrom('tickets').select('id').where('user_id', '=', userId);
-  const ticketIds = (await theirTickets.orderBy('id').execute()).map((row) => Number(row.id));
-  const entryIds = (
-    await trx
-      .selectFrom('ticket_entries')
-      .select('id')
-      .where('ticket_id', 'in', theirTickets)
-      .orderBy('id')
-      .execute()
-  ).map((row) => Number(row.id));
+  const theirEntries = trx
+    .selectFrom('ticket_entries')
+    .select('id')
+    .where('ticket_id', 'in', theirTickets);
+  const ticketIds = await idsInOrder(theirTickets);
+  const entryIds = await idsInOrder(theirEntries);
   // The user's own entries, wherever they are: their words, name and address.
   const userEntries = trx.updateTable('ticket_entries').where('user_id', '=', userId);
   await userEntries.set({ title: marker }).where('title', 'is not', null).execute();

@@ -5,6 +5,7 @@ import type { TicketEntry } from './ticket.ts';
 export interface EntryColumns {
   id: number;
   pid: number;
+  /** M (the user's message), R (an agent's response), N (an internal note), as osTicket. */
   type: string;
   user_id: number;
   staff_id: number;
@@ -32,4 +33,15 @@ export function toTicketEntry(row: EntryColumns): TicketEntry {
     ipAddress: row.ip_address,
     created: formatTimestamp(row.created),
   };
+}
+
+/** Each of these tickets' entries, from `rows` of any of them; `ticketOf` names a row's ticket. */
+export function entriesByTicket<Row extends EntryColumns>(
+  ticketIds: readonly number[],
+  rows: readonly Row[],
+  ticketOf: (row: Row) => unknown,
+): Map<number, TicketEntry[]> {
+  const byTicket = new Map<number, TicketEntry[]>(ticketIds.map((id) => [id, []]));
+  for (const row of rows) byTicket.get(Number(ticketOf(row)))?.push(toTicketEntry(row));
+  return byTicket;
 }

@@ -1,5 +1,7 @@
 import type { Generated } from 'kysely';
 import { type ColumnMap, mappedColumns } from '../common/column-map.ts';
+import { hasFlag } from '../common/flags.ts';
+import { TOPIC_ACTIVE } from '../osticket/osticket-flags.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
 import { type Topic, type TopicRow, toTopic } from './topic.ts';
 
@@ -23,9 +25,6 @@ export interface HelpTopicTable {
   updated: string;
 }
 
-/** osTicket's `Topic::FLAG_ACTIVE`; archived (4) and disabled (0) topics lack it. */
-const FLAG_ACTIVE = 2;
-
 /** osTicket's help topics, read only: osTicket manages them in its admin panel. */
 export const OSTICKET_TOPICS: ColumnMap<HelpTopicTable, TopicRow, Topic> = {
   table: 'help_topic',
@@ -40,7 +39,7 @@ export const OSTICKET_TOPICS: ColumnMap<HelpTopicTable, TopicRow, Topic> = {
     created: 'created',
     updated: 'updated',
   },
-  toDomain: (row) => toTopic(row, (Number(row.flags ?? 0) & FLAG_ACTIVE) !== 0),
+  toDomain: (row) => toTopic(row, hasFlag(row.flags, TOPIC_ACTIVE)),
 };
 
 /** Exactly the columns deskgate reads; the start and /readyz select them too. */

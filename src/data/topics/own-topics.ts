@@ -1,19 +1,18 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { ColumnMap } from '../common/column-map.ts';
+import { type ColumnMap, ownColumns } from '../common/column-map.ts';
+import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
 import type { Dialect } from '../dialects/dialect.ts';
 import { now } from '../time.ts';
 import { type NewTopic, type Topic, type TopicRow, toTopic } from './topic.ts';
 
 /** deskgate's `topics` (migration 001). Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text. */
-export interface TopicTable {
+export interface TopicTable extends OwnTimestamps {
   id: Generated<number>;
   parent_id: number;
   is_public: number;
   sort: number;
   name: string;
   notes: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface OwnTopicTables {
@@ -25,17 +24,7 @@ type TopicTableRow = Selectable<TopicTable>;
 /** Help topics on deskgate's own schema: all active (it has no state for them). */
 export const OWN_TOPICS: ColumnMap<TopicTable, TopicRow, Topic> = {
   table: 'topics',
-  columns: {
-    id: 'id',
-    parent_id: 'parent_id',
-    is_public: 'is_public',
-    flags: null,
-    sort: 'sort',
-    name: 'name',
-    notes: 'notes',
-    created: 'created_at',
-    updated: 'updated_at',
-  },
+  columns: { ...ownColumns('id', 'parent_id', 'is_public', 'sort', 'name', 'notes'), flags: null },
   toDomain: (row) => toTopic(row, true),
 };
 
@@ -76,8 +65,7 @@ async function writeTopics(
         sort: topic.sort,
         name: topic.name,
         notes: topic.notes,
-        created_at: at,
-        updated_at: at,
+        ...createdAt(at),
       }));
       await trx.insertInto('topics').values(rows).execute();
     }

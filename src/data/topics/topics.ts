@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { type ColumnMap, columnOf, countRows, readRows, selectRows } from '../common/column-map.ts';
+import {
+  type ColumnMap,
+  columnOf,
+  countRows,
+  readInOrder,
+  selectRows,
+} from '../common/column-map.ts';
 import { type Param, prepareRead } from '../common/prepared-query.ts';
 import { type DataHandle, defineEntity, tablesOf } from '../entity.ts';
 import { importOwnTopics } from './import-own-topics.ts';
@@ -71,7 +77,7 @@ function topicReads<Table>(map: ColumnMap<Table, TopicRow, Topic>) {
       const [topic] = toTopics(await byId(reader, { id }));
       return topic;
     },
-    listTopics: () => readRows(selectRows(db, map).orderBy(columnOf(map, 'id')), map),
+    listTopics: () => readInOrder(selectRows(db, map), map, ['id']),
     async listTopicsInOrder(parentId) {
       return toTopics(
         parentId === undefined

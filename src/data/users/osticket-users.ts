@@ -1,5 +1,5 @@
 import type { Generated, Kysely } from 'kysely';
-import { afterPosition } from '../common/keyset.ts';
+import { keysetPage, pageByTime } from '../common/keyset.ts';
 import { type OsticketHandle, tablesOf } from '../entity.ts';
 import { managedByOsticket } from '../osticket/managed-by-osticket.ts';
 import type { OsticketTableRequirement } from '../osticket/osticket-requirements.ts';
@@ -259,18 +259,15 @@ export async function findUserById(
   return (await toUsers(db, rows))[0];
 }
 
+/** The users list's order: (created, id). */
+const USERS_BY_CREATED = { key: 'user.created', id: 'user.id' };
+
 /** Users created in [from, to] (osTicket's datetime), after `after` in (created, id) order. */
 export async function listUsersCreatedBetween(
   db: Kysely<OsticketUserTables>,
-  { from, to, after, limit }: UserRangeQuery,
+  query: UserRangeQuery,
 ): Promise<User[]> {
-  let query = selectUsers(db).where('user.created', '>=', from).where('user.created', '<=', to);
-  if (after) {
-    query = query.where(
-      afterPosition('user.created', 'user.id', { key: after.created, id: after.id }),
-    );
-  }
-  const rows = await query.orderBy('user.created').orderBy('user.id').limit(limit).execute();
+  const rows = await keysetPage(selectUsers(db), USERS_BY_CREATED, pageByTime(query)).execute();
   return toUsers(db, rows);
 }
 

@@ -1,6 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
 import { prepareInsertReturningId } from '../common/insert-returning-id.ts';
-import { afterPosition } from '../common/keyset.ts';
+import { keysetPage, pageByTime } from '../common/keyset.ts';
+import type { OwnTimestamps } from '../common/own-timestamps.ts';
 import { type Param, prepareQuery } from '../common/prepared-query.ts';
 import type { Dialect, UniqueIndex } from '../dialects/dialect.ts';
 import { type OwnHandle, tablesOf } from '../entity.ts';
@@ -12,7 +13,7 @@ import type { NewUser, User, UserRangeQuery } from './user.ts';
 import type { UserData } from './users.ts';
 
 /** Timestamps are UTC `YYYY-MM-DD HH:MM:SS` text (see migrations/column-types.ts). */
-export interface UserTable {
+export interface UserTable extends OwnTimestamps {
   id: Generated<number>;
   org_id: number;
   default_email_id: number;
@@ -20,8 +21,6 @@ export interface UserTable {
   name: string;
   /** Digits as typed; '' for none (migration 007 made it text). */
   phone: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface UserEmailTable {
@@ -141,24 +140,26 @@ export async function findUserIdByEmail(
   return row && Number(row.user_id);
 }
 
+/** The columns of `users` the User object needs. */
+const USER_COLUMNS = [
+  'id',
+  'name',
+  'phone',
+  'org_id',
+  'default_email_id',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+
 /** Users with their default address and account, in the columns the User object needs. */
 export function selectUsers(db: Kysely<OwnUserTables>) {
   return db
     .selectFrom('users')
     .innerJoin('user_accounts', 'user_accounts.user_id', 'users.id')
     .leftJoin('user_emails', 'user_emails.id', 'users.default_email_id')
-    .select([
-      'users.id',
-      'users.name',
-      'user_emails.address',
-      'user_accounts.timezone',
-      'users.phone',
-      'users.org_id',
-      'users.default_email_id',
-      'users.status',
-      'users.created_at',
-      'users.updated_at',
-    ]);
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
+    .select(['user_emails.address', 'user_accounts.timezone']);
 }
 
 type UserRow = Awaited<ReturnType<ReturnType<typeof selectUsers>['execute']>>[number];
@@ -211,23 +212,18 @@ export async function findPasswordHash(
   return row?.password_hash;
 }
 
+/** The users list's order: (created, id). */
+const USERS_BY_CREATED = { key: 'users.created_at', id: 'users.id' };
+
 /**
  * Users created in [from, to], after `after` in (created, id) order, at most `limit`. Timestamps
  * are UTC text of one shape on deskgate's schema, so comparing them as text orders them in time.
  */
 export async function listUsersCreatedBetween(
   db: Kysely<OwnUserTables>,
-  { from, to, after, limit }: UserRangeQuery,
+  query: UserRangeQuery,
 ): Promise<User[]> {
-  let query = selectUsers(db)
-    .where('users.created_at', '>=', from)
-    .where('users.created_at', '<=', to);
-  if (after) {
-    query = query.where(
-      afterPosition('users.created_at', 'users.id', { key: after.created, id: after.id }),
-    );
-  }
-  const rows = await query.orderBy('users.created_at').orderBy('users.id').limit(limit).execute();
+  const rows = await keysetPage(selectUsers(db), USERS_BY_CREATED, pageByTime(query)).execute();
   return rows.map((row) => toUser(row));
 }
 
