@@ -1,0 +1,228 @@
+/**
+ * What a change's event row costs (issue 36, item 6): the same ticket writes on this checkout and
+ * on another one (`--other`, e.g. a temporary worktree whose writes append no event), each server
+ * on a database of its own, in interleaved rounds, so that the machine's drift falls on both.
+ *
+ *   node bench/event-cost.ts --other DIR [--layouts sqlite,postgres,mysql] [--rounds 3]
+ *     [--seconds 5] [--connections 16]
+ *
+ * Prints, per layout and scenario, req/s and server CPU µs per request of each checkout, pooled
+ * over its rounds, and the difference in CPU per request; writes bench/results/event-cost.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { freshDatabase } from './databases.ts';
+import { type LoadOptions, type LoadResult, poolRuns, processTree, runLoad } from './load.ts';
+import { canPin, type Started, startListening, startScriptArgs } from './processes.ts';
+
+const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
+type Layout = 'sqlite' | 'postgres' | 'mysql';
+
+const { values } = parseArgs({
+  options: {
+    other: { type: 'string' },
+    layouts: { type: 'string', default: 'sqlite,postgres,mysql' },
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+  },
+});
+if (!values.other) {
+  console.error('bench/event-cost.ts needs --other DIR (the checkout to compare with)');
+  process.exit(1);
+}
+const roots = { this: HERE, other: resolve(values.other) };
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const layouts = String(values.layouts).split(',') as Layout[];
+const adminUrls: Record<Exclude<Layout, 'sqlite'>, string | undefined> = {
+  postgres: process.env.DESKGATE_BENCH_POSTGRES_URL ?? process.env.DESKGATE_TEST_POSTGRES_URL,
+  mysql: process.env.DESKGATE_BENCH_MYSQL_URL ?? process.env.DESKGATE_TEST_MYSQL_URL,
+};
+
+const baseEnv: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  NODE_ENV: 'production',
+  DESKGATE_LOG_FORMAT: 'json',
+  DESKGATE_LOG_LEVEL: 'info',
+  DESKGATE_RATE_LIMIT: '10000000',
+  HOST: '127.0.0.1',
+  PORT: '0',
+};
+
+function cli(root: string, args: string[], env: NodeJS.ProcessEnv): string {
+  return execFileSync(process.execPath, [join(root, 'bin/deskgate.js'), ...args], {
+    env,
+    encoding: 'utf8',
+  });
+}
+
+/** The tickets the writes spread over: an odd count, so each one's status alternates. */
+const TICKETS = Array.from({ length: 101 }, (_, i) => String(i + 1));
+
+function writeBody(
+  condition: string,
+  parameters: Record<string, unknown>,
+  cycles: Record<string, string[]> = {},
+): LoadOptions['body'] {
+  const template = JSON.stringify({
+    query: 'ticket',
+    condition,
+    parameters: { ticket_id: '{ticket}', staff_id: 1, ...parameters },
+  }).replace('"{ticket}"', '{ticket}');
+  return { template, offset: 0, cycles: { ticket: TICKETS, ...cycles } };
+}
+
+const SCENARIOS: { name: string; body: LoadOptions['body'] }[] = [
+  { name: 'ticket reply', body: writeBody('reply', { body: 'A technician is on the way.' }) },
+  {
+    name: 'ticket status (close, reopen)',
+    body: writeBody('status', { status_id: '{status}' }, { status: ['3', '1'] }),
+  },
+];
+
+interface Server {
+  started: Started;
+  key: string;
+  drop(): Promise<void>;
+}
+
+async function post(server: Started, key: string, body: unknown): Promise<void> {
+  const response = await fetch(`http://127.0.0.1:${server.port}/upload/svc_wbs/`, {
+    method: 'POST',
+    headers: { apikey: key, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 200)
+    throw new Error(`${JSON.stringify(body)} answered ${response.status}`);
+}
+
+/** A database of its own, migrated by `root`'s CLI, one user, agent 1, and tickets 1–101. */
+async function startServer(root: string, layout: Layout): Promise<Server> {
+  let url: string;
+  let drop: () => Promise<void>;
+  if (layout === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'deskgate-event-cost-'));
+    url = `sqlite:${join(dir, 'bench.db')}`;
+    drop = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
+    const adminUrl = adminUrls[layout];
+    if (!adminUrl) throw new Error(`${layout} needs DESKGATE_BENCH_${layout.toUpperCase()}_URL`);
+    const database = await freshDatabase(layout, adminUrl);
+    url = database.url;
+    drop = () => database.drop();
+  }
+  const env = { ...baseEnv, DESKGATE_DATABASE_URL: url };
+  cli(root, ['migrate'], env);
+  cli(
+    root,
+    ['agents', 'add', '--username', 'bench', '--name', 'Bench Agent', '--email', 'a@b.example'],
+    env,
+  );
+  const { key } = JSON.parse(
+    cli(root, ['keys', 'create', '--name', 'bench', '--any-agent', '--json'], env),
+  ) as { key: string };
+  const started = await startListening(startScriptArgs(root), env, '0');
+  await post(started, key, {
+    query: 'user',
+    condition: 'add',
+    parameters: {
+      name: 'Bench User',
+      email: 'user@bench.example',
+      timezone: 'UTC',
+      phone: 351210000000,
+      org_id: 0,
+      default_email_id: 0,
+      status: 1,
+    },
+  });
+  for (const _ of TICKETS) {
+    await post(started, key, {
+      query: 'ticket',
+      condition: 'add',
+      parameters: {
+        title: 'Bench ticket',
+        subject: 'The printer on floor 2 is on fire.',
+        user_id: 1,
+        priority_id: 0,
+        status_id: 0,
+        dept_id: 0,
+        sla_id: 0,
+        topic_id: 0,
+      },
+    });
+  }
+  return { started, key, drop };
+}
+
+function load(server: Server, body: LoadOptions['body'], run: number): Promise<LoadResult> {
+  return runLoad({
+    url: `http://127.0.0.1:${server.started.port}/upload/svc_wbs/`,
+    method: 'POST',
+    headers: { apikey: server.key },
+    body: typeof body === 'string' ? body : { ...body, offset: run * 1_000_000 },
+    connections,
+    seconds,
+    expectStatus: 200,
+    serverPids: processTree(server.started.child.pid ?? 0),
+    cores: canPin ? '1' : undefined,
+  });
+}
+
+const report: Record<string, unknown>[] = [];
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+for (const layout of layouts) {
+  const servers = {
+    this: await startServer(roots.this, layout),
+    other: await startServer(roots.other, layout),
+  };
+  try {
+    let run = 0;
+    for (const scenario of SCENARIOS) {
+      // A warm-up each, then rounds alternating which checkout goes first.
+      await load(servers.this, scenario.body, ++run);
+      await load(servers.other, scenario.body, ++run);
+      const runs: Record<'this' | 'other', LoadResult[]> = { this: [], other: [] };
+      for (let round = 0; round < rounds; round += 1) {
+        const order = round % 2 === 0 ? (['this', 'other'] as const) : (['other', 'this'] as const);
+        for (const which of order)
+          runs[which].push(await load(servers[which], scenario.body, ++run));
+      }
+      const pooled = { this: poolRuns(runs.this), other: poolRuns(runs.other) };
+      const extra = pooled.this.cpuMicrosPerRequest / pooled.other.cpuMicrosPerRequest - 1;
+      const perRound = runs.this.map(
+        (r, i) => r.cpuMicrosPerRequest / (runs.other[i]?.cpuMicrosPerRequest ?? Number.NaN) - 1,
+      );
+      console.log(
+        `${layout} ${scenario.name}: this ${fmt(pooled.this.requestsPerSecond)} req/s ${fmt(pooled.this.cpuMicrosPerRequest, 1)} µs CPU/req; ` +
+          `other ${fmt(pooled.other.requestsPerSecond)} req/s ${fmt(pooled.other.cpuMicrosPerRequest, 1)} µs; ` +
+          `CPU ${extra >= 0 ? '+' : ''}${fmt(extra * 100, 1)} % (rounds ${perRound.map((r) => `${fmt(r * 100, 1)} %`).join(', ')})`,
+      );
+      report.push({
+        layout,
+        scenario: scenario.name,
+        this: pooled.this,
+        other: pooled.other,
+        extra,
+        perRound,
+      });
+    }
+  } finally {
+    for (const server of Object.values(servers)) {
+      await server.started.stop();
+      await server.drop();
+    }
+  }
+}
+mkdirSync(join(HERE, 'bench', 'results'), { recursive: true });
+writeFileSync(
+  join(HERE, 'bench', 'results', 'event-cost.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), other: roots.other, rounds, seconds, connections, report }, null, 2)}\n`,
+);
