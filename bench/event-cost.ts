@@ -6,6 +6,7 @@
  *   node bench/event-cost.ts --other DIR [--layouts sqlite,postgres,mysql] [--rounds 3]
  *     [--seconds 5] [--connections 16]
  *
+ * `--scenarios` picks from reply, status and events (the feed's first page of 100).
  * Prints, per layout and scenario, req/s and server CPU µs per request of each checkout, pooled
  * over its rounds, and the difference in CPU per request; writes bench/results/event-cost.json.
  */
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
+    scenarios: { type: 'string', default: 'reply,status' },
   },
 });
 if (!values.other) {
@@ -78,13 +80,38 @@ function writeBody(
   return { template, offset: 0, cycles: { ticket: TICKETS, ...cycles } };
 }
 
-const SCENARIOS: { name: string; body: LoadOptions['body'] }[] = [
-  { name: 'ticket reply', body: writeBody('reply', { body: 'A technician is on the way.' }) },
-  {
+const ALL_SCENARIOS: Record<
+  string,
+  { name: string; method: 'GET' | 'POST'; body: LoadOptions['body'] }
+> = {
+  reply: {
+    name: 'ticket reply',
+    method: 'POST',
+    body: writeBody('reply', { body: 'A technician is on the way.' }),
+  },
+  status: {
     name: 'ticket status (close, reopen)',
+    method: 'POST',
     body: writeBody('status', { status_id: '{status}' }, { status: ['3', '1'] }),
   },
-];
+  // The feed's first page, as the bench's scenario: the key has no notes grant (a filtered page).
+  events: {
+    name: 'events since (a page of 100)',
+    method: 'GET',
+    body: JSON.stringify({
+      query: 'events',
+      condition: 'since',
+      parameters: { start_time: '2000-01-01T00:00:00Z', limit: 100 },
+    }),
+  },
+};
+const SCENARIOS = String(values.scenarios)
+  .split(',')
+  .map((name) => {
+    const scenario = ALL_SCENARIOS[name];
+    if (!scenario) throw new Error(`--scenarios: no ${name} (${Object.keys(ALL_SCENARIOS)})`);
+    return scenario;
+  });
 
 interface Server {
   started: Started;
@@ -129,12 +156,23 @@ async function startServer(root: string, layout: Layout): Promise<Server> {
     cli(root, ['keys', 'create', '--name', 'bench', '--any-agent', '--json'], env),
   ) as { key: string };
   const started = await startListening(startScriptArgs(root), env, '0');
+  try {
+    await seed(started, key);
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+  return { started, key, drop };
+}
+
+async function seed(started: Started, key: string): Promise<void> {
   await post(started, key, {
     query: 'user',
     condition: 'add',
     parameters: {
       name: 'Bench User',
       email: 'user@bench.example',
+      password: 'bench password',
       timezone: 'UTC',
       phone: 351210000000,
       org_id: 0,
@@ -158,13 +196,16 @@ async function startServer(root: string, layout: Layout): Promise<Server> {
       },
     });
   }
-  return { started, key, drop };
 }
 
-function load(server: Server, body: LoadOptions['body'], run: number): Promise<LoadResult> {
+function load(
+  server: Server,
+  { method, body }: (typeof SCENARIOS)[number],
+  run: number,
+): Promise<LoadResult> {
   return runLoad({
     url: `http://127.0.0.1:${server.started.port}/upload/svc_wbs/`,
-    method: 'POST',
+    method,
     headers: { apikey: server.key },
     body: typeof body === 'string' ? body : { ...body, offset: run * 1_000_000 },
     connections,
@@ -179,31 +220,36 @@ const report: Record<string, unknown>[] = [];
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 for (const layout of layouts) {
-  const servers = {
-    this: await startServer(roots.this, layout),
-    other: await startServer(roots.other, layout),
-  };
+  const first = await startServer(roots.this, layout);
+  const second = await startServer(roots.other, layout).catch(async (error: unknown) => {
+    await first.started.stop();
+    await first.drop();
+    throw error;
+  });
+  const servers = { this: first, other: second };
   try {
     let run = 0;
     for (const scenario of SCENARIOS) {
       // A warm-up each, then rounds alternating which checkout goes first.
-      await load(servers.this, scenario.body, ++run);
-      await load(servers.other, scenario.body, ++run);
+      await load(servers.this, scenario, ++run);
+      await load(servers.other, scenario, ++run);
       const runs: Record<'this' | 'other', LoadResult[]> = { this: [], other: [] };
       for (let round = 0; round < rounds; round += 1) {
         const order = round % 2 === 0 ? (['this', 'other'] as const) : (['other', 'this'] as const);
-        for (const which of order)
-          runs[which].push(await load(servers[which], scenario.body, ++run));
+        for (const which of order) runs[which].push(await load(servers[which], scenario, ++run));
       }
       const pooled = { this: poolRuns(runs.this), other: poolRuns(runs.other) };
       const extra = pooled.this.cpuMicrosPerRequest / pooled.other.cpuMicrosPerRequest - 1;
       const perRound = runs.this.map(
         (r, i) => r.cpuMicrosPerRequest / (runs.other[i]?.cpuMicrosPerRequest ?? Number.NaN) - 1,
       );
+      const sorted = [...perRound].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+      const errors = pooled.this.errors + pooled.other.errors;
       console.log(
         `${layout} ${scenario.name}: this ${fmt(pooled.this.requestsPerSecond)} req/s ${fmt(pooled.this.cpuMicrosPerRequest, 1)} µs CPU/req; ` +
           `other ${fmt(pooled.other.requestsPerSecond)} req/s ${fmt(pooled.other.cpuMicrosPerRequest, 1)} µs; ` +
-          `CPU ${extra >= 0 ? '+' : ''}${fmt(extra * 100, 1)} % (rounds ${perRound.map((r) => `${fmt(r * 100, 1)} %`).join(', ')})`,
+          `CPU ${extra >= 0 ? '+' : ''}${fmt(extra * 100, 1)} % (rounds ${perRound.map((r) => `${fmt(r * 100, 1)} %`).join(', ')}; median ${fmt(median * 100, 1)} %)${errors ? `; ${errors} errors` : ''}`,
       );
       report.push({
         layout,
