@@ -6,7 +6,8 @@
  *   node bench/event-cost.ts --other DIR [--layouts sqlite,postgres,mysql] [--rounds 3]
  *     [--seconds 5] [--connections 16]
  *
- * `--scenarios` picks from reply, status and events (the feed's first page of 100).
+ * `--scenarios` picks from reply, status and events (the feed's first page of 100); `--tickets`
+ * (at least 101) how many tickets each database starts with, two events each.
  * Prints, per layout and scenario, req/s and server CPU µs per request of each checkout, pooled
  * over its rounds, and the difference in CPU per request; writes bench/results/event-cost.json.
  */
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
     scenarios: { type: 'string', default: 'reply,status' },
+    tickets: { type: 'string', default: '101' },
   },
 });
 if (!values.other) {
@@ -130,7 +132,7 @@ async function post(server: Started, key: string, body: unknown): Promise<void> 
     throw new Error(`${JSON.stringify(body)} answered ${response.status}`);
 }
 
-/** A database of its own, migrated by `root`'s CLI, one user, agent 1, and tickets 1–101. */
+/** A database of its own, migrated by `root`'s CLI, one user, agent 1, and `--tickets` tickets. */
 async function startServer(root: string, layout: Layout): Promise<Server> {
   let url: string;
   let drop: () => Promise<void>;
@@ -180,7 +182,7 @@ async function seed(started: Started, key: string): Promise<void> {
       status: 1,
     },
   });
-  for (const _ of TICKETS) {
+  for (let made = 0; made < Math.max(TICKETS.length, Number(values.tickets)); made += 1) {
     await post(started, key, {
       query: 'ticket',
       condition: 'add',

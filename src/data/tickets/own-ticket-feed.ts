@@ -56,7 +56,10 @@ export async function feedTicketEvent(
   ]);
 }
 
-/** The feed's event of a new entry (message, response or note; never its body). */
+/**
+ * The feed's event of a new entry (message, response or note; never its body). A caller that has
+ * the ticket's row passes its number (one statement fewer per change).
+ */
 export async function feedEntry(
   trx: Trx,
   dialect: Dialect,
@@ -69,6 +72,7 @@ export async function feedEntry(
     poster: string;
     created_at: string;
   },
+  knownNumber?: string,
 ): Promise<void> {
   const person =
     entry.staff_id > 0
@@ -79,7 +83,7 @@ export async function feedEntry(
   const event = feedEventOfEntry(
     {
       ticketId: entry.ticket_id,
-      ticketNumber: await ticketNumber(trx, entry.ticket_id),
+      ticketNumber: knownNumber ?? (await ticketNumber(trx, entry.ticket_id)),
       entryId: entry.id,
       type: entry.type,
       staffId: entry.staff_id,
