@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { freshDatabase } from './databases.ts';
 import { type LoadOptions, type LoadResult, poolRuns, processTree, runLoad } from './load.ts';
 import { canPin, type Started, startListening, startScriptArgs } from './processes.ts';
+import { CHANGED_TICKETS, TICKET_ADD_BODY, ticketWriteBody } from './ticket-writes.ts';
 
 const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
 type Layout = 'sqlite' | 'postgres' | 'mysql';
@@ -66,22 +67,6 @@ function cli(root: string, args: string[], env: NodeJS.ProcessEnv): string {
   });
 }
 
-/** The tickets the writes spread over: an odd count, so each one's status alternates. */
-const TICKETS = Array.from({ length: 101 }, (_, i) => String(i + 1));
-
-function writeBody(
-  condition: string,
-  parameters: Record<string, unknown>,
-  cycles: Record<string, string[]> = {},
-): LoadOptions['body'] {
-  const template = JSON.stringify({
-    query: 'ticket',
-    condition,
-    parameters: { ticket_id: '{ticket}', staff_id: 1, ...parameters },
-  }).replace('"{ticket}"', '{ticket}');
-  return { template, offset: 0, cycles: { ticket: TICKETS, ...cycles } };
-}
-
 const ALL_SCENARIOS: Record<
   string,
   { name: string; method: 'GET' | 'POST'; body: LoadOptions['body'] }
@@ -89,12 +74,12 @@ const ALL_SCENARIOS: Record<
   reply: {
     name: 'ticket reply',
     method: 'POST',
-    body: writeBody('reply', { body: 'A technician is on the way.' }),
+    body: ticketWriteBody('reply', { body: 'A technician is on the way.' }),
   },
   status: {
     name: 'ticket status (close, reopen)',
     method: 'POST',
-    body: writeBody('status', { status_id: '{status}' }, { status: ['3', '1'] }),
+    body: ticketWriteBody('status', { status_id: '{status}' }, { status: ['3', '1'] }),
   },
   // The feed's first page, as the bench's scenario: the key has no notes grant (a filtered page).
   events: {
@@ -182,21 +167,8 @@ async function seed(started: Started, key: string): Promise<void> {
       status: 1,
     },
   });
-  for (let made = 0; made < Math.max(TICKETS.length, Number(values.tickets)); made += 1) {
-    await post(started, key, {
-      query: 'ticket',
-      condition: 'add',
-      parameters: {
-        title: 'Bench ticket',
-        subject: 'The printer on floor 2 is on fire.',
-        user_id: 1,
-        priority_id: 0,
-        status_id: 0,
-        dept_id: 0,
-        sla_id: 0,
-        topic_id: 0,
-      },
-    });
+  for (let made = 0; made < Math.max(CHANGED_TICKETS.length, Number(values.tickets)); made += 1) {
+    await post(started, key, JSON.parse(TICKET_ADD_BODY));
   }
 }
 

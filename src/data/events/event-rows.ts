@@ -44,22 +44,8 @@ export function newEventId(): string {
   return `evt_${randomUUID().replaceAll('-', '')}`;
 }
 
-type EventValues = {
-  event_id: string;
-  type: string;
-  occurred_at: string;
-  recorded_ms: number;
-  ticket_id: number | null;
-  ticket_number: string | null;
-  user_id: number | null;
-  actor_type: string;
-  actor_id: number | null;
-  actor_name: string | null;
-  api_key_id: number | null;
-  changes: string;
-  data: string;
-  thread_id: number | null;
-};
+/** An `events` row's values, its sequence number left to the database. */
+type EventValues = Omit<EventTable, 'id'>;
 
 function valuesOf(event: NewEvent, recordedMs: number): EventValues {
   return {
