@@ -23,6 +23,7 @@ import {
   startScriptArgs,
 } from './processes.ts';
 import { type BenchResults, writeReport } from './report.ts';
+import { TICKET_ADD_BODY, ticketWriteBody } from './ticket-writes.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -120,21 +121,6 @@ function userBody(password: string, tag: string): { template: string; offset: nu
   return { template, offset: 0 };
 }
 
-/** ticket/add for user 1 (made by the user-add scenario, which runs first). */
-const TICKET_ADD_BODY = JSON.stringify({
-  query: 'ticket',
-  condition: 'add',
-  parameters: {
-    title: 'Bench ticket',
-    subject: 'The printer on floor 2 is on fire.',
-    user_id: 1,
-    priority_id: 0,
-    status_id: 0,
-    dept_id: 0,
-    sla_id: 0,
-    topic_id: 0,
-  },
-});
 /** ticket/all: the first page of 100 tickets with their entries (ticket add has made thousands). */
 const TICKET_PAGE_BODY = JSON.stringify({
   query: 'ticket',
@@ -156,26 +142,6 @@ const TICKET_SPECIFIC_BODY = JSON.stringify({
   condition: 'specific',
   parameters: { id: 1 },
 });
-
-/** The tickets the ticket writes spread over: an odd count, so each one's status alternates. */
-const CHANGED_TICKETS = Array.from({ length: 101 }, (_, i) => String(i + 1));
-
-/**
- * ticket/reply, ticket/note and ticket/status as agent 1 over tickets 1–101 (made by ticket add),
- * each a real write: a status alternates between Closed (3) and Open (1), a close and a reopen.
- */
-function ticketWriteBody(
-  condition: string,
-  parameters: Record<string, unknown>,
-  cycles: Record<string, string[]> = {},
-): LoadOptions['body'] {
-  const template = JSON.stringify({
-    query: 'ticket',
-    condition,
-    parameters: { ticket_id: '{ticket}', staff_id: 1, ...parameters },
-  }).replace('"{ticket}"', '{ticket}');
-  return { template, offset: 0, cycles: { ticket: CHANGED_TICKETS, ...cycles } };
-}
 
 type Scenario = Omit<LoadOptions, 'url' | 'connections' | 'seconds' | 'serverPids'> & {
   name: string;

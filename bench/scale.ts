@@ -152,7 +152,11 @@ async function prepare(layout: Layout, tickets: number): Promise<Prepared> {
   return { url, env: {}, key, drop };
 }
 
-/** The (time, id) 80 % into the list ordered by `column`, as the `after` a caller would send. */
+/**
+ * The (time, id) 80 % into the list ordered by `column`, as the `after` a caller would send; or,
+ * in a list too short for a full page after that point (200 users at the small size), the last
+ * full page's, so that both sizes answer 100 rows.
+ */
 async function deepCursor(
   db: Kysely<object>,
   table: string,
@@ -165,7 +169,7 @@ async function deepCursor(
     id: number;
   }>`select ${sql.ref(column)} as t, ${sql.ref(id)} as id
     from ${sql.table(table)} order by ${sql.ref(column)}, ${sql.ref(id)}
-    limit 1 offset ${Math.floor(count * 0.8)}`.execute(db);
+    limit 1 offset ${Math.max(0, Math.min(Math.floor(count * 0.8), count - 101))}`.execute(db);
   const row = rows[0];
   if (!row) throw new Error(`no row 80 % into ${table}`);
   return encodeCreatedCursor({ created: String(row.t), id: Number(row.id) });

@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import type { RunRead } from '../common/prepared-query.ts';
 import { ReadResultCache } from './read-result-cache.ts';
+import { setPageCache } from './sqlite-page-cache.ts';
 
 /** Distinct SQL texts kept prepared; deskgate issues a few dozen, so this is never reached in practice. */
 const STATEMENT_CACHE_LIMIT = 500;
@@ -59,6 +60,7 @@ export function openReadConnection(path: string, queued: RunRead): ReadConnectio
   const database = new SQLite(path);
   database.pragma('busy_timeout = 0');
   database.pragma('query_only = ON');
+  setPageCache(database);
   const prepare = makeStatementCache(database);
   const begin = database.prepare('BEGIN');
   const commit = database.prepare('COMMIT');

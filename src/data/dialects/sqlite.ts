@@ -6,6 +6,7 @@ import { readThrough } from '../common/prepared-query.ts';
 import { BusyRetrySqliteDialect } from './busy-retry-sqlite-dialect.ts';
 import type { Dialect, OpenDatabase } from './dialect.ts';
 import { SqliteGroupCommit } from './sqlite-group-commit.ts';
+import { setPageCache } from './sqlite-page-cache.ts';
 import {
   makeStatementCache,
   openReadConnection,
@@ -99,6 +100,7 @@ export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 0');
+  setPageCache(database);
   // Closed with the database: the read connection below, opened once the database exists.
   let reads: ReadConnection | undefined;
   const prepareWrite = makeStatementCache(database);

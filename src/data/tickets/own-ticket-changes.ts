@@ -440,7 +440,7 @@ export async function changeTicket(
       created_at: planned.events.length === 0 ? at : when,
     };
     entryId = await insertEntry(trx, dialect, note);
-    await feedEntry(trx, dialect, { ...note, id: entryId });
+    await feedEntry(trx, dialect, { ...note, id: entryId }, row.number);
   }
   if (planned.events.length === 0)
     return { ticketId: change.ticketId, changed: entryId !== null, updated, entryId };

@@ -348,7 +348,7 @@ export async function insertTicket(
       at,
     };
     await insertTicketEvent(trx, dialect, { ...event, kind: 'created', data: null, changes: null });
-    await feedEntry(trx, dialect, { ...message, id: messageId });
+    await feedEntry(trx, dialect, { ...message, id: messageId }, number);
     if (closed) {
       await insertTicketEvent(trx, dialect, {
         ...event,
@@ -399,7 +399,7 @@ export async function insertReply(
       created_at: when,
     };
     const entryId = await insertEntry(trx, dialect, response);
-    await feedEntry(trx, dialect, { ...response, id: entryId });
+    await feedEntry(trx, dialect, { ...response, id: entryId }, ticket.number);
     await trx
       .updateTable('tickets')
       .set({
@@ -459,7 +459,8 @@ export async function closeTicket(
         ip_address: closing.ipAddress,
         created_at: when,
       };
-      await feedEntry(trx, dialect, { ...note, id: await insertEntry(trx, dialect, note) });
+      const noteId = await insertEntry(trx, dialect, note);
+      await feedEntry(trx, dialect, { ...note, id: noteId }, ticket.number);
     }
     await trx
       .updateTable('tickets')
