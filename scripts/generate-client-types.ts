@@ -124,6 +124,16 @@ export async function clientTypesSource(): Promise<string> {
       ...operations.map(operationEntry),
       '}',
       '',
+      '/** How the client sends each operation: look-ups as a GET with a JSON body, the rest as a POST (every write takes one); whether it honours an Idempotency-Key. */',
+      'export const OPERATION_CALLS: {',
+      '  readonly [Name in keyof Operations]: { readonly method: "GET" | "POST"; readonly idempotencyKey: boolean };',
+      '} = {',
+      ...operations.map(
+        (operation) =>
+          `  ${JSON.stringify(operation.name)}: { method: ${JSON.stringify(operation.methods[0] === 'GET' ? 'GET' : 'POST')}, idempotencyKey: ${operation.idempotencyKey} },`,
+      ),
+      '};',
+      '',
       '/** The look-ups: the operations sent as a GET with a JSON body. */',
       `export type LookUpName = ${lookUps.map((operation) => JSON.stringify(operation.name)).join(' | ')};`,
       '',

@@ -1611,6 +1611,54 @@ export interface Operations {
   'events/since': { sorts: { '*': EventsSinceParameters }; data: EventsSinceData };
 }
 
+/** How the client sends each operation: look-ups as a GET with a JSON body, the rest as a POST (every write takes one); whether it honours an Idempotency-Key. */
+export const OPERATION_CALLS: {
+  readonly [Name in keyof Operations]: {
+    readonly method: 'GET' | 'POST';
+    readonly idempotencyKey: boolean;
+  };
+} = {
+  'topics/specific': { method: 'GET', idempotencyKey: false },
+  'topics/all': { method: 'GET', idempotencyKey: false },
+  'user/add': { method: 'POST', idempotencyKey: true },
+  'user/specific': { method: 'GET', idempotencyKey: false },
+  'user/all': { method: 'GET', idempotencyKey: false },
+  'ticket/all': { method: 'GET', idempotencyKey: false },
+  'ticket/specific': { method: 'GET', idempotencyKey: false },
+  'ticket/add': { method: 'POST', idempotencyKey: true },
+  'ticket/reply': { method: 'POST', idempotencyKey: true },
+  'ticket/close': { method: 'POST', idempotencyKey: true },
+  'ticket/note': { method: 'POST', idempotencyKey: true },
+  'ticket/status': { method: 'POST', idempotencyKey: true },
+  'ticket/assign': { method: 'POST', idempotencyKey: true },
+  'ticket/transfer': { method: 'POST', idempotencyKey: true },
+  'ticket/update': { method: 'POST', idempotencyKey: true },
+  'tasks/all': { method: 'GET', idempotencyKey: false },
+  'tasks/specific': { method: 'GET', idempotencyKey: false },
+  'department/all': { method: 'GET', idempotencyKey: false },
+  'department/specific': { method: 'GET', idempotencyKey: false },
+  'department/add': { method: 'POST', idempotencyKey: true },
+  'faq/all': { method: 'GET', idempotencyKey: false },
+  'faq/specific': { method: 'GET', idempotencyKey: false },
+  'sla/all': { method: 'GET', idempotencyKey: false },
+  'sla/specific': { method: 'GET', idempotencyKey: false },
+  'sla/add': { method: 'POST', idempotencyKey: true },
+  'sla/delete': { method: 'POST', idempotencyKey: false },
+  'status/all': { method: 'GET', idempotencyKey: false },
+  'priority/all': { method: 'GET', idempotencyKey: false },
+  'staff/all': { method: 'GET', idempotencyKey: false },
+  'team/all': { method: 'GET', idempotencyKey: false },
+  'webhook/add': { method: 'POST', idempotencyKey: false },
+  'webhook/all': { method: 'GET', idempotencyKey: false },
+  'webhook/specific': { method: 'GET', idempotencyKey: false },
+  'webhook/update': { method: 'POST', idempotencyKey: false },
+  'webhook/delete': { method: 'POST', idempotencyKey: false },
+  'webhook/test': { method: 'POST', idempotencyKey: false },
+  'webhook/deliveries': { method: 'GET', idempotencyKey: false },
+  'webhook/redeliver': { method: 'POST', idempotencyKey: false },
+  'events/since': { method: 'GET', idempotencyKey: false },
+};
+
 /** The look-ups: the operations sent as a GET with a JSON body. */
 export type LookUpName =
   | 'topics/specific'
