@@ -2,8 +2,9 @@
  * Writes src/client/operation-types.ts: the typed client's wire types, generated from the
  * registry's own zod schemas (each operation's parameters per `sort`, as a caller sends them, and
  * its response's `data`, as the server answers it) and the closed set of error codes. The client
- * package ships them without zod or any server code; test/client/client-types.test.ts fails when
- * the file is not what this script writes now (docs/decisions/342-client-package.md).
+ * package ships them without zod or any server code. The records the answers are made of are the
+ * schemas named with clientRecord (src/operations/client-records.ts) where they are declared.
+ * test/client/client-types.test.ts fails when the file is not what this script writes now (docs/decisions/342-client-package.md).
  *
  * Usage: node scripts/generate-client-types.ts          (writes the file)
  *        node scripts/generate-client-types.ts --check  (exit 1 when it differs)
@@ -16,50 +17,12 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import type { z } from 'zod';
 import { ERROR_STATUS } from '../src/errors.ts';
 import { componentsOf, pascal, sortSuffix } from '../src/http/openapi/service-operations.ts';
-import { feedEventSchema } from '../src/operations/events-since/events-since.ts';
+import { clientRecords } from '../src/operations/client-records.ts';
 import type { Operation } from '../src/operations/operation.ts';
-import { priorityViewSchema } from '../src/operations/priority-all/priority-all.ts';
 import { OPERATIONS } from '../src/operations/registry.ts';
-import { staffViewSchema } from '../src/operations/staff-all/staff-all.ts';
-import { statusViewSchema } from '../src/operations/status-all/status-all.ts';
-import { teamViewSchema } from '../src/operations/team-all/team-all.ts';
-import {
-  departmentViewSchema,
-  faqCategoryViewSchema,
-  faqViewSchema,
-  slaViewSchema,
-} from '../src/operations/views/catalogue-view.ts';
-import {
-  entryViewSchema,
-  taskViewSchema,
-  ticketViewSchema,
-} from '../src/operations/views/ticket-view.ts';
-import { topicViewSchema } from '../src/operations/views/topic-view.ts';
-import { userViewSchema } from '../src/operations/views/user-view.ts';
-import { deliveryViewSchema, webhookViewSchema } from '../src/operations/views/webhook-view.ts';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 export const CLIENT_TYPES_FILE = join(ROOT, 'src', 'client', 'operation-types.ts');
-
-/** The records the answers are made of, by the name the client exports them under. */
-const RECORDS: readonly [z.ZodType, string][] = [
-  [topicViewSchema, 'TopicRecord'],
-  [userViewSchema, 'UserRecord'],
-  [entryViewSchema, 'TicketEntryRecord'],
-  [ticketViewSchema, 'TicketRecord'],
-  [taskViewSchema, 'TaskRecord'],
-  [departmentViewSchema, 'DepartmentRecord'],
-  [slaViewSchema, 'SlaRecord'],
-  [faqViewSchema, 'FaqRecord'],
-  [faqCategoryViewSchema, 'FaqCategoryRecord'],
-  [statusViewSchema, 'StatusRecord'],
-  [priorityViewSchema, 'PriorityRecord'],
-  [staffViewSchema, 'StaffRecord'],
-  [teamViewSchema, 'TeamRecord'],
-  [feedEventSchema, 'FeedEvent'],
-  [webhookViewSchema, 'WebhookRecord'],
-  [deliveryViewSchema, 'WebhookDeliveryRecord'],
-];
 
 function parametersName(operation: Operation, sort: string | undefined): string {
   return `${pascal(operation.name)}${sort ? sortSuffix(sort) : ''}Parameters`;
@@ -126,7 +89,8 @@ export async function clientTypesSource(): Promise<string> {
     ]),
   );
   const responses: [z.ZodType, string][] = [
-    ...RECORDS,
+    // Named next to their schemas (clientRecord); loading the registry has named them all.
+    ...clientRecords(),
     ...operations.map((operation): [z.ZodType, string] => [
       operation.response,
       `${pascal(operation.name)}Data`,
@@ -159,6 +123,16 @@ export async function clientTypesSource(): Promise<string> {
       'export interface Operations {',
       ...operations.map(operationEntry),
       '}',
+      '',
+      '/** How the client sends each operation: look-ups as a GET with a JSON body, the rest as a POST (every write takes one); whether it honours an Idempotency-Key. */',
+      'export const OPERATION_CALLS: {',
+      '  readonly [Name in keyof Operations]: { readonly method: "GET" | "POST"; readonly idempotencyKey: boolean };',
+      '} = {',
+      ...operations.map(
+        (operation) =>
+          `  ${JSON.stringify(operation.name)}: { method: ${JSON.stringify(operation.methods[0] === 'GET' ? 'GET' : 'POST')}, idempotencyKey: ${operation.idempotencyKey} },`,
+      ),
+      '};',
       '',
       '/** The look-ups: the operations sent as a GET with a JSON body. */',
       `export type LookUpName = ${lookUps.map((operation) => JSON.stringify(operation.name)).join(' | ')};`,

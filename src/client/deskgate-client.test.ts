@@ -219,6 +219,39 @@ describeWithDatabase('DeskgateClient against the real server', SQLITE, (database
     assert.equal(await client().addUser(fields, { idempotencyKey: 'client-retry-1' }), id);
   });
 
+  // Issue 33, item 5: call reaches every operation by its name, with no method of its own.
+  test('call sends any operation by name: look-ups as a GET, writes as a POST retried only with an idempotencyKey', async () => {
+    const through = client({ baseUrl: front.url, retries: 3 });
+    front.received = 0;
+    front.failNext({ status: 503, retryAfter: '0' });
+    const added = await through.call(
+      'user/add',
+      { parameters: newUser() },
+      { idempotencyKey: 'client-call-1' },
+    );
+    assert.equal(front.received, 2);
+    assert.match(added ?? '', /^\d+$/);
+
+    front.received = 0;
+    front.failNext({ status: 503 });
+    const topic = await through.call('topics/specific', { sort: 'id', parameters: { id: 1 } });
+    assert.equal(topic?.topic.id, '1');
+    assert.equal(front.received, 2);
+    assert.equal(
+      await through.call('topics/specific', { sort: 'id', parameters: { id: 9999 } }),
+      null,
+    );
+
+    front.received = 0;
+    front.failNext({ status: 503, retryAfter: '0' });
+    const refused = await through
+      .call('user/add', { parameters: newUser() })
+      .catch((e: unknown) => e);
+    assert.ok(refused instanceof DeskgateClientError);
+    assert.equal(refused.status, 503);
+    assert.equal(front.received, 1);
+  });
+
   test('a Retry-After longer than maxRetryDelayMs ends the retrying at once', async () => {
     // The real failed-auth limit: the second bad key from this address gets 429, Retry-After 60.
     const guesser = client({

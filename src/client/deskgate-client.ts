@@ -5,30 +5,33 @@ import { DeskgateClientError } from './deskgate-client-error.ts';
 import type {
   LookUpRequest,
   LookUps,
+  OperationRequest,
   UserPage,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
-import type {
-  DepartmentRecord,
-  FaqCategoryRecord,
-  FaqRecord,
-  LookUpName,
-  PriorityRecord,
-  SlaRecord,
-  StaffRecord,
-  StatusRecord,
-  TaskRecord,
-  TeamRecord,
-  TicketRecord,
-  TopicRecord,
-  UserRecord,
-  WebhookAddData,
-  WebhookAddParameters,
-  WebhookDeliveryRecord,
-  WebhookRecord,
-  WebhookTestData,
-  WebhookUpdateData,
-  WebhookUpdateParameters,
+import {
+  type DepartmentRecord,
+  type FaqCategoryRecord,
+  type FaqRecord,
+  type LookUpName,
+  OPERATION_CALLS,
+  type Operations,
+  type PriorityRecord,
+  type SlaRecord,
+  type StaffRecord,
+  type StatusRecord,
+  type TaskRecord,
+  type TeamRecord,
+  type TicketRecord,
+  type TopicRecord,
+  type UserRecord,
+  type WebhookAddData,
+  type WebhookAddParameters,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
+  type WebhookTestData,
+  type WebhookUpdateData,
+  type WebhookUpdateParameters,
 } from './operation-types.ts';
 import type * as Wire from './wire-types.ts';
 
@@ -142,6 +145,18 @@ function requireId(data: unknown, operation: string): string {
   return data;
 }
 
+/** The JSON body of a call: `query` and `condition` from the name, `sort` and `parameters` when given. */
+function operationBody(name: string, request: object): object {
+  const [query, condition] = name.split('/');
+  const { sort, parameters } = request as { sort?: string; parameters?: unknown };
+  return {
+    query,
+    condition,
+    ...(sort === undefined ? {} : { sort }),
+    ...(parameters === undefined ? {} : { parameters }),
+  };
+}
+
 function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -202,15 +217,33 @@ export class DeskgateClient {
     request: LookUpRequest<Name>,
     options: CallOptions = {},
   ): Promise<LookUps[Name]['data'] | null> {
-    const [query, condition] = name.split('/');
-    const { sort, parameters } = request as { sort?: string; parameters?: unknown };
-    const body = {
-      query,
-      condition,
-      ...(sort === undefined ? {} : { sort }),
-      ...(parameters === undefined ? {} : { parameters }),
-    };
-    return (await this.#lookUpBody(body, options)) as LookUps[Name]['data'] | null;
+    return this.#lookUpBody(operationBody(name, request), options) as Promise<
+      LookUps[Name]['data'] | null
+    >;
+  }
+
+  /**
+   * Any operation of the interface, typed by its name (see Operations): the envelope's data, or
+   * null when the server found nothing (a 204, or a 404 not_found). Look-ups go as a GET with a
+   * JSON body and are retried like lookUp; the others as a POST, retried only when given an
+   * `idempotencyKey` (sent as Idempotency-Key) and the operation honours one.
+   */
+  async call<Name extends keyof Operations>(
+    name: Name,
+    request: OperationRequest<Name>,
+    { idempotencyKey, ...options }: AddUserOptions = {},
+  ): Promise<Operations[Name]['data'] | null> {
+    const { method, idempotencyKey: honoured } = OPERATION_CALLS[name];
+    const body = operationBody(name, request);
+    if (method === 'GET') {
+      return this.#lookUpBody(body, options) as Promise<Operations[Name]['data'] | null>;
+    }
+    const headers: Record<string, string> =
+      idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey };
+    const idempotent = honoured && idempotencyKey !== undefined;
+    return this.#call('POST', body, headers, idempotent, options) as Promise<
+      Operations[Name]['data'] | null
+    >;
   }
 
   /** A look-up's data; null when the server found nothing (the 204, or a 404 not_found). */

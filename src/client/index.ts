@@ -19,29 +19,8 @@ export type {
   UserPage,
   UsersCreatedBetweenOptions,
 } from './look-up-types.ts';
-export type {
-  DepartmentRecord,
-  EventsSinceData,
-  EventsSinceParameters,
-  FaqCategoryRecord,
-  FaqRecord,
-  FeedEvent,
-  LookUpName,
-  PriorityRecord,
-  SlaRecord,
-  StaffRecord,
-  StatusRecord,
-  TeamRecord,
-  TopicRecord,
-  UserRecord,
-  WebhookAddData,
-  WebhookAddParameters,
-  WebhookDeliveriesData,
-  WebhookSpecificData,
-  WebhookTestData,
-  WebhookUpdateData,
-  WebhookUpdateParameters,
-} from './operation-types.ts';
+// Every generated wire type (records, each operation's parameters and data), so a new operation needs no line here.
+export type * from './operation-types.ts';
 export {
   type VerifyWebhookOptions,
   verifyWebhook,
@@ -49,7 +28,6 @@ export {
 } from './verify-webhook.ts';
 export type {
   DepartmentAddFields,
-  ErrorCode,
   FieldError,
   NewTicketFields,
   NewUserFields,

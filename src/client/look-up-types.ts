@@ -14,16 +14,19 @@ export type DateInput = string;
 
 /**
  * Every look-up of the interface: its `sort` values, each one's `parameters`, and the `data` of
- * its answer. `DeskgateClient.lookUp` is typed by this map.
+ * its answer. `DeskgateClient.lookUp` is typed by this map, `DeskgateClient.call` by `Operations`.
  */
 export type LookUps = Pick<Operations, LookUpName>;
 
+/** One request of an operation: the `sort` (none for an operation without one) and its parameters. */
+export type OperationRequest<Name extends keyof Operations> = {
+  [Sort in keyof Operations[Name]['sorts']]: Sort extends '*'
+    ? { sort?: undefined; parameters?: Operations[Name]['sorts'][Sort] }
+    : { sort: Sort; parameters: Operations[Name]['sorts'][Sort] };
+}[keyof Operations[Name]['sorts']];
+
 /** One request of a look-up: the `sort` (none for an operation without one) and its parameters. */
-export type LookUpRequest<Name extends LookUpName> = {
-  [Sort in keyof LookUps[Name]['sorts']]: Sort extends '*'
-    ? { sort?: undefined; parameters?: LookUps[Name]['sorts'][Sort] }
-    : { sort: Sort; parameters: LookUps[Name]['sorts'][Sort] };
-}[keyof LookUps[Name]['sorts']];
+export type LookUpRequest<Name extends LookUpName> = OperationRequest<Name>;
 
 /** One page of user/all. */
 export interface UserPage {

@@ -719,27 +719,282 @@ export interface EventsSinceParameters {
   ticket_id?: number | string;
 }
 /**
- * A help topic; every value is a string.
+ * A department, with the original's keys (values as strings).
  */
-export interface TopicRecord {
+export interface DepartmentRecord {
+  /**
+   * The department id.
+   */
+  department_id: string;
+  /**
+   * Its name, tag-stripped as osTicket stores it.
+   */
+  name: string;
+  /**
+   * When it was created, `YYYY-MM-DD HH:MM:SS`.
+   */
+  created: string;
+  /**
+   * Its parent department; "0" for a top-level one.
+   */
+  parent_id: string;
+}
+/**
+ * A FAQ category with its FAQs and sub-categories.
+ */
+export interface FaqCategoryRecord {
+  /**
+   * The category id.
+   */
   id: string;
   /**
-   * "0" for a top-level topic.
+   * Its parent category; null for a top-level one.
    */
-  parent: string;
-  ispublic: '0' | '1';
+  parent: string | null;
   /**
-   * Sort position; lists are in this order.
+   * 0 private, 1 public, 2 featured.
    */
-  sort: string;
+  ispublic: string;
   /**
-   * The topic name.
+   * Its name.
    */
-  topic: string;
+  name: string;
   /**
-   * "" when none.
+   * Its description (HTML, as osTicket stores it).
+   */
+  description: string;
+  /**
+   * Internal notes: "" unless DESKGATE_CATALOGUE_VISIBILITY=all.
    */
   notes: string;
+  /**
+   * When it was created.
+   */
+  created: string;
+  /**
+   * When it was last changed.
+   */
+  updated: string;
+  faqs: {
+    /**
+     * How many FAQs the category holds here.
+     */
+    total: number;
+    faq: FaqRecord[];
+  };
+  /**
+   * The sub-categories under the keys "0", "1", … (as the original nested them), any depth.
+   */
+  children: {
+    /**
+     * How many sub-categories follow.
+     */
+    count: number;
+    [k: string]: FaqCategoryRecord | number;
+  };
+}
+/**
+ * A FAQ, with the original's keys (values as strings).
+ */
+export interface FaqRecord {
+  /**
+   * The FAQ id.
+   */
+  id: string;
+  /**
+   * Its category id.
+   */
+  category: string;
+  /**
+   * 0 internal, 1 public, 2 featured.
+   */
+  ispublished: string;
+  /**
+   * The question.
+   */
+  question: string;
+  /**
+   * The answer (HTML, as osTicket stores it).
+   */
+  answer: string;
+  /**
+   * Search keywords; null when none.
+   */
+  keywords: string | null;
+  /**
+   * Internal notes: "" unless DESKGATE_CATALOGUE_VISIBILITY=all.
+   */
+  notes: string | null;
+  /**
+   * When it was created.
+   */
+  created: string;
+  /**
+   * When it was last changed.
+   */
+  updated: string;
+}
+/**
+ * One change (SPEC §8e); never a message body.
+ */
+export interface FeedEvent {
+  /**
+   * Stable and unique: de-duplicate on it.
+   */
+  id: string;
+  /**
+   * Its place in the feed (increasing, with gaps).
+   */
+  seq: number;
+  type:
+    | 'ticket.created'
+    | 'ticket.message.created'
+    | 'ticket.reply.created'
+    | 'ticket.note.created'
+    | 'ticket.status_changed'
+    | 'ticket.assigned'
+    | 'ticket.transferred'
+    | 'ticket.updated'
+    | 'ticket.overdue'
+    | 'ticket.deleted'
+    | 'task.created'
+    | 'user.created'
+    | 'user.erased';
+  occurred_at: string;
+  ticket?: {
+    id: number;
+    number: string;
+  };
+  user?: {
+    id: number;
+  };
+  actor: {
+    type: 'staff' | 'user' | 'api' | 'system';
+    id: number | null;
+    name: string | null;
+    /**
+     * The API key the change was made with (break loops on your own).
+     */
+    api_key_id?: number;
+  };
+  changes: {
+    [k: string]: unknown;
+  };
+  data: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * A ticket priority (values as strings).
+ */
+export interface PriorityRecord {
+  /**
+   * The priority id, for ticket/update `priority_id`.
+   */
+  id: string;
+  /**
+   * Its name, as agents and clients see it ("High").
+   */
+  name: string;
+  /**
+   * 1 the most urgent; larger numbers less.
+   */
+  urgency: string;
+}
+/**
+ * An SLA plan, with the original's keys plus schedule_id and updated.
+ */
+export interface SlaRecord {
+  /**
+   * The SLA plan id.
+   */
+  sla_id: string;
+  /**
+   * Bits: 1 active, 2 escalate, 4 no overdue alerts, 8 transient.
+   */
+  flags: string;
+  /**
+   * Hours until a ticket on the plan is overdue.
+   */
+  grace_period: string;
+  /**
+   * Its name, HTML-escaped as osTicket stores it.
+   */
+  name: string;
+  /**
+   * Notes (HTML-escaped); "" when none, as the original answered.
+   */
+  notes: string;
+  /**
+   * When it was created.
+   */
+  created: string;
+  /**
+   * Its business-hours schedule; "0": the help desk’s default.
+   */
+  schedule_id: string;
+  /**
+   * When it was last changed.
+   */
+  updated: string;
+}
+/**
+ * An agent: never its e-mail address or login name.
+ */
+export interface StaffRecord {
+  /**
+   * The agent id, for `staff_id` and ticket/assign `agent_id`.
+   */
+  staff_id: string;
+  /**
+   * First and last name, as the staff panel shows them.
+   */
+  name: string;
+  /**
+   * The agent’s primary department.
+   */
+  dept_id: string;
+  /**
+   * "1" active, "0" locked.
+   */
+  isactive: '0' | '1';
+}
+/**
+ * A ticket status (values as strings).
+ */
+export interface StatusRecord {
+  /**
+   * The status id, for ticket/status `status_id`.
+   */
+  id: string;
+  /**
+   * Its name, as the staff panel shows it.
+   */
+  name: string;
+  /**
+   * What setting it does: open or close.
+   */
+  state: 'open' | 'closed';
+}
+/**
+ * A task (its own id in task_id, never its thread id).
+ */
+export interface TaskRecord {
+  task_id: string;
+  number: string;
+  ticket_id: string;
+  dept_id: string;
+  staff_id: string;
+  title: string;
+  description: string;
+  /**
+   * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode. null: none.
+   */
+  duedate: string | null;
+  /**
+   * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode. null: none.
+   */
+  closed: string | null;
   /**
    * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.
    */
@@ -750,36 +1005,21 @@ export interface TopicRecord {
   updated: string;
 }
 /**
- * A user; every value is a string, never a password hash.
+ * A team (values as strings).
  */
-export interface UserRecord {
-  user_id: string;
+export interface TeamRecord {
+  /**
+   * The team id, for ticket/assign `team_id`.
+   */
+  team_id: string;
+  /**
+   * Its name.
+   */
   name: string;
   /**
-   * The default address; "" if the user has none.
+   * "1" enabled, "0" disabled.
    */
-  email: string;
-  /**
-   * "0" when none.
-   */
-  org_id: string;
-  status: string;
-  /**
-   * An IANA time zone name; "" if none is set.
-   */
-  timezone: string;
-  /**
-   * As stored, unchanged: the digits as typed (osTicket may add `X` and an extension); "" when none.
-   */
-  phone: string;
-  /**
-   * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.
-   */
-  created: string;
-  /**
-   * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.
-   */
-  updated: string;
+  isenabled: '0' | '1';
 }
 /**
  * A message, a response, or (for a key with --notes) an internal note.
@@ -868,24 +1108,27 @@ export interface TicketRecord {
   entries: TicketEntryRecord[];
 }
 /**
- * A task (its own id in task_id, never its thread id).
+ * A help topic; every value is a string.
  */
-export interface TaskRecord {
-  task_id: string;
-  number: string;
-  ticket_id: string;
-  dept_id: string;
-  staff_id: string;
-  title: string;
-  description: string;
+export interface TopicRecord {
+  id: string;
   /**
-   * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode. null: none.
+   * "0" for a top-level topic.
    */
-  duedate: string | null;
+  parent: string;
+  ispublic: '0' | '1';
   /**
-   * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode. null: none.
+   * Sort position; lists are in this order.
    */
-  closed: string | null;
+  sort: string;
+  /**
+   * The topic name.
+   */
+  topic: string;
+  /**
+   * "" when none.
+   */
+  notes: string;
   /**
    * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.
    */
@@ -896,304 +1139,35 @@ export interface TaskRecord {
   updated: string;
 }
 /**
- * A department, with the original's keys (values as strings).
+ * A user; every value is a string, never a password hash.
  */
-export interface DepartmentRecord {
-  /**
-   * The department id.
-   */
-  department_id: string;
-  /**
-   * Its name, tag-stripped as osTicket stores it.
-   */
+export interface UserRecord {
+  user_id: string;
   name: string;
   /**
-   * When it was created, `YYYY-MM-DD HH:MM:SS`.
+   * The default address; "" if the user has none.
+   */
+  email: string;
+  /**
+   * "0" when none.
+   */
+  org_id: string;
+  status: string;
+  /**
+   * An IANA time zone name; "" if none is set.
+   */
+  timezone: string;
+  /**
+   * As stored, unchanged: the digits as typed (osTicket may add `X` and an extension); "" when none.
+   */
+  phone: string;
+  /**
+   * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.
    */
   created: string;
   /**
-   * Its parent department; "0" for a top-level one.
+   * YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.
    */
-  parent_id: string;
-}
-/**
- * An SLA plan, with the original's keys plus schedule_id and updated.
- */
-export interface SlaRecord {
-  /**
-   * The SLA plan id.
-   */
-  sla_id: string;
-  /**
-   * Bits: 1 active, 2 escalate, 4 no overdue alerts, 8 transient.
-   */
-  flags: string;
-  /**
-   * Hours until a ticket on the plan is overdue.
-   */
-  grace_period: string;
-  /**
-   * Its name, HTML-escaped as osTicket stores it.
-   */
-  name: string;
-  /**
-   * Notes (HTML-escaped); "" when none, as the original answered.
-   */
-  notes: string;
-  /**
-   * When it was created.
-   */
-  created: string;
-  /**
-   * Its business-hours schedule; "0": the help desk’s default.
-   */
-  schedule_id: string;
-  /**
-   * When it was last changed.
-   */
-  updated: string;
-}
-/**
- * A FAQ, with the original's keys (values as strings).
- */
-export interface FaqRecord {
-  /**
-   * The FAQ id.
-   */
-  id: string;
-  /**
-   * Its category id.
-   */
-  category: string;
-  /**
-   * 0 internal, 1 public, 2 featured.
-   */
-  ispublished: string;
-  /**
-   * The question.
-   */
-  question: string;
-  /**
-   * The answer (HTML, as osTicket stores it).
-   */
-  answer: string;
-  /**
-   * Search keywords; null when none.
-   */
-  keywords: string | null;
-  /**
-   * Internal notes: "" unless DESKGATE_CATALOGUE_VISIBILITY=all.
-   */
-  notes: string | null;
-  /**
-   * When it was created.
-   */
-  created: string;
-  /**
-   * When it was last changed.
-   */
-  updated: string;
-}
-/**
- * A FAQ category with its FAQs and sub-categories.
- */
-export interface FaqCategoryRecord {
-  /**
-   * The category id.
-   */
-  id: string;
-  /**
-   * Its parent category; null for a top-level one.
-   */
-  parent: string | null;
-  /**
-   * 0 private, 1 public, 2 featured.
-   */
-  ispublic: string;
-  /**
-   * Its name.
-   */
-  name: string;
-  /**
-   * Its description (HTML, as osTicket stores it).
-   */
-  description: string;
-  /**
-   * Internal notes: "" unless DESKGATE_CATALOGUE_VISIBILITY=all.
-   */
-  notes: string;
-  /**
-   * When it was created.
-   */
-  created: string;
-  /**
-   * When it was last changed.
-   */
-  updated: string;
-  faqs: {
-    /**
-     * How many FAQs the category holds here.
-     */
-    total: number;
-    faq: FaqRecord[];
-  };
-  /**
-   * The sub-categories under the keys "0", "1", … (as the original nested them), any depth.
-   */
-  children: {
-    /**
-     * How many sub-categories follow.
-     */
-    count: number;
-    [k: string]: FaqCategoryRecord | number;
-  };
-}
-/**
- * A ticket status (values as strings).
- */
-export interface StatusRecord {
-  /**
-   * The status id, for ticket/status `status_id`.
-   */
-  id: string;
-  /**
-   * Its name, as the staff panel shows it.
-   */
-  name: string;
-  /**
-   * What setting it does: open or close.
-   */
-  state: 'open' | 'closed';
-}
-/**
- * A ticket priority (values as strings).
- */
-export interface PriorityRecord {
-  /**
-   * The priority id, for ticket/update `priority_id`.
-   */
-  id: string;
-  /**
-   * Its name, as agents and clients see it ("High").
-   */
-  name: string;
-  /**
-   * 1 the most urgent; larger numbers less.
-   */
-  urgency: string;
-}
-/**
- * An agent: never its e-mail address or login name.
- */
-export interface StaffRecord {
-  /**
-   * The agent id, for `staff_id` and ticket/assign `agent_id`.
-   */
-  staff_id: string;
-  /**
-   * First and last name, as the staff panel shows them.
-   */
-  name: string;
-  /**
-   * The agent’s primary department.
-   */
-  dept_id: string;
-  /**
-   * "1" active, "0" locked.
-   */
-  isactive: '0' | '1';
-}
-/**
- * A team (values as strings).
- */
-export interface TeamRecord {
-  /**
-   * The team id, for ticket/assign `team_id`.
-   */
-  team_id: string;
-  /**
-   * Its name.
-   */
-  name: string;
-  /**
-   * "1" enabled, "0" disabled.
-   */
-  isenabled: '0' | '1';
-}
-/**
- * One change (SPEC §8e); never a message body.
- */
-export interface FeedEvent {
-  /**
-   * Stable and unique: de-duplicate on it.
-   */
-  id: string;
-  /**
-   * Its place in the feed (increasing, with gaps).
-   */
-  seq: number;
-  type:
-    | 'ticket.created'
-    | 'ticket.message.created'
-    | 'ticket.reply.created'
-    | 'ticket.note.created'
-    | 'ticket.status_changed'
-    | 'ticket.assigned'
-    | 'ticket.transferred'
-    | 'ticket.updated'
-    | 'ticket.overdue'
-    | 'ticket.deleted'
-    | 'task.created'
-    | 'user.created'
-    | 'user.erased';
-  occurred_at: string;
-  ticket?: {
-    id: number;
-    number: string;
-  };
-  user?: {
-    id: number;
-  };
-  actor: {
-    type: 'staff' | 'user' | 'api' | 'system';
-    id: number | null;
-    name: string | null;
-    /**
-     * The API key the change was made with (break loops on your own).
-     */
-    api_key_id?: number;
-  };
-  changes: {
-    [k: string]: unknown;
-  };
-  data: {
-    [k: string]: unknown;
-  };
-}
-/**
- * A webhook; its signing secret is never shown again.
- */
-export interface WebhookRecord {
-  /**
-   * The webhook id.
-   */
-  id: string;
-  url: string;
-  events: string[];
-  description: string;
-  /**
-   * False when disabled by webhook/update or by deskgate.
-   */
-  enabled: boolean;
-  /**
-   * Why deskgate disabled it (its deliveries failed for days), or null.
-   */
-  disabled_reason: string | null;
-  /**
-   * Since when (UTC) its deliveries have failed with no success in between, or null.
-   */
-  failing_since: string | null;
-  created: string;
   updated: string;
 }
 /**
@@ -1238,6 +1212,32 @@ export interface WebhookDeliveryRecord {
   response_excerpt: string | null;
   created: string;
   delivered: string | null;
+}
+/**
+ * A webhook; its signing secret is never shown again.
+ */
+export interface WebhookRecord {
+  /**
+   * The webhook id.
+   */
+  id: string;
+  url: string;
+  events: string[];
+  description: string;
+  /**
+   * False when disabled by webhook/update or by deskgate.
+   */
+  enabled: boolean;
+  /**
+   * Why deskgate disabled it (its deliveries failed for days), or null.
+   */
+  disabled_reason: string | null;
+  /**
+   * Since when (UTC) its deliveries have failed with no success in between, or null.
+   */
+  failing_since: string | null;
+  created: string;
+  updated: string;
 }
 /**
  * The topic found.
@@ -1610,6 +1610,54 @@ export interface Operations {
   'webhook/redeliver': { sorts: { '*': WebhookRedeliverParameters }; data: WebhookRedeliverData };
   'events/since': { sorts: { '*': EventsSinceParameters }; data: EventsSinceData };
 }
+
+/** How the client sends each operation: look-ups as a GET with a JSON body, the rest as a POST (every write takes one); whether it honours an Idempotency-Key. */
+export const OPERATION_CALLS: {
+  readonly [Name in keyof Operations]: {
+    readonly method: 'GET' | 'POST';
+    readonly idempotencyKey: boolean;
+  };
+} = {
+  'topics/specific': { method: 'GET', idempotencyKey: false },
+  'topics/all': { method: 'GET', idempotencyKey: false },
+  'user/add': { method: 'POST', idempotencyKey: true },
+  'user/specific': { method: 'GET', idempotencyKey: false },
+  'user/all': { method: 'GET', idempotencyKey: false },
+  'ticket/all': { method: 'GET', idempotencyKey: false },
+  'ticket/specific': { method: 'GET', idempotencyKey: false },
+  'ticket/add': { method: 'POST', idempotencyKey: true },
+  'ticket/reply': { method: 'POST', idempotencyKey: true },
+  'ticket/close': { method: 'POST', idempotencyKey: true },
+  'ticket/note': { method: 'POST', idempotencyKey: true },
+  'ticket/status': { method: 'POST', idempotencyKey: true },
+  'ticket/assign': { method: 'POST', idempotencyKey: true },
+  'ticket/transfer': { method: 'POST', idempotencyKey: true },
+  'ticket/update': { method: 'POST', idempotencyKey: true },
+  'tasks/all': { method: 'GET', idempotencyKey: false },
+  'tasks/specific': { method: 'GET', idempotencyKey: false },
+  'department/all': { method: 'GET', idempotencyKey: false },
+  'department/specific': { method: 'GET', idempotencyKey: false },
+  'department/add': { method: 'POST', idempotencyKey: true },
+  'faq/all': { method: 'GET', idempotencyKey: false },
+  'faq/specific': { method: 'GET', idempotencyKey: false },
+  'sla/all': { method: 'GET', idempotencyKey: false },
+  'sla/specific': { method: 'GET', idempotencyKey: false },
+  'sla/add': { method: 'POST', idempotencyKey: true },
+  'sla/delete': { method: 'POST', idempotencyKey: false },
+  'status/all': { method: 'GET', idempotencyKey: false },
+  'priority/all': { method: 'GET', idempotencyKey: false },
+  'staff/all': { method: 'GET', idempotencyKey: false },
+  'team/all': { method: 'GET', idempotencyKey: false },
+  'webhook/add': { method: 'POST', idempotencyKey: false },
+  'webhook/all': { method: 'GET', idempotencyKey: false },
+  'webhook/specific': { method: 'GET', idempotencyKey: false },
+  'webhook/update': { method: 'POST', idempotencyKey: false },
+  'webhook/delete': { method: 'POST', idempotencyKey: false },
+  'webhook/test': { method: 'POST', idempotencyKey: false },
+  'webhook/deliveries': { method: 'GET', idempotencyKey: false },
+  'webhook/redeliver': { method: 'POST', idempotencyKey: false },
+  'events/since': { method: 'GET', idempotencyKey: false },
+};
 
 /** The look-ups: the operations sent as a GET with a JSON body. */
 export type LookUpName =

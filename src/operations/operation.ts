@@ -166,6 +166,17 @@ export interface Operation {
   run(body: Readonly<Record<string, unknown>>, context: OperationContext): Promise<unknown>;
 }
 
+/**
+ * An operation as defineOperation returns it: the registry's shape, plus the schemas' own types,
+ * so the client's generated types can be checked against each operation of the registry without
+ * naming any (test/client/client-types.test.ts).
+ */
+export type TypedOperation<Sets extends ParameterSets, Response extends z.ZodType> = Operation & {
+  /** The parameters schema of each `sort` value (`*` for an operation without one). */
+  readonly parameterSets: Sets;
+  readonly response: Response;
+};
+
 /** The key of the one parameters schema of an operation that takes no `sort`. */
 export const NO_SORT = '*';
 
@@ -224,7 +235,9 @@ export function defineOperation<
   Response extends z.ZodType,
   NothingFound extends boolean,
   const Used extends Uses,
->(definition: OperationDefinition<Sets, Response, NothingFound, Used>): Operation {
+>(
+  definition: OperationDefinition<Sets, Response, NothingFound, Used>,
+): TypedOperation<Sets, Response> {
   const name = `${definition.query}/${definition.condition}`;
   const sorts = Object.keys(definition.parameters);
   if (definition.defaultSort === undefined && (sorts.length !== 1 || sorts[0] !== NO_SORT)) {
@@ -245,6 +258,7 @@ export function defineOperation<
       parameters: definition.parameters[sort] as z.ZodType,
     })),
     sort: fallback === undefined ? undefined : { values: sorts, default: fallback },
+    parameterSets: definition.parameters,
     parametersOptional: definition.parametersOptional ?? false,
     uses: definition.uses,
     response: definition.response,

@@ -16,7 +16,7 @@ import { actingAgent } from './acting-agent.ts';
 import { byLayout } from './by-layout.ts';
 import { INT32_MAX, integerField } from './fields.ts';
 import { fingerprintOf, writeOnce, writeOnceRemotely } from './idempotent-write.ts';
-import { defineOperation, type Operation } from './operation.ts';
+import { defineOperation, type TypedOperation } from './operation.ts';
 import {
   OSTICKET_SETTLE_GRACE_MS,
   OSTICKET_WRITE_USES,
@@ -385,7 +385,7 @@ export interface TicketIdChangeDefinition<Schema extends z.ZodType<TicketIdChang
 /** The operation of a change answered with the ticket id: ticket/<condition>. */
 export function defineTicketIdChange<Schema extends z.ZodType<TicketIdChangeParameters>>(
   definition: TicketIdChangeDefinition<Schema>,
-): Operation {
+): TypedOperation<{ '*': Schema }, ReturnType<typeof ticketIdResponse>> {
   const { condition, summary, what, how, parameters, example, change } = definition;
   return defineOperation({
     ...TICKET_CHANGE,

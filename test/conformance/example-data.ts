@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { departments } from '../../src/data/departments/departments.ts';
 import { tasks } from '../../src/data/tasks/tasks.ts';
+import type { AddExampleRows, ExampleRowsTarget } from '../../src/operations/example-rows.ts';
 import { importFaqs } from '../helpers/data-setup.ts';
 import type { KindDatabase } from '../helpers/each-database.ts';
 import { userBody } from '../helpers/http.ts';
+import { ROOT } from '../helpers/paths.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { addAgent, ticketAddBody } from '../helpers/tickets.ts';
 import {
@@ -22,6 +27,8 @@ import { withDatabase } from '../support/database-rows.ts';
  * ticket 7 (made by ticket/add's example, answered and closed by the reply and close examples),
  * open tickets, tickets created in November 2026 and updated on 2026-11-22, tasks 1–3 of ticket 7.
  */
+
+const OPERATIONS_FOLDER = join(ROOT, 'src', 'operations');
 
 /** Users made before the examples run, so that user/add's example makes user 42. */
 const USERS_BEFORE_EXAMPLES = 41;
@@ -88,7 +95,8 @@ export async function addTicketsForLookUps(
   database: KindDatabase,
 ): Promise<void> {
   await addCatalogueForLookUps(server, database);
-  await addTeamAndAgentForLookUps(database);
+  await addAgentForLookUps(database);
+  await addOperationsExampleRows(database);
   const { osticket } = database;
   if (osticket) {
     await osticket.query("SET SESSION sql_mode = ''");
@@ -130,29 +138,38 @@ export async function addTicketsForLookUps(
 }
 
 /**
- * What staff/all and team/all's examples read: a team on every layout, and in osTicket mode the
- * agent 1 of department 1 its admin panel would have made (deskgate's schema has it from the
- * ticket examples).
+ * What staff/all's examples read in osTicket mode: the agent 1 of department 1 its admin panel
+ * would have made (deskgate's schema has it from the ticket examples).
  */
-async function addTeamAndAgentForLookUps(database: KindDatabase): Promise<void> {
-  const { osticket } = database;
-  if (osticket) {
-    await osticket.query(
-      `INSERT INTO ost_staff (staff_id, dept_id, role_id, username, firstname, lastname, email,
-         signature, isactive, created, updated)
-       VALUES (1, 1, 1, 'alex', 'Alex', 'Agent', 'alex@example.com', '', 1, NOW(), NOW())`,
-    );
-    await osticket.query(
-      `INSERT INTO ost_team (lead_id, flags, name, notes, created, updated)
-       VALUES (0, 1, 'Level I Support', NULL, NOW(), NOW())`,
-    );
-    return;
-  }
-  await withDatabase(database.url, (db) =>
-    sql`insert into teams (name, is_enabled, created_at, updated_at) values ('Level I Support', 1, ${CREATED}, ${CREATED})`.execute(
-      db,
-    ),
+async function addAgentForLookUps(database: KindDatabase): Promise<void> {
+  await database.osticket?.query(
+    `INSERT INTO ost_staff (staff_id, dept_id, role_id, username, firstname, lastname, email,
+       signature, isactive, created, updated)
+     VALUES (1, 1, 1, 'alex', 'Alex', 'Agent', 'alex@example.com', '', 1, NOW(), NOW())`,
   );
+}
+
+/**
+ * Runs every operation's own example rows: the `addExampleRows` of each
+ * `src/operations/<folder>/example-rows.ts` (src/operations/example-rows.ts), found by reading the
+ * folders, so an operation whose examples need rows of their own adds a file beside itself.
+ */
+async function addOperationsExampleRows(database: KindDatabase): Promise<void> {
+  const target: ExampleRowsTarget = {
+    own: database.osticket
+      ? undefined
+      : async (statement) => {
+          await withDatabase(database.url, (db) => statement.execute(db));
+        },
+    osticket: database.osticket,
+    created: CREATED,
+  };
+  for (const folder of readdirSync(OPERATIONS_FOLDER).sort()) {
+    const file = join(OPERATIONS_FOLDER, folder, 'example-rows.ts');
+    if (!existsSync(file)) continue;
+    const rows = (await import(pathToFileURL(file).href)) as { addExampleRows: AddExampleRows };
+    await rows.addExampleRows(target);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { RejectedValueError } from '../../data/store.ts';
 import { formatTimestamp } from '../../data/time.ts';
 import { DeskgateError } from '../../errors.ts';
 import { MESSAGES } from '../../messages.ts';
+import { clientRecord } from '../client-records.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';
 import { toParameterError } from '../record-operation-write.ts';
@@ -91,6 +92,7 @@ export const feedEventSchema = z
     data: z.record(z.string(), z.unknown()),
   })
   .meta({ description: 'One change (SPEC §8e); never a message body.' });
+clientRecord(feedEventSchema, 'FeedEvent');
 
 const EXAMPLE = {
   id: 'evt_3f0c9a4be1f54c0f9d2a7c1e8b6d5a40',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ticketPriorities } from '../../data/ticket-priorities/ticket-priorities.ts';
 import type { TicketPriority } from '../../data/ticket-priorities/ticket-priority.ts';
+import { clientRecord } from '../client-records.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
@@ -13,6 +14,7 @@ export const priorityViewSchema = z
     urgency: digitsText('1 the most urgent; larger numbers less.'),
   })
   .meta({ description: 'A ticket priority (values as strings).' });
+clientRecord(priorityViewSchema, 'PriorityRecord');
 
 /** A priority as priority/all answers it. */
 function toPriorityView(priority: TicketPriority): z.output<typeof priorityViewSchema> {

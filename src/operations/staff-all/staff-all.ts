@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { staffDirectory } from '../../data/agents/staff-directory.ts';
 import type { StaffMember } from '../../data/agents/staff-member.ts';
+import { clientRecord } from '../client-records.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';
@@ -15,6 +16,7 @@ export const staffViewSchema = z
     isactive: z.enum(['0', '1']).meta({ description: '"1" active, "0" locked.' }),
   })
   .meta({ description: 'An agent: never its e-mail address or login name.' });
+clientRecord(staffViewSchema, 'StaffRecord');
 
 /** An agent as staff/all answers it. */
 function toStaffView(member: StaffMember): z.output<typeof staffViewSchema> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TicketStatus } from '../../data/ticket-statuses/ticket-status.ts';
 import { ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
+import { clientRecord } from '../client-records.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
@@ -13,6 +14,7 @@ export const statusViewSchema = z
     state: z.enum(['open', 'closed']).meta({ description: 'What setting it does: open or close.' }),
   })
   .meta({ description: 'A ticket status (values as strings).' });
+clientRecord(statusViewSchema, 'StatusRecord');
 
 /** A status as status/all answers it. */
 function toStatusView(status: TicketStatus): z.output<typeof statusViewSchema> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Team } from '../../data/teams/team.ts';
 import { teams } from '../../data/teams/teams.ts';
+import { clientRecord } from '../client-records.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
@@ -13,6 +14,7 @@ export const teamViewSchema = z
     isenabled: z.enum(['0', '1']).meta({ description: '"1" enabled, "0" disabled.' }),
   })
   .meta({ description: 'A team (values as strings).' });
+clientRecord(teamViewSchema, 'TeamRecord');
 
 /** A team as team/all answers it. */
 function toTeamView(team: Team): z.output<typeof teamViewSchema> {

@@ -3,6 +3,7 @@ import type { Department } from '../../data/departments/department.ts';
 import type { Faq, FaqCategory } from '../../data/faqs/faq.ts';
 import type { SlaPlan } from '../../data/sla-plans/sla-plan.ts';
 import type { CatalogueVisibility } from '../../domain.ts';
+import { clientRecord } from '../client-records.ts';
 
 const text = (description: string) => z.string().meta({ description });
 const id = (description: string) =>
@@ -19,6 +20,7 @@ export const departmentViewSchema = z
     parent_id: id('Its parent department; "0" for a top-level one.'),
   })
   .meta({ description: "A department, with the original's keys (values as strings)." });
+clientRecord(departmentViewSchema, 'DepartmentRecord');
 
 export type DepartmentView = z.output<typeof departmentViewSchema>;
 
@@ -50,6 +52,7 @@ export const slaViewSchema = z
     updated: text('When it was last changed.'),
   })
   .meta({ description: "An SLA plan, with the original's keys plus schedule_id and updated." });
+clientRecord(slaViewSchema, 'SlaRecord');
 
 export type SlaView = z.output<typeof slaViewSchema>;
 
@@ -93,6 +96,7 @@ export const faqViewSchema = z
     updated: text('When it was last changed.'),
   })
   .meta({ description: "A FAQ, with the original's keys (values as strings)." });
+clientRecord(faqViewSchema, 'FaqRecord');
 
 export type FaqView = z.output<typeof faqViewSchema>;
 
@@ -168,6 +172,7 @@ export const faqCategoryViewSchema: z.ZodType<FaqCategoryView> = z
   .meta({
     description: 'A FAQ category with its FAQs and sub-categories.',
   }) as z.ZodType<FaqCategoryView>;
+clientRecord(faqCategoryViewSchema, 'FaqCategoryRecord');
 
 /** Builds the tree of faq/all from every visible category and FAQ (a child of a hidden category is hidden too). */
 export function toFaqTree(

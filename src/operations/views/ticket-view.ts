@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Task } from '../../data/tasks/task.ts';
 import type { Ticket, TicketEntry } from '../../data/tickets/ticket.ts';
+import { clientRecord } from '../client-records.ts';
 import { stripTags } from '../plain-text.ts';
 
 const TIMESTAMP =
@@ -35,6 +36,7 @@ export const entryViewSchema = z
     entry_created: time(),
   })
   .meta({ description: 'A message, a response, or (for a key with --notes) an internal note.' });
+clientRecord(entryViewSchema, 'TicketEntryRecord');
 
 /**
  * A ticket: the original's keys with the ticket's own values (never a thread entry's), its
@@ -75,6 +77,7 @@ export const ticketViewSchema = z
     entries: z.array(entryViewSchema),
   })
   .meta({ description: 'A ticket with its own columns and its thread.' });
+clientRecord(ticketViewSchema, 'TicketRecord');
 
 export type TicketView = z.output<typeof ticketViewSchema>;
 export type EntryView = z.output<typeof entryViewSchema>;
@@ -200,6 +203,7 @@ export const taskViewSchema = z
     updated: time(),
   })
   .meta({ description: 'A task (its own id in task_id, never its thread id).' });
+clientRecord(taskViewSchema, 'TaskRecord');
 
 export type TaskView = z.output<typeof taskViewSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Topic } from '../../data/topics/topic.ts';
+import { clientRecord } from '../client-records.ts';
 
 const TIMESTAMP =
   'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
@@ -18,6 +19,7 @@ export const topicViewSchema = z
     updated: z.string().meta({ description: TIMESTAMP }),
   })
   .meta({ description: 'A help topic; every value is a string.' });
+clientRecord(topicViewSchema, 'TopicRecord');
 
 export type TopicView = z.output<typeof topicViewSchema>;
 

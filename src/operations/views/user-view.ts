@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { User } from '../../data/users/user.ts';
+import { clientRecord } from '../client-records.ts';
 
 const TIMESTAMP =
   'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
@@ -25,6 +26,7 @@ export const userViewSchema = z
     updated: z.string().meta({ description: TIMESTAMP }),
   })
   .meta({ description: 'A user; every value is a string, never a password hash.' });
+clientRecord(userViewSchema, 'UserRecord');
 
 export type UserView = z.output<typeof userViewSchema>;
 

@@ -11,6 +11,7 @@ import {
 } from '../../webhooks/event-types.ts';
 import { WebhookEncryptionError } from '../../webhooks/secret-box.ts';
 import type { AttemptResult } from '../../webhooks/send-webhook.ts';
+import { clientRecord } from '../client-records.ts';
 import { typesVisibleTo } from '../events-since/event-types.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { textField } from '../plain-text.ts';
@@ -77,6 +78,7 @@ export const webhookViewSchema = z
     updated: z.string(),
   })
   .meta({ description: 'A webhook; its signing secret is never shown again.' });
+clientRecord(webhookViewSchema, 'WebhookRecord');
 
 export type WebhookView = z.output<typeof webhookViewSchema>;
 
@@ -140,6 +142,7 @@ export const deliveryViewSchema = z
     delivered: z.string().nullable(),
   })
   .meta({ description: 'One event delivered (or being delivered) to one webhook.' });
+clientRecord(deliveryViewSchema, 'WebhookDeliveryRecord');
 
 export type DeliveryView = z.output<typeof deliveryViewSchema>;
 
