@@ -100,7 +100,7 @@ export const OSTICKET_EVENT_READER_TABLES: readonly OsticketTableRequirement[] =
 ];
 
 /** How often the leader reads, and how often the others try to become it. */
-export const READER_INTERVAL_MS = 2_000;
+export const READER_INTERVAL_MS = 1_000;
 /**
  * A row is read once it has been seen this long: deskgate's audit entry of a change it made
  * through osTicket is written just after osTicket's rows, and names the key of the change.
