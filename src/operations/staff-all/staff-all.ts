@@ -7,13 +7,14 @@ import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
+import { flagOf, flagText } from '../views/flag-text.ts';
 
 export const staffViewSchema = z
   .strictObject({
     staff_id: digitsText('The agent id, for `staff_id` and ticket/assign `agent_id`.'),
     name: z.string().meta({ description: 'First and last name, as the staff panel shows them.' }),
     dept_id: digitsText('The agent’s primary department.'),
-    isactive: z.enum(['0', '1']).meta({ description: '"1" active, "0" locked.' }),
+    isactive: flagText('"1" active, "0" locked.'),
   })
   .meta({ description: 'An agent: never its e-mail address or login name.' });
 clientRecord(staffViewSchema, 'StaffRecord');
@@ -24,7 +25,7 @@ function toStaffView(member: StaffMember): z.output<typeof staffViewSchema> {
     staff_id: String(member.id),
     name: member.name,
     dept_id: String(member.deptId),
-    isactive: member.isActive ? ('1' as const) : ('0' as const),
+    isactive: flagOf(member.isActive),
   };
 }
 

@@ -6,12 +6,13 @@ import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';
 import { wholeListResponse } from '../response-shapes.ts';
 import { digitsText } from '../views/digits-text.ts';
+import { flagOf, flagText } from '../views/flag-text.ts';
 
 export const teamViewSchema = z
   .strictObject({
     team_id: digitsText('The team id, for ticket/assign `team_id`.'),
     name: z.string().meta({ description: 'Its name.' }),
-    isenabled: z.enum(['0', '1']).meta({ description: '"1" enabled, "0" disabled.' }),
+    isenabled: flagText('"1" enabled, "0" disabled.'),
   })
   .meta({ description: 'A team (values as strings).' });
 clientRecord(teamViewSchema, 'TeamRecord');
@@ -21,7 +22,7 @@ function toTeamView(team: Team): z.output<typeof teamViewSchema> {
   return {
     team_id: String(team.id),
     name: team.name,
-    isenabled: team.isEnabled ? ('1' as const) : ('0' as const),
+    isenabled: flagOf(team.isEnabled),
   };
 }
 

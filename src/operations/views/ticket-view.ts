@@ -3,6 +3,7 @@ import type { Task } from '../../data/tasks/task.ts';
 import type { Ticket, TicketEntry } from '../../data/tickets/ticket.ts';
 import { clientRecord } from '../client-records.ts';
 import { stripTags } from '../plain-text.ts';
+import { flagOf, flagText } from './flag-text.ts';
 
 const TIMESTAMP =
   'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
@@ -62,8 +63,8 @@ export const ticketViewSchema = z
     ip_address: z.string(),
     source: z.string(),
     source_extra: z.string().nullable(),
-    isoverdue: z.enum(['0', '1']),
-    isanswered: z.enum(['0', '1']),
+    isoverdue: flagText(),
+    isanswered: flagText(),
     duedate: optionalTime(),
     est_duedate: optionalTime().meta({ description: 'The SLA due time; null: none.' }),
     reopened: optionalTime(),
@@ -81,8 +82,6 @@ clientRecord(ticketViewSchema, 'TicketRecord');
 
 export type TicketView = z.output<typeof ticketViewSchema>;
 export type EntryView = z.output<typeof entryViewSchema>;
-
-const flag = (value: boolean) => (value ? '1' : '0');
 
 function toEntryView(entry: TicketEntry): EntryView {
   return {
@@ -121,8 +120,8 @@ export function toTicketView(ticket: Ticket): TicketView {
     ip_address: ticket.ipAddress,
     source: ticket.source,
     source_extra: ticket.sourceExtra,
-    isoverdue: flag(ticket.isOverdue),
-    isanswered: flag(ticket.isAnswered),
+    isoverdue: flagOf(ticket.isOverdue),
+    isanswered: flagOf(ticket.isAnswered),
     duedate: ticket.dueDate,
     est_duedate: ticket.estDueDate,
     reopened: ticket.reopened,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Topic } from '../../data/topics/topic.ts';
 import { clientRecord } from '../client-records.ts';
+import { flagOf, flagText } from './flag-text.ts';
 
 const TIMESTAMP =
   'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
@@ -11,7 +12,7 @@ export const topicViewSchema = z
   .strictObject({
     id: z.string().regex(DIGITS),
     parent: z.string().regex(DIGITS).meta({ description: '"0" for a top-level topic.' }),
-    ispublic: z.enum(['0', '1']),
+    ispublic: flagText(),
     sort: z.string().regex(DIGITS).meta({ description: 'Sort position; lists are in this order.' }),
     topic: z.string().meta({ description: 'The topic name.' }),
     notes: z.string().meta({ description: '"" when none.' }),
@@ -39,7 +40,7 @@ export function toTopicView(topic: Topic): TopicView {
   return {
     id: String(topic.id),
     parent: String(topic.parentId),
-    ispublic: topic.isPublic ? '1' : '0',
+    ispublic: flagOf(topic.isPublic),
     sort: String(topic.sort),
     topic: topic.name,
     notes: topic.notes,
