@@ -45,9 +45,9 @@ export function newEventId(): string {
 }
 
 /** An `events` row's values, its sequence number left to the database. */
-type EventValues = Omit<EventTable, 'id'>;
+export type EventValues = Omit<EventTable, 'id'>;
 
-function valuesOf(event: NewEvent, recordedMs: number): EventValues {
+export function valuesOf(event: NewEvent, recordedMs: number): EventValues {
   return {
     event_id: event.id ?? newEventId(),
     type: event.type,
@@ -80,23 +80,37 @@ const insertOne = {
 
 function prepareInsert(clock: () => RawBuilder<number> | undefined) {
   return prepareQuery((db: Kysely<EventTables>, param: Param<EventValues>) =>
-    db.insertInto('events').values({
-      event_id: param('event_id'),
-      type: param('type'),
-      occurred_at: param('occurred_at'),
-      recorded_ms: clock() ?? param('recorded_ms'),
-      ticket_id: param('ticket_id'),
-      ticket_number: param('ticket_number'),
-      user_id: param('user_id'),
-      actor_type: param('actor_type'),
-      actor_id: param('actor_id'),
-      actor_name: param('actor_name'),
-      api_key_id: param('api_key_id'),
-      changes: param('changes'),
-      data: param('data'),
-      thread_id: param('thread_id'),
-    }),
+    db.insertInto('events').values(eventColumns(param, clock)),
   );
+}
+
+/** One event's columns in a prepared INSERT: each a parameter, `recorded_ms` the `clock`'s SQL if any. */
+export function eventColumns(
+  param: Param<EventValues>,
+  clock: () => RawBuilder<number> | undefined,
+) {
+  return {
+    event_id: param('event_id'),
+    type: param('type'),
+    occurred_at: param('occurred_at'),
+    recorded_ms: clock() ?? param('recorded_ms'),
+    ticket_id: param('ticket_id'),
+    ticket_number: param('ticket_number'),
+    user_id: param('user_id'),
+    actor_type: param('actor_type'),
+    actor_id: param('actor_id'),
+    actor_name: param('actor_name'),
+    api_key_id: param('api_key_id'),
+    changes: param('changes'),
+    data: param('data'),
+    thread_id: param('thread_id'),
+  };
+}
+
+/** Several events' rows in one INSERT's VALUES, in order (their sequence numbers follow it). */
+export function manyEventRows(dialect: DialectName, events: readonly NewEvent[]) {
+  const recorded = databaseNowMs(dialect);
+  return events.map((event) => ({ ...valuesOf(event, 0), recorded_ms: recorded }));
 }
 
 /** Inserts `events` now, in `trx` (one statement). */
@@ -112,11 +126,7 @@ export async function insertEvents(
     await insertOne[dialect](trx, valuesOf(only, Date.now()));
     return;
   }
-  const recorded = databaseNowMs(dialect);
-  await trx
-    .insertInto('events')
-    .values(events.map((event) => ({ ...valuesOf(event, 0), recorded_ms: recorded })))
-    .execute();
+  await trx.insertInto('events').values(manyEventRows(dialect, events)).execute();
 }
 
 export type EventRow = {

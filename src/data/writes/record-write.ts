@@ -1,9 +1,13 @@
 import { callLog } from '../call-log/call-log.ts';
 import { type DataHandle, tablesOf } from '../entity.ts';
-import { type EventTables, insertEvents } from '../events/event-rows.ts';
 import { flushHeldEvents, withWriteOrigin } from '../events/write-origin.ts';
 import { now } from '../time.ts';
-import { type AuditLogTables, insertAuditEntry } from './audit-log.ts';
+import {
+  type AuditEntry,
+  type AuditLogTables,
+  insertAuditEntry,
+  insertAuditEntryAndEvents,
+} from './audit-log.ts';
 import { IdempotencyConflictError } from './idempotency-conflict-error.ts';
 import {
   deletePendingClaim,
@@ -32,17 +36,12 @@ export function makeWrites(handle: DataHandle): Writes {
       const { actor, claim } = write;
       try {
         return await dialect.writeTransaction(handle.db, (trx) =>
-          // The write's events (the feed) name its actor, and are inserted last (decision 381).
+          // The write's events (the feed) name its actor, and are inserted last (decision 381), with
+          // its audit entry.
           withWriteOrigin(actor, async () => {
             const at = now();
             const result = await write.run(trx, at);
             const answer = write.answer(result);
-            await insertAuditEntry(
-              tablesOf<AuditLogTables>(trx),
-              actor,
-              write.targetId(result),
-              at,
-            );
             if (claim?.pending) {
               const key = { apiKeyId: actor.apiKeyId, operation: actor.operation, key: claim.key };
               if (
@@ -65,9 +64,18 @@ export function makeWrites(handle: DataHandle): Writes {
               });
             }
             await log.recordWrite?.(trx, actor, write.outcome(result));
-            await flushHeldEvents((held, events) =>
-              insertEvents(tablesOf<EventTables>(held), dialect.name, events),
-            );
+            // The audit entry goes with the first events (one statement on PostgreSQL).
+            let entry: AuditEntry | undefined = {
+              ...actor,
+              targetId: write.targetId(result),
+              at,
+            };
+            await flushHeldEvents(async (held, events) => {
+              const first = entry;
+              entry = undefined;
+              await insertAuditEntryAndEvents(tablesOf(held), dialect.name, first, events);
+            });
+            if (entry) await insertAuditEntry(tablesOf<AuditLogTables>(trx), entry);
             return answer;
           }),
         );
