@@ -316,7 +316,11 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
     for (const run of runs) {
       const report = JSON.parse(run.stdout) as CheckJson;
       const valid = report.results.find((r) => r.probe === 'user/add valid');
-      assert.equal(valid?.verdict, 'same', 'the other check had not taken its addresses');
+      assert.equal(
+        valid?.verdict,
+        'same',
+        `the other check had not taken its addresses: ${JSON.stringify(valid)}`,
+      );
     }
   });
 
