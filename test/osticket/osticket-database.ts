@@ -165,3 +165,28 @@ export function osticketEnv(database: OsticketDatabase): Record<string, string> 
     DESKGATE_TABLE_PREFIX: database.prefix,
   };
 }
+
+/**
+ * A ticket as osTicket opens one, without its first message: the ticket, its thread and the
+ * thread's `created` event (what the feed's reader turns into `ticket.created`).
+ */
+export async function insertOpenedTicket(
+  database: Pick<OsticketDatabase, 'insert'>,
+): Promise<{ ticketId: number; threadId: number; number: string }> {
+  const number = String(100_000 + Math.floor(Math.random() * 800_000));
+  const ticketId = await database.insert(
+    `INSERT INTO ost_ticket (number, user_id, status_id, dept_id, created, updated)
+     VALUES (?, 1, 1, 1, NOW(), NOW())`,
+    [number],
+  );
+  const threadId = await database.insert(
+    `INSERT INTO ost_thread (object_id, object_type, created) VALUES (?, 'T', NOW())`,
+    [ticketId],
+  );
+  await database.insert(
+    `INSERT INTO ost_thread_event (thread_id, thread_type, event_id, staff_id, team_id, dept_id, topic_id, username, uid, uid_type, timestamp)
+     VALUES (?, 'T', (SELECT id FROM ost_event WHERE name = 'created'), 0, 0, 1, 0, 'Tess', 1, 'U', NOW())`,
+    [threadId],
+  );
+  return { ticketId, threadId, number };
+}

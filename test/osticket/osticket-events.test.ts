@@ -6,6 +6,7 @@ import { formatTimestamp } from '../../src/data/time.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import {
   createOsticketDatabase,
+  insertOpenedTicket,
   OSTICKET_SKIP,
   type OsticketDatabase,
   osticketEnv,
@@ -80,21 +81,7 @@ describe("the feed from osTicket's own history", { skip }, () => {
   }
 
   async function openTicket(): Promise<{ ticketId: number; threadId: number; number: string }> {
-    const number = String(100_000 + Math.floor(Math.random() * 800_000));
-    const ticketId = await database.insert(
-      `INSERT INTO ost_ticket (number, user_id, status_id, dept_id, created, updated)
-       VALUES (?, 1, 1, 1, NOW(), NOW())`,
-      [number],
-    );
-    const threadId = await database.insert(
-      `INSERT INTO ost_thread (object_id, object_type, created) VALUES (?, 'T', NOW())`,
-      [ticketId],
-    );
-    await database.insert(
-      `INSERT INTO ost_thread_event (thread_id, thread_type, event_id, staff_id, team_id, dept_id, topic_id, username, uid, uid_type, timestamp)
-       VALUES (?, 'T', (SELECT id FROM ost_event WHERE name = 'created'), 0, 0, 1, 0, 'Tess', 1, 'U', NOW())`,
-      [threadId],
-    );
+    const { ticketId, threadId, number } = await insertOpenedTicket(database);
     await database.insert(
       `INSERT INTO ost_thread_entry (pid, thread_id, staff_id, user_id, type, poster, body, format, created, updated)
        VALUES (0, ?, 0, 1, 'M', 'Tess', 'Help', 'text', NOW(), NOW())`,

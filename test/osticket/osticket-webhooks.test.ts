@@ -9,6 +9,7 @@ import {
 } from '../helpers/webhook-receiver.ts';
 import {
   createOsticketDatabase,
+  insertOpenedTicket,
   OSTICKET_SKIP,
   type OsticketDatabase,
   osticketEnv,
@@ -79,21 +80,7 @@ describe('osTicket mode: webhooks in deskgate_webhooks, managed by a granted osT
     await database.query(
       "INSERT IGNORE INTO ost_event (name, description) VALUES ('created', 'created')",
     );
-    const number = String(100_000 + Math.floor(Math.random() * 800_000));
-    const ticketId = await database.insert(
-      `INSERT INTO ost_ticket (number, user_id, status_id, dept_id, created, updated)
-       VALUES (?, 1, 1, 1, NOW(), NOW())`,
-      [number],
-    );
-    const threadId = await database.insert(
-      `INSERT INTO ost_thread (object_id, object_type, created) VALUES (?, 'T', NOW())`,
-      [ticketId],
-    );
-    await database.insert(
-      `INSERT INTO ost_thread_event (thread_id, thread_type, event_id, staff_id, team_id, dept_id, topic_id, username, uid, uid_type, timestamp)
-       VALUES (?, 'T', (SELECT id FROM ost_event WHERE name = 'created'), 0, 0, 1, 0, 'Tess', 1, 'U', NOW())`,
-      [threadId],
-    );
+    const { ticketId } = await insertOpenedTicket(database);
     await receiver.waitFor((received) =>
       received.some(
         (r) =>
