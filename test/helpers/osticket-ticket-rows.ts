@@ -182,6 +182,36 @@ export async function enableBridgePlugin(
   assert.match(added.text, /Added Successfully/);
 }
 
+/**
+ * deskgate's own osTicket key, as the switch-over guide has the admin make it (active, bound to
+ * deskgate's address, here 127.0.0.1, allowed to create tickets), with the bridge plugin enabled
+ * for it. Resolves to the key's id.
+ */
+export async function addBridgeKey(
+  osticket: RealOsticket,
+  admin: OsticketBrowser,
+  key: string,
+): Promise<number> {
+  const keyId = await osticket.insert(
+    `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
+     VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
+    [key],
+  );
+  await enableBridgePlugin(osticket, admin, [keyId]);
+  return keyId;
+}
+
+/** The settings of deskgate in osTicket mode with the bridge plugin, calling osTicket with `key`. */
+export function bridgeModeEnv(osticket: RealOsticket, key: string): Record<string, string> {
+  return {
+    DESKGATE_SCHEMA: 'osticket',
+    DESKGATE_TABLE_PREFIX: 'ost_',
+    DESKGATE_OSTICKET_URL: osticket.baseUrl,
+    DESKGATE_OSTICKET_API_KEY: key,
+    DESKGATE_OSTICKET_BRIDGE: 'true',
+  };
+}
+
 /** A user made through osTicket's own API (its first ticket), as an integration would meet one. */
 export async function addOsticketUser(
   osticket: RealOsticket,

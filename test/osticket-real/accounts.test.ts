@@ -2,11 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { userFields } from '../helpers/http.ts';
 import { FORMER_RIGHTS, grantOsticketKey } from '../helpers/osticket-key-grant.ts';
-import {
-  addOsticketUser,
-  BRIDGE_PLUGIN,
-  enableBridgePlugin,
-} from '../helpers/osticket-ticket-rows.ts';
+import { addBridgeKey, addOsticketUser, BRIDGE_PLUGIN } from '../helpers/osticket-ticket-rows.ts';
 import {
   REAL_OSTICKET_SKIP,
   type RealOsticket,
@@ -72,12 +68,7 @@ describe("user/add's portal accounts and organizations, in a real osTicket 1.18.
     osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
     await osticket.routeMailTo(sink.port);
     const admin = await osticket.staffBrowser();
-    const keyId = await osticket.insert(
-      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
-       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
-      [deskgateKey],
-    );
-    await enableBridgePlugin(osticket, admin, [keyId]);
+    await addBridgeKey(osticket, admin, deskgateKey);
     // An organization that shares its tickets with its primary contacts, and one of its members
     // with a confidential ticket.
     sharingOrg = await osticket.insert(

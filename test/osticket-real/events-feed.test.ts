@@ -5,9 +5,10 @@ import type { FeedEvent } from '../../src/data/events/event.ts';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import {
+  addBridgeKey,
   addOsticketUser,
   BRIDGE_PLUGIN,
-  enableBridgePlugin,
+  bridgeModeEnv,
   replyInPanel,
 } from '../helpers/osticket-ticket-rows.ts';
 import {
@@ -43,12 +44,7 @@ describe('the feed in osTicket mode, from a real osTicket 1.18.1', { skip }, () 
     osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
     await osticket.routeMailTo(sink.port);
     admin = await osticket.staffBrowser();
-    const keyId = await osticket.insert(
-      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
-       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
-      [deskgateKey],
-    );
-    await enableBridgePlugin(osticket, admin, [keyId]);
+    await addBridgeKey(osticket, admin, deskgateKey);
     await grantOsticketKey({ url: osticket.databaseUrl }, osticket.apiKey.id, [
       '--scope',
       'users:read,tickets:read,tickets:write',
@@ -65,11 +61,7 @@ describe('the feed in osTicket mode, from a real osTicket 1.18.1', { skip }, () 
   const deskgate = useTestServer(() => ({
     database: osticket.databaseUrl,
     env: {
-      DESKGATE_SCHEMA: 'osticket',
-      DESKGATE_TABLE_PREFIX: 'ost_',
-      DESKGATE_OSTICKET_URL: osticket.baseUrl,
-      DESKGATE_OSTICKET_API_KEY: deskgateKey,
-      DESKGATE_OSTICKET_BRIDGE: 'true',
+      ...bridgeModeEnv(osticket, deskgateKey),
       DESKGATE_OSTICKET_BRIDGE_STAFF_ID: '1',
     },
     ownKey: false,

@@ -10,11 +10,7 @@ import { runCli } from '../helpers/cli.ts';
 import { startHttpProxy } from '../helpers/http-proxy.ts';
 import { installOriginalService, ORIGINAL_SERVICE_SKIP } from '../helpers/original-php-service.ts';
 import { FORMER_RIGHTS, grantOsticketKey } from '../helpers/osticket-key-grant.ts';
-import {
-  addOsticketUser,
-  BRIDGE_PLUGIN,
-  enableBridgePlugin,
-} from '../helpers/osticket-ticket-rows.ts';
+import { addBridgeKey, addOsticketUser, BRIDGE_PLUGIN } from '../helpers/osticket-ticket-rows.ts';
 import { ROOT } from '../helpers/paths.ts';
 import {
   REAL_OSTICKET_SKIP,
@@ -91,12 +87,7 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
   before(async () => {
     osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
     original = await installOriginalService(osticket);
-    const keyId = await osticket.insert(
-      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
-       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
-      [deskgateKey],
-    );
-    await enableBridgePlugin(osticket, await osticket.staffBrowser(), [keyId]);
+    await addBridgeKey(osticket, await osticket.staffBrowser(), deskgateKey);
     // The seed's private (12), disabled (13), archived (14) and non-ASCII (15) topics.
     const seed = readFileSync(join(OSTICKET_DIR, 'seed-1.18.1.sql'), 'utf8')
       .split('\n')

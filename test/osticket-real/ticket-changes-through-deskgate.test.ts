@@ -6,9 +6,10 @@ import { startHttpProxy } from '../helpers/http-proxy.ts';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import {
+  addBridgeKey,
   addOsticketUser,
   BRIDGE_PLUGIN,
-  enableBridgePlugin,
+  bridgeModeEnv,
   ticketCounts,
 } from '../helpers/osticket-ticket-rows.ts';
 import {
@@ -41,12 +42,7 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
   before(async () => {
     osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
     admin = await osticket.staffBrowser();
-    const keyId = await osticket.insert(
-      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
-       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
-      [deskgateKey],
-    );
-    await enableBridgePlugin(osticket, admin, [keyId]);
+    await addBridgeKey(osticket, admin, deskgateKey);
     losing = await startHttpProxy(osticket.baseUrl, (answer, res) => {
       answer.resume();
       answer.on('end', () => res.socket?.destroy());
@@ -73,11 +69,7 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
   const deskgate = useTestServer(() => ({
     database: osticket.databaseUrl,
     env: {
-      DESKGATE_SCHEMA: 'osticket',
-      DESKGATE_TABLE_PREFIX: 'ost_',
-      DESKGATE_OSTICKET_URL: osticket.baseUrl,
-      DESKGATE_OSTICKET_API_KEY: deskgateKey,
-      DESKGATE_OSTICKET_BRIDGE: 'true',
+      ...bridgeModeEnv(osticket, deskgateKey),
     },
     ownKey: false,
   }));

@@ -6,6 +6,7 @@ import {
   addUnusualChoices,
   assertRowsLikePanel,
   BRIDGE_PLUGIN,
+  bridgeModeEnv,
   enableBridgePlugin,
   type Row,
   textBody,
@@ -150,11 +151,7 @@ describe("the bridge plugin's ticket changes in a real osTicket 1.18.1", { skip 
   const deskgate = useTestServer(() => ({
     database: osticket.databaseUrl,
     env: {
-      DESKGATE_SCHEMA: 'osticket',
-      DESKGATE_TABLE_PREFIX: 'ost_',
-      DESKGATE_OSTICKET_URL: osticket.baseUrl,
-      DESKGATE_OSTICKET_API_KEY: osticket.apiKey.key,
-      DESKGATE_OSTICKET_BRIDGE: 'true',
+      ...bridgeModeEnv(osticket, osticket.apiKey.key),
     },
     ownKey: false,
   }));

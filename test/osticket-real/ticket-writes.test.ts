@@ -6,12 +6,12 @@ import { startHttpProxy } from '../helpers/http-proxy.ts';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import {
+  addBridgeKey,
   addOsticketUser,
   addUnusualChoices,
   assertRowsLikePanel,
   assertTextReply,
   BRIDGE_PLUGIN,
-  enableBridgePlugin,
   type Row,
   replyInPanel,
   textBody,
@@ -59,12 +59,7 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
     osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
     await osticket.routeMailTo(sink.port);
     admin = await osticket.staffBrowser();
-    const keyId = await osticket.insert(
-      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
-       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
-      [deskgateKey],
-    );
-    await enableBridgePlugin(osticket, admin, [keyId]);
+    await addBridgeKey(osticket, admin, deskgateKey);
     userId = await addOsticketUser(osticket, 'tess@example.net', 'Tess Ticket');
     // The client portal account of the user (osTicket's own hash of its password).
     const hash = await osticket.runPhp(`echo Passwd::hash('Portal-Pass-1');`);

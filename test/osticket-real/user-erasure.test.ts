@@ -5,9 +5,10 @@ import { assertCleanFailure } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import {
+  addBridgeKey,
   addOsticketUser,
   BRIDGE_PLUGIN,
-  enableBridgePlugin,
+  bridgeModeEnv,
   type Row,
 } from '../helpers/osticket-ticket-rows.ts';
 import {
@@ -66,12 +67,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
   before(async () => {
     osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
     admin = await osticket.staffBrowser();
-    const keyId = await osticket.insert(
-      `INSERT INTO ost_api_key (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
-       VALUES (1, '127.0.0.1', ?, 1, 0, 'deskgate', NOW(), NOW())`,
-      [deskgateKey],
-    );
-    await enableBridgePlugin(osticket, admin, [keyId]);
+    await addBridgeKey(osticket, admin, deskgateKey);
   });
   after(async () => {
     await osticket?.stop();
@@ -79,11 +75,7 @@ describe('users delete in osTicket mode, through the plugin and osTicket 1.18.1â
 
   const env = () => ({
     DESKGATE_DATABASE_URL: osticket.databaseUrl,
-    DESKGATE_SCHEMA: 'osticket',
-    DESKGATE_TABLE_PREFIX: 'ost_',
-    DESKGATE_OSTICKET_URL: osticket.baseUrl,
-    DESKGATE_OSTICKET_API_KEY: deskgateKey,
-    DESKGATE_OSTICKET_BRIDGE: 'true',
+    ...bridgeModeEnv(osticket, deskgateKey),
   });
   const deskgate = useTestServer(() => ({
     database: osticket.databaseUrl,
