@@ -1,7 +1,7 @@
-import { EVENT_TYPES } from '../data/events/event.ts';
+import { EVENT_TYPES, type FeedEvent } from '../data/events/event.ts';
 import type { EventData } from '../data/events/events.ts';
-import { now, timestampToMs } from '../data/time.ts';
-import type { NewDelivery } from '../data/webhooks/webhook.ts';
+import { timestampToMs } from '../data/time.ts';
+import type { NewDelivery, Webhook } from '../data/webhooks/webhook.ts';
 import type { WebhookData } from '../data/webhooks/webhooks.ts';
 import { subscribes } from './event-types.ts';
 
@@ -15,14 +15,34 @@ export interface DispatchOptions {
   settleMs: number;
 }
 
+/** Whether `event` came after `webhook` was made (decision 394). */
+function isAfterCreation(event: FeedEvent, webhook: Webhook): boolean {
+  if (webhook.afterEvent !== null) return event.seq > webhook.afterEvent;
+  return timestampToMs(event.occurred_at) >= timestampToMs(webhook.created);
+}
+
+/** Where the first turn reads from: the earliest feed position a webhook was made at. */
+async function firstPosition(all: readonly Webhook[], events: EventData): Promise<number> {
+  const positions = all.flatMap((webhook) => webhook.afterEvent ?? []);
+  const undated = all.filter((webhook) => webhook.afterEvent === null);
+  if (undated.length > 0) {
+    const oldest = undated.reduce(
+      (min, webhook) => (webhook.created < min ? webhook.created : min),
+      undated[0]?.created ?? '',
+    );
+    positions.push(await events.positionAt(oldest));
+  }
+  return Math.min(...positions);
+}
+
 /**
  * The dispatcher: reads the feed after its stored position (through the feed's own settle rule,
  * so an event committed late is never skipped) and, in one transaction with the new position,
  * queues one delivery per event and enabled webhook subscribed to its type. Instances sharing
  * the database race on the position (compare and set): each event is queued once. The first run
- * starts where the oldest webhook was made, not at its own present: an event between a webhook's
- * creation and that first turn is still the webhook's, and an installation's history before any
- * webhook is never posted. Resolves to the deliveries queued; `more` when the feed had more to read.
+ * starts at the earliest feed position a webhook was made at, not at its own present: an event
+ * between a webhook's creation and that first turn is still the webhook's, and an installation's
+ * history before any webhook is never posted. Resolves to the deliveries queued; `more` when the feed had more to read.
  */
 export async function dispatchEvents({
   events,
@@ -33,13 +53,9 @@ export async function dispatchEvents({
   // No webhook at all: nothing to queue, and no write (none takes SQLite's lock every turn). The
   // position may then lag; a webhook made later gets no event older than itself (below).
   if (all.length === 0) return { queued: 0, more: false };
-  const oldest = all.reduce(
-    (min, webhook) => (webhook.created < min ? webhook.created : min),
-    now(),
-  );
   const stored =
     (await webhooks.dispatchPosition()) ??
-    (await webhooks.startDispatchAt(String(await events.positionAt(oldest))));
+    (await webhooks.startDispatchAt(String(await firstPosition(all, events))));
   const page = await events.page({
     after: Number(stored),
     limit: PAGE,
@@ -54,7 +70,7 @@ export async function dispatchEvents({
     const payload = JSON.stringify(event);
     for (const webhook of targets) {
       if (!subscribes(webhook.events, event.type)) continue;
-      if (timestampToMs(event.occurred_at) < timestampToMs(webhook.created)) continue;
+      if (!isAfterCreation(event, webhook)) continue;
       deliveries.push({ webhookId: webhook.id, eventId: event.id, eventType: event.type, payload });
     }
   }

@@ -151,6 +151,11 @@ describeEachDatabase('a webhook that fails for days', (database) => {
   });
 });
 
+/** Waits for the start of a second, so that the next few requests fall in the same one. */
+async function startOfASecond(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+}
+
 describeEachDatabase('webhooks made while the dispatcher had none', (database) => {
   const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));
 
@@ -173,9 +178,9 @@ describeEachDatabase('webhooks made while the dispatcher had none', (database) =
           { method: 'POST' },
         ),
       );
+      // The event and the webhook in the same second, where their times cannot tell them apart.
+      await startOfASecond();
       const before = await addUser(server, `before-${Date.now()}@example.com`);
-      // A webhook made in a later second than that event (times are whole seconds).
-      await new Promise((resolve) => setTimeout(resolve, 1100));
       await addWebhook(server, second, ['user.*']);
       const afterwards = await addUser(server, `after-${Date.now()}@example.com`);
       await second.waitFor(() => created(second, afterwards));
@@ -208,5 +213,27 @@ describeEachDatabase("events before the dispatcher's first turn", (database) => 
         (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
       ),
     );
+  });
+
+  test('an event in the webhook’s own second, but before it was made, is not the webhook’s', async (t) => {
+    const receiver = await startWebhookReceiver();
+    t.after(() => receiver.close());
+    const quiet = await startTestServer(t, {
+      database,
+      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_CONCURRENCY: '0' },
+      notes: true,
+    });
+    await startOfASecond();
+    const before = await addUser(quiet, `own-second-before-${Date.now()}@example.com`);
+    await addWebhook(quiet, receiver, ['user.*']);
+    const after = await addUser(quiet, `own-second-after-${Date.now()}@example.com`);
+    await quiet.stop();
+    await startTestServer(t, { database, env: WEBHOOK_TEST_ENV, notes: true });
+    const userCreated = (id: number) =>
+      receiver.received.some(
+        (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === id,
+      );
+    await receiver.waitFor(() => userCreated(after));
+    assert.equal(userCreated(before), false, 'an event older than the webhook was sent');
   });
 });

@@ -17,6 +17,7 @@ import * as events from './014-events.ts';
 import * as webhooks from './015-webhooks.ts';
 import * as tasksOfATicketIndex from './016-tasks-of-a-ticket-index.ts';
 import * as webhookOwners from './017-webhook-owners.ts';
+import * as webhookStart from './018-webhook-start.ts';
 import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
 import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
 import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
@@ -24,6 +25,7 @@ import * as osticketKeyGrants from './osticket-004-key-grants.ts';
 import * as osticketEvents from './osticket-005-events.ts';
 import * as osticketWebhooks from './osticket-006-webhooks.ts';
 import * as osticketWebhookOwners from './osticket-007-webhook-owners.ts';
+import * as osticketWebhookStart from './osticket-008-webhook-start.ts';
 
 export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -51,6 +53,7 @@ export const MIGRATIONS = {
     ['015-webhooks', webhooks],
     ['016-tasks-of-a-ticket-index', tasksOfATicketIndex],
     ['017-webhook-owners', webhookOwners],
+    ['018-webhook-start', webhookStart],
   ],
   osticket: [
     ['osticket-001-deskgate-tables', osticketOwnTables],
@@ -60,6 +63,7 @@ export const MIGRATIONS = {
     ['osticket-005-events', osticketEvents],
     ['osticket-006-webhooks', osticketWebhooks],
     ['osticket-007-webhook-owners', osticketWebhookOwners],
+    ['osticket-008-webhook-start', osticketWebhookStart],
   ],
 } as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
 

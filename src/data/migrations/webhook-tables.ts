@@ -88,3 +88,18 @@ export async function addWebhookOwner(
   if (dialect === 'mysql' && (await hasColumn(db, table, 'key_id'))) return;
   await db.schema.alterTable(table).addColumn('key_id', 'integer').execute();
 }
+
+/**
+ * `<prefix>webhooks.after_event`: the feed position when the webhook was made; it gets the events
+ * after it and none before (decision 394). Null on webhooks made before it: their creation time
+ * decides, to the second.
+ */
+export async function addWebhookStart(
+  db: Kysely<unknown>,
+  dialect: DialectName,
+  prefix: string,
+): Promise<void> {
+  const table = `${prefix}webhooks`;
+  if (dialect === 'mysql' && (await hasColumn(db, table, 'after_event'))) return;
+  await db.schema.alterTable(table).addColumn('after_event', 'bigint').execute();
+}

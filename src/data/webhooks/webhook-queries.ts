@@ -3,6 +3,8 @@ import type { Generated, Kysely, Transaction } from 'kysely';
 import type { DeliveryStatus } from '../../webhooks/retry-policy.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import type { Dialect } from '../dialects/dialect.ts';
+import { tablesOf } from '../entity.ts';
+import type { EventTables } from '../events/event-rows.ts';
 import { formatTimestamp } from '../time.ts';
 import type {
   AttemptRecord,
@@ -29,6 +31,8 @@ export interface WebhookTable {
   failing_since_ms: number | string | null;
   /** The key that subscribed it (migration 017); null before that, 0 from the command line. */
   key_id: number | null;
+  /** The feed position when it was made (migration 018); null before that. */
+  after_event: number | string | null;
   created_at: string;
   updated_at: string;
 }
@@ -75,6 +79,7 @@ const WEBHOOK_COLUMNS = [
   'disabled_reason',
   'failing_since_ms',
   'key_id',
+  'after_event',
   'created_at',
   'updated_at',
 ] as const;
@@ -92,6 +97,7 @@ function toWebhook(row: Omit<WebhookTable, 'id' | 'secret_sealed'> & { id: numbe
     disabledReason: row.disabled_reason,
     failingSince: failing === null ? null : msToTimestamp(failing),
     keyId: row.key_id === null ? null : Number(row.key_id),
+    afterEvent: row.after_event === null ? null : Number(row.after_event),
     created: formatTimestamp(row.created_at),
     updated: formatTimestamp(row.updated_at),
   };
@@ -144,6 +150,11 @@ export async function insertWebhook(
   webhook: NewWebhook,
   at: string,
 ): Promise<number> {
+  // The feed's last event as this transaction sees it: the webhook gets every event after it.
+  const last = await tablesOf<EventTables>(trx as Kysely<object>)
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return insertReturningId(
     trx.insertInto('webhooks').values({
       url: webhook.url,
@@ -154,6 +165,7 @@ export async function insertWebhook(
       disabled_reason: null,
       failing_since_ms: null,
       key_id: webhook.keyId,
+      after_event: Number(last?.id ?? 0),
       created_at: at,
       updated_at: at,
     }),

@@ -14,6 +14,11 @@ export interface Webhook {
   failingSince: string | null;
   /** The key that subscribed it, whose scopes its deliveries need; null or 0: the operator's. */
   keyId: number | null;
+  /**
+   * The feed position when it was made: it gets the events after it (decision 394). Null on
+   * webhooks made before deskgate recorded it: events from its creation's second on.
+   */
+  afterEvent: number | null;
   created: string;
   updated: string;
 }
