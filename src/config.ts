@@ -20,7 +20,7 @@ export interface Setting {
   /** The Config field it is read into; none for a part of `pool`, `osticketApi` or `webhooks`. */
   readonly field?: string;
   readonly schema: z.ZodType;
-  /** Its meaning, in Markdown: the README's configuration table (scripts/generate-readme-config.ts). */
+  /** Its meaning, in Markdown: the README's configuration table (scripts/generate-docs.ts). */
   readonly doc: string;
   /** A number of milliseconds, written as a duration such as `10s` or `5d`. */
   readonly duration?: true;

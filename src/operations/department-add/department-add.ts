@@ -50,7 +50,7 @@ export const departmentAdd = defineOperation({
   ...ADMIN_ADD,
   query: 'department',
   condition: 'add',
-  summary: 'Add a top-level department',
+  summary: "Add a top-level department as osTicket's admin panel does; answers the new id",
   description:
     'Needs `admin`, a scope no key has unless created with `--scope admin`. Adds a top-level ' +
     'department with the row osTicket’s admin panel writes (path `/<id>/`, group membership and ' +

@@ -22,7 +22,7 @@ export const departmentAll = defineOperation({
   condition: 'all',
   methods: ['GET'],
   scope: 'read',
-  summary: 'List departments by creation time or by name',
+  summary: 'List the departments clients see, by creation time or by name, paged',
   description:
     'Needs `read`. `sort` `"creationDate"` (the default): departments created between ' +
     '`start_date` and `end_date` (inclusive); `"name"`: every department by name. Only what ' +

@@ -16,7 +16,7 @@ export const departmentSpecific = defineOperation({
   condition: 'specific',
   methods: ['GET'],
   scope: 'read',
-  summary: 'Look up one department',
+  summary: 'Look up one department, by id',
   description:
     'Needs `read`. The department `parameters.id`, when osTicket shows it to clients (active ' +
     'and public; any under DESKGATE_CATALOGUE_VISIBILITY=all). Not found → 204.',

@@ -122,7 +122,7 @@ export const eventsSince = defineOperation({
   methods: ['GET'],
   scope: 'tickets:read',
   otherScopes: ['users:read'],
-  summary: 'Read the change feed from a time or a cursor',
+  summary: 'Read the change feed (ticket, task and user events) from a time or a cursor',
   description:
     'The changes to tickets, tasks and users in the order they were committed (SPEC §8e): ' +
     '`start_time` on the first call, then the `next` of each answer as `after` (always present: ' +

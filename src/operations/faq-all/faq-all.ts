@@ -12,7 +12,7 @@ export const faqAll = defineOperation({
   condition: 'all',
   methods: ['GET'],
   scope: 'read',
-  summary: 'The FAQ: every category, any depth, with its FAQs',
+  summary: 'The FAQ category tree, any depth, with its published and featured FAQs',
   description:
     'Needs `read`. The category tree, any depth, each category with its FAQs and its ' +
     'sub-categories under `children` ("0", "1", …, and `count`). What osTicket’s client portal ' +

@@ -17,7 +17,7 @@ export const faqSpecific = defineOperation({
   condition: 'specific',
   methods: ['GET'],
   scope: 'read',
-  summary: "One category's FAQs",
+  summary: "The FAQs of one category (the id is the category's), paged",
   description:
     'Needs `read`. The FAQs of the category `parameters.id` (a category id, as in the ' +
     'original), in id order: published and featured FAQs of a public or featured category ' +

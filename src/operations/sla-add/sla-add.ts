@@ -46,7 +46,7 @@ export const slaAdd = defineOperation({
   ...ADMIN_ADD,
   query: 'sla',
   condition: 'add',
-  summary: 'Add an SLA plan',
+  summary: 'Add an SLA plan (name stored HTML-escaped, grace period 1–8760 h); answers the new id',
   description:
     'Needs `admin`. Adds an SLA plan as osTicket’s admin panel does: the name HTML-escaped ' +
     '(`Bronze & <b>12h</b>` is stored `Bronze &amp; &lt;b&gt;12h&lt;/b&gt;`) and unique, the ' +

@@ -13,7 +13,7 @@ export const slaAll = defineOperation({
   condition: 'all',
   methods: ['GET'],
   scope: 'read',
-  summary: 'List SLA plans by creation time',
+  summary: 'List SLA plans by creation time, paged',
   description:
     'Needs `read`. The SLA plans created between `start_date` and `end_date` (inclusive), in ' +
     '(created, id) order: active plans only unless DESKGATE_CATALOGUE_VISIBILITY=all. Paged ' +

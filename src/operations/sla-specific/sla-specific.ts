@@ -12,7 +12,7 @@ export const slaSpecific = defineOperation({
   condition: 'specific',
   methods: ['GET'],
   scope: 'read',
-  summary: 'Look up one SLA plan',
+  summary: 'Look up one SLA plan, by id',
   description:
     'Needs `read`. The SLA plan `parameters.id` when active (any under ' +
     'DESKGATE_CATALOGUE_VISIBILITY=all). Not found → 204. GET only (the original took any method).',

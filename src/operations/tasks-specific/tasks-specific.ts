@@ -12,7 +12,7 @@ export const tasksSpecific = defineOperation({
   condition: 'specific',
   methods: ['GET'],
   scope: 'tickets:read',
-  summary: 'Look up one task',
+  summary: 'Look up one task, by id',
   description:
     'Needs `tickets:read` and the notes grant (tasks are agent-internal; without it 403 ' +
     "`insufficient_scope`). The task `parameters.id` (the task's own id, not its thread's). " +

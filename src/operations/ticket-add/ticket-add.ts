@@ -60,7 +60,7 @@ async function addOwnTicket(
 export const ticketAdd = defineOperation({
   ...TICKET_WRITE,
   condition: 'add',
-  summary: 'Open a ticket for a user',
+  summary: 'Open a ticket for a user; answers its id, and its number in X-Ticket-Number',
   description:
     'Needs `tickets:write`. Opens a ticket for `user_id` with the subject line `title` and the ' +
     'message `subject` (plain text, stored HTML-escaped), as the original did. `priority_id`, ' +

@@ -39,7 +39,8 @@ export const ticketAll = defineOperation({
   condition: 'all',
   methods: ['GET'],
   scope: 'tickets:read',
-  summary: 'List tickets by creation time, last update, status, or status and creation time',
+  summary:
+    'List tickets by creation time, last update, status, or status and creation time, each with its entries',
   description:
     'Needs `tickets:read`. `sort` `"creationDate"` (the default) and `"lastUpdateDate"`: tickets ' +
     'whose creation / last update time lies between `start_date` and `end_date` (inclusive); ' +

@@ -38,7 +38,7 @@ function assignee(parameters: Parameters): { agentId: number } | { teamId: numbe
 
 export const ticketAssign = defineTicketIdChange({
   condition: 'assign',
-  summary: 'Assign a ticket to an agent or a team, or release it',
+  summary: 'Assign a ticket to an agent or a team, or release it (0), as an agent',
   what:
     'Assigns the ticket to the active agent `agent_id` or the enabled team `team_id` (one of ' +
     'them), as the staff panel does: an `assigned` event (`{"staff":[id,name]}`, ' +

@@ -175,7 +175,7 @@ export const ticketCloseParameters = z.strictObject({
 export const ticketClose = defineOperation({
   ...TICKET_WRITE,
   condition: 'close',
-  summary: 'Close a ticket',
+  summary: 'Close a ticket with a closed-state status, as an agent',
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
     'naming the grant otherwise; a key of one agent may leave it out). Sets the closed-state status `status_id` on the one ticket ' +

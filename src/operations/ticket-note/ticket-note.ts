@@ -31,7 +31,7 @@ const report: ChangeReport<string> = {
 export const ticketNote = defineOperation({
   ...TICKET_CHANGE,
   condition: 'note',
-  summary: 'Post an internal note on a ticket',
+  summary: 'Post an internal note on a ticket, as an agent; answers the entry id',
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
     'naming the grant otherwise; a key of one agent may leave it out). Adds an internal note ' +

@@ -53,7 +53,7 @@ export const ticketReplyParameters = z.strictObject({
 export const ticketReply = defineOperation({
   ...TICKET_CHANGE,
   condition: 'reply',
-  summary: "Post an agent's response to a ticket",
+  summary: "Post an agent's response to a ticket; answers the entry id",
   description:
     'Needs `tickets:write` and a key that may act as agent `staff_id` (403 `agent_not_allowed` ' +
     "naming the grant otherwise; a key of one agent may leave it out). Adds the agent's response to the ticket " +

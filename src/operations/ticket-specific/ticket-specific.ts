@@ -39,7 +39,7 @@ export const ticketSpecific = defineOperation({
   condition: 'specific',
   methods: ['GET'],
   scope: 'tickets:read',
-  summary: 'Look up one ticket, by id or by number, with its entries',
+  summary: 'Look up one ticket, by id or by number, with its messages and responses',
   description:
     'Needs `tickets:read`. `parameters.id` (the ticket id) or `parameters.number` (its number), ' +
     'exactly one: the original read one value as either and could match two tickets. The ' +

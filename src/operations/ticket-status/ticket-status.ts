@@ -18,7 +18,7 @@ export const ticketStatusParameters = z.strictObject({
 
 export const ticketStatus = defineTicketIdChange({
   condition: 'status',
-  summary: "Set a ticket's status (close, reopen)",
+  summary: 'Set any open or closed status on a ticket (close, reopen), as an agent',
   what:
     'Sets the status `status_id` (status/all) as the staff panel does: a closed one closes ' +
     'the ticket (`closed`, `lastupdate` now, the agent as its agent, overdue cleared; a ' +

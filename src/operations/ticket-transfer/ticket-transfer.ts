@@ -17,7 +17,7 @@ export const ticketTransferParameters = z.strictObject({
 
 export const ticketTransfer = defineTicketIdChange({
   condition: 'transfer',
-  summary: 'Transfer a ticket to another department',
+  summary: 'Transfer a ticket to another department, as an agent',
   what:
     'Moves the ticket to the department `dept_id` as the staff panel does: a `transferred` ' +
     'event (`{"dept":name}`), the department\'s SLA plan when the ticket has none or a ' +

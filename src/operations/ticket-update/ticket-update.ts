@@ -42,7 +42,7 @@ function hasValues(ticket: Ticket, parameters: Parameters): boolean {
 
 export const ticketUpdate = defineTicketIdChange({
   condition: 'update',
-  summary: "Change a ticket's priority, help topic, SLA plan or due date",
+  summary: "Change a ticket's priority, help topic, SLA plan or due date, as an agent",
   what:
     'Sets one or more of `priority_id`, `topic_id`, `sla_id` and `duedate` (`null` clears it) ' +
     'as the staff panel edits them: `lastupdate` now, an `edited` event per changed field ' +

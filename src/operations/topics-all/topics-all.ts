@@ -36,7 +36,7 @@ export const topicsAll = defineOperation({
   condition: 'all',
   methods: ['GET'],
   scope: 'read',
-  summary: 'List help topics',
+  summary: 'List every help topic; parent 0 keeps the top-level ones',
   description:
     'Needs the `read` scope. Every topic the look-up by id would return (same visibility ' +
     'rules), in `sort` then `id` order. `parameters` may be left out; `parameters.parent` ' +

@@ -37,7 +37,7 @@ export const topicsSpecific = defineOperation({
   condition: 'specific',
   methods: ['GET'],
   scope: 'read',
-  summary: 'Look up one help topic, by id or by name',
+  summary: 'Look up one help topic, by id or by part of its name',
   description:
     'Needs the `read` scope. `sort` selects the look-up, as in the original service: `"id"` ' +
     '(the default) uses `parameters.id`; `"name"` uses `parameters.name` and returns the first ' +

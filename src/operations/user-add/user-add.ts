@@ -149,7 +149,7 @@ export const userAdd = defineOperation({
   condition: 'add',
   methods: WRITE_METHODS,
   scope: 'write',
-  summary: 'Create a user',
+  summary: 'Create a user with its email and account in one transaction',
   description:
     'Creates the user, its email and its account in one transaction. Needs the `write` scope. ' +
     'Every field is required; every problem is reported at once. A password that is already ' +

@@ -30,7 +30,7 @@ export const userAll = defineOperation({
   condition: 'all',
   methods: ['GET'],
   scope: 'users:read',
-  summary: 'List the users created in a date range',
+  summary: 'List the users created in a date range, page by page',
   description:
     'Needs the `users:read` scope. `sort` `"creationDate"` (the only one, and the default): ' +
     'users whose creation time lies between `start_date` and `end_date` (both inclusive), in ' +

@@ -29,7 +29,7 @@ export const userSpecific = defineOperation({
   condition: 'specific',
   methods: ['GET'],
   scope: 'users:read',
-  summary: 'Look up one user, by id or by email',
+  summary: 'Look up one user, by id or by email (any letter case)',
   description:
     'Needs the `users:read` scope (user look-ups return personal data). `sort` `"id"` (the ' +
     'default) uses `parameters.id`; `"email"` uses `parameters.email`, compared ' +

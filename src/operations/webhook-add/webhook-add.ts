@@ -49,7 +49,8 @@ export const webhookAdd = defineOperation({
   condition: 'add',
   methods: ['POST'],
   scope: 'webhooks:manage',
-  summary: 'Add a webhook; answers its signing secret once',
+  summary:
+    'Add a webhook: events of the listed types posted to a URL, signed (Standard Webhooks); answers its secret once',
   description:
     'Needs `webhooks:manage`, a scope no key has unless given by name. Events of the listed ' +
     'types are posted to `url` as JSON, signed as Standard Webhooks says (`webhook-id`, ' +

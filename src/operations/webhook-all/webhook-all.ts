@@ -19,7 +19,7 @@ export const webhookAll = defineOperation({
   condition: 'all',
   methods: ['GET'],
   scope: 'webhooks:manage',
-  summary: 'List the webhooks',
+  summary: 'List every webhook, enabled or not; never a secret',
   description:
     'Needs `webhooks:manage`. Every webhook in id order, enabled or not (`disabled_reason` says ' +
     'when deskgate disabled one); never a signing secret.',

@@ -42,7 +42,7 @@ export const webhookDeliveries = defineOperation({
   condition: 'deliveries',
   methods: ['GET'],
   scope: 'webhooks:manage',
-  summary: "A webhook's delivery log, newest first",
+  summary: "A webhook's delivery log (a week), newest first, by status, paged",
   description:
     'Needs `webhooks:manage`. The deliveries of the last week (DESKGATE_WEBHOOK_LOG_RETENTION), ' +
     'newest first: the event, `status` (`pending`, `delivered`, `failed`), attempts, the ' +

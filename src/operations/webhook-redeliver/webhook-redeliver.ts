@@ -17,7 +17,7 @@ export const webhookRedeliver = defineOperation({
   condition: 'redeliver',
   methods: ['POST'],
   scope: 'webhooks:manage',
-  summary: 'Send a logged delivery again',
+  summary: 'Send a logged delivery again (same body, same webhook-id)',
   description:
     'Needs `webhooks:manage`. Queues the event of delivery `delivery_id` (from ' +
     'webhook/deliveries) to its webhook again, as a new delivery with the same body and the ' +

@@ -19,7 +19,7 @@ export const webhookSpecific = defineOperation({
   condition: 'specific',
   methods: ['GET'],
   scope: 'webhooks:manage',
-  summary: 'One webhook',
+  summary: 'One webhook, by id',
   description:
     'Needs `webhooks:manage`. The webhook `id`, without its signing secret; none → 204 (404 ' +
     'with DESKGATE_NOT_FOUND_STATUS=404).',

@@ -19,7 +19,7 @@ export const webhookTest = defineOperation({
   condition: 'test',
   methods: ['POST'],
   scope: 'webhooks:manage',
-  summary: 'Send a ping to a webhook now',
+  summary: "Post a signed ping to a webhook now; answers the receiver's status and the latency",
   description:
     'Needs `webhooks:manage`. Posts a `webhook.ping` event to the webhook now, signed like ' +
     'every delivery, once (no retries; enabled or not), and answers how it went: ' +
