@@ -1,5 +1,4 @@
-import type { Agent } from '../../data/agents/agent.ts';
-import { agents } from '../../data/agents/agents.ts';
+import { type Agent, agents } from '../../data/agents/agents.ts';
 import { requireCapability } from '../../data/osticket/managed-by-osticket.ts';
 import { RejectedValueError } from '../../data/store.ts';
 import { type Command, JSON_OPTION, parseId, printJson, UsageError } from '../command.ts';

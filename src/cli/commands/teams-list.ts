@@ -1,5 +1,4 @@
-import type { Team } from '../../data/teams/team.ts';
-import { teams } from '../../data/teams/teams.ts';
+import { type Team, teams } from '../../data/teams/teams.ts';
 import { type Command, JSON_OPTION, printResult } from '../command.ts';
 import { formatTable } from '../format-table.ts';
 import { usingStore } from '../using-store.ts';

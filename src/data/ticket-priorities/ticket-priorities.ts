@@ -4,9 +4,24 @@ import { defineEntity } from '../entity.ts';
 import {
   OSTICKET_TICKET_PRIORITIES,
   OSTICKET_TICKET_PRIORITY_TABLES,
-} from './osticket-ticket-priorities.ts';
-import { OWN_TICKET_PRIORITIES } from './own-ticket-priorities.ts';
-import type { TicketPriority, TicketPriorityRow } from './ticket-priority.ts';
+  OWN_TICKET_PRIORITIES,
+} from './ticket-priority-tables.ts';
+
+/** A ticket priority (priority/all): osTicket's `ticket_priority`. */
+export interface TicketPriority {
+  id: number;
+  /** What agents and clients see: osTicket's `priority_desc` ("High"), not its key ("high"). */
+  name: string;
+  /** 1 the most urgent (Emergency), larger less. */
+  urgency: number;
+}
+
+/** A priority row as both layouts' column maps answer it. */
+export interface TicketPriorityRow {
+  id: number;
+  name: string;
+  urgency: number;
+}
 
 export interface TicketPriorityData {
   /** Every priority, in id order, `limit` at most (agents may set any, public or not). */

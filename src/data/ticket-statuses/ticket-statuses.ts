@@ -11,9 +11,27 @@ import {
   MODE_ENABLED,
   OSTICKET_TICKET_STATUS_TABLES,
   OSTICKET_TICKET_STATUSES,
-} from './osticket-ticket-statuses.ts';
-import { OWN_TICKET_STATUSES } from './own-ticket-statuses.ts';
-import { SETTABLE_STATES, type TicketStatus, type TicketStatusRow } from './ticket-status.ts';
+  OWN_TICKET_STATUSES,
+} from './ticket-status-tables.ts';
+
+/** A ticket status an agent can set (status/all): osTicket's `ticket_status`. */
+export interface TicketStatus {
+  id: number;
+  name: string;
+  /** `open` or `closed`: the states the staff panel offers (decision 400). */
+  state: string;
+}
+
+/** A status row as both layouts' column maps answer it. */
+export interface TicketStatusRow {
+  id: number;
+  name: string;
+  state: string;
+  sort: number;
+}
+
+/** The states a status change sets; archived and deleted are reached by other actions. */
+const SETTABLE_STATES = ['open', 'closed'];
 
 export interface TicketStatusData {
   /**

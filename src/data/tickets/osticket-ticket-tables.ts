@@ -1,3 +1,5 @@
+import type { OstTicketPriorityTable } from '../ticket-priorities/ticket-priority-tables.ts';
+
 /** osTicket 1.18.1's ticket tables, the columns deskgate reads (schema-1.18.1.sql). */
 export interface OstTicketTable {
   ticket_id: number;
@@ -52,14 +54,6 @@ export interface OstThreadEntryTable {
   created: string;
   /** osTicket's ThreadEntry::FLAG_* bits; 0x4 (hidden) marks an original an agent edited. */
   flags: number;
-}
-
-export interface OstTicketPriorityTable {
-  priority_id: number;
-  priority: string;
-  priority_desc: string;
-  /** 1 the most urgent. */
-  priority_urgency: number;
 }
 
 export interface OstTicketCdataTable {

@@ -1,5 +1,5 @@
 import type { Generated, Kysely, Selectable, SelectQueryBuilder, Transaction } from 'kysely';
-import type { OwnAgentTable } from '../agents/own-agents.ts';
+import type { OwnAgentTable } from '../agents/agent-tables.ts';
 import { hasFlag } from '../common/flags.ts';
 import { insertReturningId } from '../common/insert-returning-id.ts';
 import { createdAt, type OwnTimestamps } from '../common/own-timestamps.ts';
@@ -11,8 +11,8 @@ import type { OwnSlaPlanTable } from '../sla-plans/own-sla-plans.ts';
 import { SLA_ACTIVE } from '../sla-plans/sla-plan.ts';
 import { CloseFieldsMismatchError, RejectedValueError } from '../store.ts';
 import type { TaskTable } from '../tasks/own-tasks.ts';
-import type { TicketPriorityTable } from '../ticket-priorities/own-ticket-priorities.ts';
-import type { TicketStatusTable } from '../ticket-statuses/own-ticket-statuses.ts';
+import type { OwnTicketPriorityTable } from '../ticket-priorities/ticket-priority-tables.ts';
+import type { OwnTicketStatusTable } from '../ticket-statuses/ticket-status-tables.ts';
 import { takeNextNumber } from './count-next.ts';
 import { changeTicket } from './own-ticket-changes.ts';
 import { insertTicketEvent } from './own-ticket-events.ts';
@@ -86,8 +86,8 @@ export interface TicketEventTable {
 }
 
 export interface OwnTicketTables {
-  ticket_statuses: TicketStatusTable;
-  ticket_priorities: TicketPriorityTable;
+  ticket_statuses: OwnTicketStatusTable;
+  ticket_priorities: OwnTicketPriorityTable;
   sla_plans: OwnSlaPlanTable;
   departments: OwnDepartmentTable;
   agents: OwnAgentTable;

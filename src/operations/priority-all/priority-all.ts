@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { ticketPriorities } from '../../data/ticket-priorities/ticket-priorities.ts';
-import type { TicketPriority } from '../../data/ticket-priorities/ticket-priority.ts';
+import {
+  type TicketPriority,
+  ticketPriorities,
+} from '../../data/ticket-priorities/ticket-priorities.ts';
 import { clientRecord } from '../client-records.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { staffDirectory } from '../../data/agents/staff-directory.ts';
-import type { StaffMember } from '../../data/agents/staff-member.ts';
+import { type StaffMember, staffDirectory } from '../../data/agents/staff-directory.ts';
 import { clientRecord } from '../client-records.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { TicketStatus } from '../../data/ticket-statuses/ticket-status.ts';
-import { ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
+import { type TicketStatus, ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
 import { clientRecord } from '../client-records.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';

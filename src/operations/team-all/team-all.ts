@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Team } from '../../data/teams/team.ts';
-import { teams } from '../../data/teams/teams.ts';
+import { type Team, teams } from '../../data/teams/teams.ts';
 import { clientRecord } from '../client-records.ts';
 import { defineOperation, NO_SORT } from '../operation.ts';
 import { answerWholeList } from '../read-whole-list.ts';
