@@ -9,7 +9,10 @@ import {
   USER_VIEW_KEYS,
   userBody,
 } from '../../../test/helpers/http.ts';
-import { createUsersOfKindAt, insertOsticketUserAt } from '../../../test/helpers/osticket-user-rows.ts';
+import {
+  createUsersOfKindAt,
+  insertOsticketUserAt,
+} from '../../../test/helpers/osticket-user-rows.ts';
 import { useTestServer } from '../../../test/helpers/test-server.ts';
 import { decodeCreatedCursor, encodeCreatedCursor } from '../created-cursor.ts';
 
