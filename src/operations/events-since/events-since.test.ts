@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
-import { startTestServer, useTestServer } from '../../../test/helpers/test-server.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
+import { startTestServer } from '../../../test/helpers/test-server.ts';
 import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
 import { tablesOf } from '../../data/entity.ts';
 import type { FeedEvent, NewEvent } from '../../data/events/event.ts';
@@ -35,11 +36,7 @@ describeEachDatabaseKind('events/since', (database) => {
   const own = database.kind !== 'osticket';
   const dialect: DialectName = database.kind === 'osticket' ? 'mysql' : database.kind;
   // A long settle time: a gap is waited for throughout each test (none depends on it passing).
-  const server = useTestServer(() => ({
-    database: database.url,
-    env: { ...database.env, DESKGATE_EVENTS_SETTLE_MS: '600000' },
-    ownKey: own,
-  }));
+  const server = useKindServer(database, { DESKGATE_EVENTS_SETTLE_MS: '600000' });
   let userId: number;
   let agentId: number;
   let keyId: number;

@@ -3,6 +3,7 @@ import { before, describe, test } from 'node:test';
 import { insertTopicsOfKind, listTopics } from '../../../test/helpers/data-setup.ts';
 import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { call, type Reply } from '../../../test/helpers/http.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
 import { type TestServer, useTestServer } from '../../../test/helpers/test-server.ts';
 
 interface TopicsData {
@@ -155,11 +156,7 @@ describeEachDatabaseKind('topics/all', (database) => {
   // Disabled and archived topics: osTicket's help_topic.flags, which deskgate's schema lacks.
   if (!own) {
     describe("osTicket's reference topics", () => {
-      const inactiveToo = useTestServer(() => ({
-        database: database.url,
-        env: { ...database.env, DESKGATE_INACTIVE_TOPICS: 'true' },
-        ownKey: false,
-      }));
+      const inactiveToo = useKindServer(database, { DESKGATE_INACTIVE_TOPICS: 'true' });
       /** The ids of osTicket's reference rows (1–15), leaving out the suite's (20–23). */
       const reference = (topics: Record<string, string>[]) =>
         topics.map((topic) => topic.id).filter((id) => Number(id) < 20);

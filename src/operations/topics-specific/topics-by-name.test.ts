@@ -3,7 +3,8 @@ import { before, describe, test } from 'node:test';
 import { insertTopicsOfKind } from '../../../test/helpers/data-setup.ts';
 import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { call, type Reply } from '../../../test/helpers/http.ts';
-import { type TestServer, useTestServer } from '../../../test/helpers/test-server.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
+import type { TestServer } from '../../../test/helpers/test-server.ts';
 import { foldTopicName, topicNameContains } from './topic-name-match.ts';
 
 describe('topic name matching', () => {
@@ -26,15 +27,8 @@ function topicOf(reply: Reply): Record<string, string> {
 }
 
 describeEachDatabaseKind('topics/specific by name', (database) => {
-  /** A server of this kind; `env` over the kind's own. */
-  const serverOf = (env: Record<string, string> = {}) =>
-    useTestServer(() => ({
-      database: database.url,
-      env: { ...database.env, ...env },
-      ownKey: database.osticket === undefined,
-    }));
-  const server = serverOf();
-  const publicOnly = serverOf({ DESKGATE_PUBLIC_TOPICS_ONLY: 'true' });
+  const server = useKindServer(database);
+  const publicOnly = useKindServer(database, { DESKGATE_PUBLIC_TOPICS_ONLY: 'true' });
   let key: string;
 
   // osTicket's reference rows have topic 30's name as topic 15, and help_topic's names are unique:
@@ -138,7 +132,7 @@ describeEachDatabaseKind('topics/specific by name', (database) => {
   // Disabled and archived topics: osTicket's help_topic.flags, which deskgate's schema lacks.
   if (!own) {
     describe("osTicket's disabled and archived topics", () => {
-      const inactiveToo = serverOf({ DESKGATE_INACTIVE_TOPICS: 'true' });
+      const inactiveToo = useKindServer(database, { DESKGATE_INACTIVE_TOPICS: 'true' });
 
       test('only active topics match; DESKGATE_INACTIVE_TOPICS=true finds the others too', async () => {
         assert.equal(topicOf(await byName('access')).id, '11');

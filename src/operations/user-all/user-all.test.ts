@@ -9,11 +9,12 @@ import {
   USER_VIEW_KEYS,
   userBody,
 } from '../../../test/helpers/http.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
 import {
   createUsersOfKindAt,
   insertOsticketUserAt,
-} from '../../../test/helpers/osticket-user-rows.ts';
-import { useTestServer } from '../../../test/helpers/test-server.ts';
+  userKeysOfKind,
+} from '../../../test/helpers/users-of-kind.ts';
 import { decodeCreatedCursor, encodeCreatedCursor } from '../created-cursor.ts';
 
 /** A bcrypt hash, stored as sent: creating hundreds of users costs no hashing. */
@@ -38,11 +39,7 @@ describe('user/all cursors', () => {
 });
 
 describeEachDatabaseKind('user/all', (database) => {
-  const server = useTestServer(() => ({
-    database: database.url,
-    env: database.env,
-    ownKey: database.osticket === undefined,
-  }));
+  const server = useKindServer(database);
   let key: string;
   /** A key that may read and write but not read users: osTicket's key without "Can Create Tickets". */
   let readWrite: string;
@@ -69,13 +66,7 @@ describeEachDatabaseKind('user/all', (database) => {
   }
 
   before(async () => {
-    if (database.osticket) {
-      key = database.osticket.writeKey.key;
-      readWrite = database.osticket.readKey.key;
-    } else {
-      ({ key } = await server.createKey({ scopes: ['users:read', 'write'] }));
-      ({ key: readWrite } = await server.createKey({ scopes: ['read', 'write'] }));
-    }
+    ({ usersKey: key, noUsersKey: readWrite } = await userKeysOfKind(database, server));
     // 230 users in one second, around others just outside the day and at its last second.
     await createUsers(5, '2026-01-14 23:59:59', dayBefore);
     await createUsers(230, SAME_SECOND, inDay);

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, USER_VIEW_KEYS, userBody } from '../../../test/helpers/http.ts';
-import { insertStaffMadeUser } from '../../../test/helpers/osticket-user-rows.ts';
-import { type TestServer, useTestServer } from '../../../test/helpers/test-server.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
+import type { TestServer } from '../../../test/helpers/test-server.ts';
+import { insertStaffMadeUser, userKeysOfKind } from '../../../test/helpers/users-of-kind.ts';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
@@ -23,14 +24,8 @@ function assertNoContent(reply: Reply): void {
 
 describeEachDatabaseKind('user/specific', (database) => {
   const own = database.kind !== 'osticket';
-  const serverOf = (env: Record<string, string> = {}) =>
-    useTestServer(() => ({
-      database: database.url,
-      env: { ...database.env, ...env },
-      ownKey: own,
-    }));
-  const server = serverOf();
-  const strict = serverOf({ DESKGATE_NOT_FOUND_STATUS: '404' });
+  const server = useKindServer(database);
+  const strict = useKindServer(database, { DESKGATE_NOT_FOUND_STATUS: '404' });
   let key: string;
   /** A key that may read and write but not read users: osTicket's key without "Can Create Tickets". */
   let readWrite: string;
@@ -40,13 +35,7 @@ describeEachDatabaseKind('user/specific', (database) => {
   const annOrg = own ? { org_id: 3, status: 1 } : { org_id: 0, status: 0 };
 
   before(async () => {
-    if (database.osticket) {
-      key = database.osticket.writeKey.key;
-      readWrite = database.osticket.readKey.key;
-    } else {
-      ({ key } = await server.createKey({ scopes: ['write', 'users:read'] }));
-      ({ key: readWrite } = await server.createKey({ scopes: ['read', 'write'] }));
-    }
+    ({ usersKey: key, noUsersKey: readWrite } = await userKeysOfKind(database, server));
     const made = await call(server.url, {
       method: 'POST',
       headers: { apikey: key },

@@ -83,3 +83,24 @@ export async function createUsersOfKindAt(
   for (const user of list) ids.push(await insertOsticketUserAt(osticket, user, created));
   return ids;
 }
+
+/** A key that reads users, and one that may read and write but not read users. */
+export interface UserKeys {
+  usersKey: string;
+  noUsersKey: string;
+}
+
+/**
+ * The keys of a user operation's suite: deskgate's (users:read and write; read and write), or
+ * osTicket's own, with and without "Can Create Tickets" (granted users:read, and not).
+ */
+export async function userKeysOfKind(
+  database: KindDatabase,
+  server: Pick<TestServer, 'createKey'>,
+): Promise<UserKeys> {
+  const { osticket } = database;
+  if (osticket) return { usersKey: osticket.writeKey.key, noUsersKey: osticket.readKey.key };
+  const { key: usersKey } = await server.createKey({ scopes: ['users:read', 'write'] });
+  const { key: noUsersKey } = await server.createKey({ scopes: ['read', 'write'] });
+  return { usersKey, noUsersKey };
+}
