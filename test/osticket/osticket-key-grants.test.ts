@@ -97,6 +97,14 @@ describe('osTicket keys: their own rights, and grants', { skip: OSTICKET_SKIP },
     assert.doesNotMatch(row ?? '', /tickets:write/);
   });
 
+  test('a key without "Can Create Tickets" reads topics, but not users', async () => {
+    const read = (query: string, condition: string, parameters: object) =>
+      server.request({ query, condition, parameters }, { key: db.readKey.key });
+    assert.equal((await read('topics', 'all', {})).status, 200);
+    const users = await read('user', 'specific', { id: 1 });
+    assert.equal(codeOf(users), '403 insufficient_scope', users.text);
+  });
+
   test('grant: scopes and agents apply at once; staff_id outside → 403 naming the grant; revoke takes it back', async () => {
     const granted = await runCliJson<Listed>(
       cli(

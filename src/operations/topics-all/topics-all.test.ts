@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { insertTopicsOfKind, listTopics } from '../../../test/helpers/data-setup.ts';
 import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { call, type Reply } from '../../../test/helpers/http.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
 import { type TestServer, useTestServer } from '../../../test/helpers/test-server.ts';
 
 interface TopicsData {
@@ -151,4 +152,44 @@ describeEachDatabaseKind('topics/all', (database) => {
     assert.equal(noRead.status, 403);
     assert.equal(noRead.body?.code, 'insufficient_scope');
   });
+
+  // Disabled and archived topics: osTicket's help_topic.flags, which deskgate's schema lacks.
+  if (!own) {
+    describe("osTicket's reference topics", () => {
+      const inactiveToo = useKindServer(database, { DESKGATE_INACTIVE_TOPICS: 'true' });
+      /** The ids of osTicket's reference rows (1–15), leaving out the suite's (20–23). */
+      const reference = (topics: Record<string, string>[]) =>
+        topics.map((topic) => topic.id).filter((id) => Number(id) < 20);
+
+      test('the active ones from help_topic.flags, in sort then id order, as stored', async () => {
+        const { topics, total } = topicsOf(await list({}));
+        // 13 is disabled (flags 0) and 14 archived (flags 4): osTicket no longer offers them.
+        assert.deepEqual(reference(topics), ['15', '2', '1', '12', '10', '11']);
+        assert.equal(total, 6 + 4);
+        assert.deepEqual(
+          topics.find((topic) => topic.id === '15'),
+          {
+            id: '15',
+            parent: '0',
+            ispublic: '1',
+            sort: '0',
+            topic: 'Café Ünïcode ✓',
+            notes: 'Notes with <b>html</b> &amp; ampersand',
+            created: '2026-11-22 13:14:17',
+            updated: '2026-11-22 13:14:17',
+          },
+        );
+        assert.equal(topics.find((topic) => topic.id === '12')?.ispublic, '0');
+        assert.deepEqual(reference(topicsOf(await list({ parameters: { parent: 10 } })).topics), [
+          '11',
+        ]);
+      });
+
+      test('DESKGATE_INACTIVE_TOPICS=true lists disabled and archived topics too', async () => {
+        const { topics } = topicsOf(await list({}, inactiveToo));
+        assert.deepEqual(reference(topics), ['15', '14', '2', '1', '12', '13', '10', '11']);
+        assert.equal(topics.find((topic) => topic.id === '13')?.notes, '');
+      });
+    });
+  }
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { createUsersCreatedAt } from '../../../test/helpers/data-setup.ts';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import {
   call,
   type ListPage,
@@ -10,7 +9,12 @@ import {
   USER_VIEW_KEYS,
   userBody,
 } from '../../../test/helpers/http.ts';
-import { useTestServer } from '../../../test/helpers/test-server.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
+import {
+  createUsersOfKindAt,
+  insertOsticketUserAt,
+  userKeysOfKind,
+} from '../../../test/helpers/users-of-kind.ts';
 import { decodeCreatedCursor, encodeCreatedCursor } from '../created-cursor.ts';
 
 /** A bcrypt hash, stored as sent: creating hundreds of users costs no hashing. */
@@ -34,9 +38,10 @@ describe('user/all cursors', () => {
   });
 });
 
-describeEachDatabase('user/all', (database) => {
-  const server = useTestServer({ database });
+describeEachDatabaseKind('user/all', (database) => {
+  const server = useKindServer(database);
   let key: string;
+  /** A key that may read and write but not read users: osTicket's key without "Can Create Tickets". */
   let readWrite: string;
   /** Ids by creation time, as the database holds them. */
   const inDay: number[] = [];
@@ -56,13 +61,12 @@ describeEachDatabase('user/all', (database) => {
       status: 0,
       accountConfirmed: true,
     }));
-    const ids = await createUsersCreatedAt(server, database.url, users, created);
+    const ids = await createUsersOfKindAt(database, server, users, created);
     into.push(...ids);
   }
 
   before(async () => {
-    ({ key } = await server.createKey({ scopes: ['users:read', 'write'] }));
-    ({ key: readWrite } = await server.createKey({ scopes: ['read', 'write'] }));
+    ({ usersKey: key, noUsersKey: readWrite } = await userKeysOfKind(database, server));
     // 230 users in one second, around others just outside the day and at its last second.
     await createUsers(5, '2026-01-14 23:59:59', dayBefore);
     await createUsers(230, SAME_SECOND, inDay);
@@ -230,4 +234,29 @@ describeEachDatabase('user/all', (database) => {
       [[String(reply.body?.data), 'listed@example.com', '5551234', 'Asia/Tokyo']],
     );
   });
+
+  // osTicket's user_account.user_id is not unique: a rows-only case of its layout.
+  if (database.kind === 'osticket') {
+    test('a user with two account rows is listed once, on every page size; no email, no phone → ""', async () => {
+      const db = database.osticket as NonNullable<typeof database.osticket>;
+      const second = '2025-05-05 12:00:00';
+      const ids: number[] = [];
+      for (const name of ['Before', 'Twice', 'After'])
+        ids.push(await insertOsticketUserAt(db, { name }, second));
+      await db.query(
+        `INSERT INTO ${db.prefix}user_account (user_id, status, timezone) VALUES (?, 0, 'Asia/Tokyo'), (?, 0, 'UTC')`,
+        [ids[1], ids[1]],
+      );
+      const range = { start_date: second, end_date: second };
+      for (const limit of [1, 2, 1000]) {
+        const pages = await readAll(range, limit);
+        const seen = pages.flatMap((page) => page.users.map((u) => Number(u.user_id)));
+        assert.deepEqual(seen, ids, `limit ${limit}`);
+      }
+      const twice = pageOf(await list(range)).users.find((u) => u.user_id === String(ids[1]));
+      assert.equal(twice?.timezone, 'Asia/Tokyo');
+      assert.equal(twice?.email, '');
+      assert.equal(twice?.phone, '');
+    });
+  }
 });
