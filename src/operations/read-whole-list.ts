@@ -67,7 +67,8 @@ export interface WholeListDefinition<
   noun?: string;
   /** The answer's description in the document. */
   answers: string;
-  responseExample: { total: number } & Record<Key, z.output<z.ZodObject<Shape, z.core.$strict>>[]>;
+  /** Elements it really answers, for the document (the answer's `total` is their count). */
+  example: z.output<z.ZodObject<Shape, z.core.$strict>>[];
   examples: readonly [
     OperationExample<{ '*': Parameters }>,
     ...OperationExample<{ '*': Parameters }>[],
@@ -112,7 +113,7 @@ export function defineWholeListOperation<
     parameters: { [NO_SORT]: list.parameters ?? z.strictObject({}) } as { '*': Parameters },
     parametersOptional: true,
     response,
-    responseExample: list.responseExample as Answer,
+    responseExample: { total: list.example.length, [list.key]: list.example } as Answer,
     examples: list.examples,
     uses: list.uses,
     nothingFound: false,

@@ -22,13 +22,10 @@ export const priorityAll = defineWholeListOperation({
   view: priorityView,
   noun: 'ticket priorities',
   answers: 'The ticket priorities.',
-  responseExample: {
-    total: 2,
-    priorities: [
-      { id: '1', name: 'Low', urgency: '4' },
-      { id: '4', name: 'Emergency', urgency: '1' },
-    ],
-  },
+  example: [
+    { id: '1', name: 'Low', urgency: '4' },
+    { id: '4', name: 'Emergency', urgency: '1' },
+  ],
   examples: [{ name: 'all', summary: 'Every priority' }],
   uses: [ticketPriorities],
   read: ({ data }, count) => data(ticketPriorities).list(count),

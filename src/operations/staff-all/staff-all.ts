@@ -36,10 +36,7 @@ export const staffAll = defineWholeListOperation({
   view: staffView,
   counted: 'agents',
   answers: 'The agents, in id order.',
-  responseExample: {
-    total: 1,
-    staff: [{ staff_id: '1', name: 'Alex Agent', dept_id: '1', isactive: '1' }],
-  },
+  example: [{ staff_id: '1', name: 'Alex Agent', dept_id: '1', isactive: '1' }],
   examples: [
     { name: 'all', summary: 'Every agent' },
     { name: 'department', summary: 'The members of department 1', parameters: { dept_id: 1 } },

@@ -30,13 +30,10 @@ export const statusAll = defineWholeListOperation({
   view: statusView,
   noun: 'ticket statuses',
   answers: 'The ticket statuses.',
-  responseExample: {
-    total: 2,
-    statuses: [
-      { id: '1', name: 'Open', state: 'open' },
-      { id: '3', name: 'Closed', state: 'closed' },
-    ],
-  },
+  example: [
+    { id: '1', name: 'Open', state: 'open' },
+    { id: '3', name: 'Closed', state: 'closed' },
+  ],
   examples: [{ name: 'all', summary: 'Every status a ticket can be set to' }],
   uses: [ticketStatuses],
   read: ({ data }, count) => data(ticketStatuses).list(count),

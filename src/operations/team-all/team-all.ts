@@ -17,10 +17,7 @@ export const teamAll = defineWholeListOperation({
   key: 'teams',
   view: teamView,
   answers: 'The teams, in id order.',
-  responseExample: {
-    total: 1,
-    teams: [{ team_id: '1', name: 'Level I Support', isenabled: '1' }],
-  },
+  example: [{ team_id: '1', name: 'Level I Support', isenabled: '1' }],
   examples: [{ name: 'all', summary: 'Every team' }],
   uses: [teams],
   read: ({ data }, count) => data(teams).list(count),

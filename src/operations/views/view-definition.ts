@@ -42,6 +42,17 @@ export function defineView<Entity>() {
   };
 }
 
+/** What a timestamp of a view is. */
+export const TIMESTAMP =
+  'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
+
+/** A timestamp shown as the store formats it (TIMESTAMP). */
+export function asTimestamp<Entity>(
+  read: (entity: Entity) => string,
+): ViewField<Entity, z.ZodString> {
+  return asText(read, TIMESTAMP);
+}
+
 /** A number shown as a string of digits (an id, a count). */
 export function asDigits<Entity>(
   read: (entity: Entity) => number,
