@@ -4,7 +4,7 @@ import { RejectedValueError } from '../../data/store.ts';
 import { writes } from '../../data/writes/writes.ts';
 import { writeAdmin } from '../admin-write.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { defineOperation } from '../operation.ts';
+import { DELETE_METHODS, defineOperation } from '../operation.ts';
 import { idResponse } from '../response-shapes.ts';
 
 export const slaDeleteParameters = z.strictObject({
@@ -14,7 +14,7 @@ export const slaDeleteParameters = z.strictObject({
 export const slaDelete = defineOperation({
   query: 'sla',
   condition: 'delete',
-  methods: ['DELETE', 'POST'],
+  methods: DELETE_METHODS,
   scope: 'admin',
   summary: 'Delete an SLA plan',
   description:
