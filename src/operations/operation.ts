@@ -12,6 +12,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** The methods of a write: POST documented, PUT accepted too, as the original did. */
 export const WRITE_METHODS = ['POST', 'PUT'] as const;
 
+/** The methods of a delete: DELETE as the original, POST accepted too. */
+export const DELETE_METHODS = ['DELETE', 'POST'] as const;
+
 /** An operation's `uses`: the entities (src/data/<entity>/) its handler reads or writes. */
 export type Uses = readonly [AnyEntity, ...AnyEntity[]];
 

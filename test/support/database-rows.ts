@@ -80,6 +80,35 @@ export async function findUserIdsByEmail(databaseUrl: string, address: string): 
   });
 }
 
+/** Dates the stored answers of `keys` back to 2000, past every expiry. */
+export async function expireIdempotencyKeys(
+  databaseUrl: string,
+  keys: readonly string[],
+): Promise<void> {
+  await withDatabase(databaseUrl, (db) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ created_at: '2000-01-01 00:00:00' })
+      .where('idempotency_key', 'in', keys)
+      .execute(),
+  );
+}
+
+/** Which of `keys` still have a stored answer, one entry per stored row, sorted. */
+export async function storedIdempotencyKeys(
+  databaseUrl: string,
+  keys: readonly string[],
+): Promise<string[]> {
+  const rows = await withDatabase(databaseUrl, (db) =>
+    db
+      .selectFrom('idempotency_keys')
+      .select('idempotency_key')
+      .where('idempotency_key', 'in', keys)
+      .execute(),
+  );
+  return rows.map((row) => row.idempotency_key).sort();
+}
+
 function triggerName(table: TableName): string {
   return `deskgate_test_fail_${table}`;
 }

@@ -4,7 +4,7 @@ import { RejectedValueError } from '../../data/store.ts';
 import { writes } from '../../data/writes/writes.ts';
 import { writeAdmin } from '../admin-write.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
-import { defineOperation } from '../operation.ts';
+import { DELETE_METHODS, defineOperation } from '../operation.ts';
 import { idResponse } from '../response-shapes.ts';
 
 export const slaDeleteParameters = z.strictObject({
@@ -14,9 +14,9 @@ export const slaDeleteParameters = z.strictObject({
 export const slaDelete = defineOperation({
   query: 'sla',
   condition: 'delete',
-  methods: ['DELETE', 'POST'],
+  methods: DELETE_METHODS,
   scope: 'admin',
-  summary: 'Delete an SLA plan',
+  summary: 'Delete an SLA plan (never the default) and move departments, topics and tickets off it',
   description:
     'Needs `admin`. DELETE as the original (POST accepted too). Deletes one plan as osTicket ' +
     'does, in one transaction: never the default plan (400); departments and help topics on ' +

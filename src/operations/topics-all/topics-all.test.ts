@@ -5,6 +5,7 @@ import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts
 import { call, type Reply } from '../../../test/helpers/http.ts';
 import { useKindServer } from '../../../test/helpers/kind-server.ts';
 import { type TestServer, useTestServer } from '../../../test/helpers/test-server.ts';
+import { assertTopicRecord } from '../../../test/helpers/topic-record.ts';
 
 interface TopicsData {
   total: number;
@@ -68,19 +69,7 @@ describeEachDatabaseKind('topics/all', (database) => {
       topic: 'Zebra Last',
       notes: 'z',
     });
-    for (const topic of topics) {
-      assert.deepEqual(Object.keys(topic).sort(), [
-        'created',
-        'id',
-        'ispublic',
-        'notes',
-        'parent',
-        'sort',
-        'topic',
-        'updated',
-      ]);
-      for (const value of Object.values(topic)) assert.equal(typeof value, 'string');
-    }
+    for (const topic of topics) assertTopicRecord(topic);
     // Private topics are listed: ispublic tells the caller.
     assert.equal(topics.find((topic) => topic.id === '20')?.ispublic, '0');
   });

@@ -7,8 +7,9 @@ import { call, type Reply, userFields } from '../../../test/helpers/http.ts';
 import { startTestServer, useTestServer } from '../../../test/helpers/test-server.ts';
 import {
   countRows,
+  expireIdempotencyKeys,
   findUserIdsByEmail,
-  withDatabase,
+  storedIdempotencyKeys,
 } from '../../../test/support/database-rows.ts';
 
 const BCRYPT_HASH = '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a';
@@ -139,13 +140,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     const parameters = userFields();
     const idempotencyKey = randomUUID();
     idOf(await add(parameters, idempotencyKey));
-    await withDatabase(database.url, (db) =>
-      db
-        .updateTable('idempotency_keys')
-        .set({ created_at: '2000-01-01 00:00:00' })
-        .where('idempotency_key', '=', idempotencyKey)
-        .execute(),
-    );
+    await expireIdempotencyKeys(database.url, [idempotencyKey]);
     // No replay any more: the address is simply taken.
     const again = await add(parameters, idempotencyKey);
     assert.equal(again.status, 409, again.text);
@@ -154,25 +149,8 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
   });
 
   test('expired keys are swept away at most once a minute by one server, not on every add', async (t) => {
-    const expire = (keys: string[]) =>
-      withDatabase(database.url, (db) =>
-        db
-          .updateTable('idempotency_keys')
-          .set({ created_at: '2000-01-01 00:00:00' })
-          .where('idempotency_key', 'in', keys)
-          .execute(),
-      );
-    const stored = (keys: string[]) =>
-      withDatabase(database.url, async (db) =>
-        (
-          await db
-            .selectFrom('idempotency_keys')
-            .select('idempotency_key')
-            .where('idempotency_key', 'in', keys)
-            .orderBy('idempotency_key')
-            .execute()
-        ).map((row) => row.idempotency_key),
-      );
+    const expire = (keys: string[]) => expireIdempotencyKeys(database.url, keys);
+    const stored = (keys: string[]) => storedIdempotencyKeys(database.url, keys);
     const [early, late] = ['sweep-a', 'sweep-b'].map((prefix) => `${prefix}-${randomUUID()}`);
     idOf(await add(userFields(), early));
     idOf(await add(userFields(), late));
@@ -210,14 +188,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     );
     const statuses = replies.map((r) => r.status).sort();
     assert.deepEqual(statuses, [200, ...Array.from({ length: 9 }, () => 422)]);
-    const [users] = await withDatabase(database.url, async (db) => [
-      await db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('idempotency_key', '=', idempotencyKey)
-        .execute(),
-    ]);
-    assert.equal(users?.length, 1);
+    assert.deepEqual(await storedIdempotencyKeys(database.url, [idempotencyKey]), [idempotencyKey]);
   });
 
   test('an Idempotency-Key longer than 255 characters → 400', async () => {

@@ -4,34 +4,31 @@ import type { Faq, FaqCategory } from '../../data/faqs/faq.ts';
 import type { SlaPlan } from '../../data/sla-plans/sla-plan.ts';
 import type { CatalogueVisibility } from '../../domain.ts';
 import { clientRecord } from '../client-records.ts';
+import { digitsText } from './digits-text.ts';
+import { asDigits, asText, defineView } from './view-definition.ts';
 
 const text = (description: string) => z.string().meta({ description });
-const id = (description: string) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/)
-    .meta({ description });
 
-export const departmentViewSchema = z
-  .strictObject({
-    department_id: id('The department id.'),
-    name: text('Its name, tag-stripped as osTicket stores it.'),
-    created: text('When it was created, `YYYY-MM-DD HH:MM:SS`.'),
-    parent_id: id('Its parent department; "0" for a top-level one.'),
-  })
-  .meta({ description: "A department, with the original's keys (values as strings)." });
-clientRecord(departmentViewSchema, 'DepartmentRecord');
+const departmentView = defineView<Department>()(
+  'DepartmentRecord',
+  "A department, with the original's keys (values as strings).",
+  {
+    department_id: asDigits((department) => department.id, 'The department id.'),
+    name: asText((department) => department.name, 'Its name, tag-stripped as osTicket stores it.'),
+    created: asText(
+      (department) => department.created,
+      'When it was created, `YYYY-MM-DD HH:MM:SS`.',
+    ),
+    parent_id: asDigits(
+      (department) => department.parentId,
+      'Its parent department; "0" for a top-level one.',
+    ),
+  },
+);
+
+export const { schema: departmentViewSchema, toView: toDepartmentView } = departmentView;
 
 export type DepartmentView = z.output<typeof departmentViewSchema>;
-
-export function toDepartmentView(department: Department): DepartmentView {
-  return {
-    department_id: String(department.id),
-    name: department.name,
-    created: department.created,
-    parent_id: String(department.parentId),
-  };
-}
 
 export const DEPARTMENT_EXAMPLE: DepartmentView = {
   department_id: '1',
@@ -40,34 +37,36 @@ export const DEPARTMENT_EXAMPLE: DepartmentView = {
   parent_id: '0',
 };
 
-export const slaViewSchema = z
-  .strictObject({
-    sla_id: id('The SLA plan id.'),
-    flags: id('Bits: 1 active, 2 escalate, 4 no overdue alerts, 8 transient.'),
-    grace_period: id('Hours until a ticket on the plan is overdue.'),
-    name: text('Its name, HTML-escaped as osTicket stores it.'),
-    notes: text('Notes (HTML-escaped); "" when none, as the original answered.'),
-    created: text('When it was created.'),
-    schedule_id: id('Its business-hours schedule; "0": the help desk’s default.'),
-    updated: text('When it was last changed.'),
-  })
-  .meta({ description: "An SLA plan, with the original's keys plus schedule_id and updated." });
-clientRecord(slaViewSchema, 'SlaRecord');
+const slaView = defineView<SlaPlan>()(
+  'SlaRecord',
+  "An SLA plan, with the original's keys plus schedule_id and updated.",
+  {
+    sla_id: asDigits((plan) => plan.id, 'The SLA plan id.'),
+    flags: asDigits(
+      (plan) => plan.flags,
+      'Bits: 1 active, 2 escalate, 4 no overdue alerts, 8 transient.',
+    ),
+    grace_period: asDigits(
+      (plan) => plan.gracePeriod,
+      'Hours until a ticket on the plan is overdue.',
+    ),
+    name: asText((plan) => plan.name, 'Its name, HTML-escaped as osTicket stores it.'),
+    notes: asText(
+      (plan) => plan.notes ?? '',
+      'Notes (HTML-escaped); "" when none, as the original answered.',
+    ),
+    created: asText((plan) => plan.created, 'When it was created.'),
+    schedule_id: asDigits(
+      (plan) => plan.scheduleId,
+      'Its business-hours schedule; "0": the help desk’s default.',
+    ),
+    updated: asText((plan) => plan.updated, 'When it was last changed.'),
+  },
+);
+
+export const { schema: slaViewSchema, toView: toSlaView } = slaView;
 
 export type SlaView = z.output<typeof slaViewSchema>;
-
-export function toSlaView(plan: SlaPlan): SlaView {
-  return {
-    sla_id: String(plan.id),
-    flags: String(plan.flags),
-    grace_period: String(plan.gracePeriod),
-    name: plan.name,
-    notes: plan.notes ?? '',
-    created: plan.created,
-    schedule_id: String(plan.scheduleId),
-    updated: plan.updated,
-  };
-}
 
 export const SLA_EXAMPLE: SlaView = {
   sla_id: '1',
@@ -82,9 +81,9 @@ export const SLA_EXAMPLE: SlaView = {
 
 export const faqViewSchema = z
   .strictObject({
-    id: id('The FAQ id.'),
-    category: id('Its category id.'),
-    ispublished: id('0 internal, 1 public, 2 featured.'),
+    id: digitsText('The FAQ id.'),
+    category: digitsText('Its category id.'),
+    ispublished: digitsText('0 internal, 1 public, 2 featured.'),
     question: text('The question.'),
     answer: text('The answer (HTML, as osTicket stores it).'),
     keywords: z.string().nullable().meta({ description: 'Search keywords; null when none.' }),
@@ -142,12 +141,12 @@ export interface FaqCategoryView {
 
 export const faqCategoryViewSchema: z.ZodType<FaqCategoryView> = z
   .strictObject({
-    id: id('The category id.'),
+    id: digitsText('The category id.'),
     parent: z
       .string()
       .nullable()
       .meta({ description: 'Its parent category; null for a top-level one.' }),
-    ispublic: id('0 private, 1 public, 2 featured.'),
+    ispublic: digitsText('0 private, 1 public, 2 featured.'),
     name: text('Its name.'),
     description: text('Its description (HTML, as osTicket stores it).'),
     notes: text('Internal notes: "" unless DESKGATE_CATALOGUE_VISIBILITY=all.'),

@@ -4,9 +4,8 @@ import type { Ticket, TicketEntry } from '../../data/tickets/ticket.ts';
 import { clientRecord } from '../client-records.ts';
 import { stripTags } from '../plain-text.ts';
 import { flagOf, flagText } from './flag-text.ts';
+import { TIMESTAMP } from './view-definition.ts';
 
-const TIMESTAMP =
-  'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
 const DIGITS = /^[0-9]+$/;
 const id = () => z.string().regex(DIGITS);
 const time = () => z.string().meta({ description: TIMESTAMP });

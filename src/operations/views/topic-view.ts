@@ -1,26 +1,20 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Topic } from '../../data/topics/topic.ts';
-import { clientRecord } from '../client-records.ts';
-import { flagOf, flagText } from './flag-text.ts';
-
-const TIMESTAMP =
-  'YYYY-MM-DD HH:MM:SS: UTC on deskgate’s own schema, the database’s clock in osTicket mode.';
-const DIGITS = /^[0-9]+$/;
+import { asDigits, asFlag, asText, asTimestamp, defineView } from './view-definition.ts';
 
 /** A help topic as the interface shows it: every value a string. */
-export const topicViewSchema = z
-  .strictObject({
-    id: z.string().regex(DIGITS),
-    parent: z.string().regex(DIGITS).meta({ description: '"0" for a top-level topic.' }),
-    ispublic: flagText(),
-    sort: z.string().regex(DIGITS).meta({ description: 'Sort position; lists are in this order.' }),
-    topic: z.string().meta({ description: 'The topic name.' }),
-    notes: z.string().meta({ description: '"" when none.' }),
-    created: z.string().meta({ description: TIMESTAMP }),
-    updated: z.string().meta({ description: TIMESTAMP }),
-  })
-  .meta({ description: 'A help topic; every value is a string.' });
-clientRecord(topicViewSchema, 'TopicRecord');
+const topicView = defineView<Topic>()('TopicRecord', 'A help topic; every value is a string.', {
+  id: asDigits((topic) => topic.id),
+  parent: asDigits((topic) => topic.parentId, '"0" for a top-level topic.'),
+  ispublic: asFlag((topic) => topic.isPublic),
+  sort: asDigits((topic) => topic.sort, 'Sort position; lists are in this order.'),
+  topic: asText((topic) => topic.name, 'The topic name.'),
+  notes: asText((topic) => topic.notes, '"" when none.'),
+  created: asTimestamp((topic) => topic.created),
+  updated: asTimestamp((topic) => topic.updated),
+});
+
+export const { schema: topicViewSchema, toView: toTopicView } = topicView;
 
 export type TopicView = z.output<typeof topicViewSchema>;
 
@@ -35,16 +29,3 @@ export const TOPIC_EXAMPLE: TopicView = {
   created: '2026-11-22 04:36:00',
   updated: '2026-11-22 04:36:00',
 };
-
-export function toTopicView(topic: Topic): TopicView {
-  return {
-    id: String(topic.id),
-    parent: String(topic.parentId),
-    ispublic: flagOf(topic.isPublic),
-    sort: String(topic.sort),
-    topic: topic.name,
-    notes: topic.notes,
-    created: topic.created,
-    updated: topic.updated,
-  };
-}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { webhooks } from '../../data/webhooks/webhooks.ts';
 import { writes } from '../../data/writes/writes.ts';
-import { defineOperation } from '../operation.ts';
+import { DELETE_METHODS, defineOperation } from '../operation.ts';
 import { recordOperationWrite } from '../record-operation-write.ts';
 import { idResponse } from '../response-shapes.ts';
 import { webhookIdField } from '../views/webhook-view.ts';
@@ -13,7 +13,7 @@ export const webhookDeleteResponse = idResponse('The deleted webhook id.', '3');
 export const webhookDelete = defineOperation({
   query: 'webhook',
   condition: 'delete',
-  methods: ['DELETE', 'POST'],
+  methods: DELETE_METHODS,
   scope: 'webhooks:manage',
   summary: 'Delete a webhook and its delivery log',
   description:

@@ -3,7 +3,7 @@ import { webhooks } from '../../data/webhooks/webhooks.ts';
 import { writes } from '../../data/writes/writes.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 import { newSigningSecret } from '../../webhooks/signature.ts';
-import { defineOperation } from '../operation.ts';
+import { defineOperation, WRITE_METHODS } from '../operation.ts';
 import { recordOperationWrite } from '../record-operation-write.ts';
 import {
   assertMayReceive,
@@ -45,9 +45,10 @@ export const webhookUpdateResponse = z
 export const webhookUpdate = defineOperation({
   query: 'webhook',
   condition: 'update',
-  methods: ['POST', 'PUT'],
+  methods: WRITE_METHODS,
   scope: 'webhooks:manage',
-  summary: 'Change a webhook, enable or disable it, or rotate its secret',
+  summary:
+    "Change a webhook's URL, events or description, enable or disable it, or rotate its secret",
   description:
     'Needs `webhooks:manage`. Changes the fields given (`url`, `events`, `description`, ' +
     '`enabled`); the others stay. `enabled: true` resumes a webhook deskgate disabled, with ' +
