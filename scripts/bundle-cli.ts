@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { MIGRATIONS } from '../src/data/migrations/migrations.ts';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 
@@ -36,6 +37,8 @@ export async function bundleCli(outdir: string): Promise<void> {
     platform: 'node',
     target: 'node24',
     external: externalPackages(),
+    // The migrations found in src/data/migrations/ now: the bundle has no folder to read.
+    define: { BUNDLED_MIGRATIONS: JSON.stringify(MIGRATIONS) },
     logLevel: 'warning',
   });
 }

@@ -14,7 +14,7 @@ export interface MigrationStatus {
  * not exist is not created (all pending), a database a newer deskgate wrote is refused.
  */
 export async function readMigrationStatus(config: Readonly<Config>): Promise<MigrationStatus> {
-  const all = MIGRATIONS[config.schema].map(([name]) => name);
+  const all = [...MIGRATIONS[config.schema]];
   const path = sqlitePathOf(config.databaseUrl);
   if (path !== undefined && path !== '' && path !== ':memory:' && !existsSync(path))
     return { applied: [], pending: all };

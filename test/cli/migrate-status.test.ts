@@ -9,7 +9,7 @@ import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { runCliJson, runCliText } from './cli-assertions.ts';
 
-const ALL = MIGRATIONS.deskgate.map(([name]) => name);
+const ALL = [...MIGRATIONS.deskgate];
 
 interface Status {
   applied: string[];

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
-import { MIGRATIONS } from '../../src/data/migrations/migrations.ts';
+import { importMigration, MIGRATIONS } from '../../src/data/migrations/migrations.ts';
 import { openDatabase } from '../../src/data/open-database.ts';
 
 /** Brings `url` to deskgate's own schema before migration `first` (e.g. '005'), as an earlier release left it. */
@@ -9,8 +9,10 @@ export async function migrateBefore(url: string, first: string): Promise<void> {
   try {
     const schema = await dialect.currentSchema(db);
     const migrations: Record<string, Migration> = {};
-    for (const [name, module] of MIGRATIONS.deskgate)
-      if (name < first) migrations[name] = { up: (d) => module.up(d, dialect) };
+    for (const name of MIGRATIONS.deskgate)
+      if (name < first) {
+        migrations[name] = { up: async (d) => (await importMigration(name)).up(d, dialect) };
+      }
     const { error } = await new Migrator({
       db: db as Kysely<unknown>,
       provider: { getMigrations: async () => migrations },

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Dialect } from '../dialects/dialect.ts';
 import { StoreError } from '../store.ts';
-import { type Layout, MIGRATIONS } from './migrations.ts';
+import { importMigration, type Layout, MIGRATIONS } from './migrations.ts';
 
 async function makeMigrator<DB>(
   db: Kysely<DB>,
@@ -11,8 +11,8 @@ async function makeMigrator<DB>(
 ): Promise<Migrator> {
   const schema = await dialect.currentSchema(db);
   const migrations: Record<string, Migration> = {};
-  for (const [name, module] of MIGRATIONS[layout])
-    migrations[name] = { up: (d) => module.up(d, dialect) };
+  for (const name of MIGRATIONS[layout])
+    migrations[name] = { up: async (d) => (await importMigration(name)).up(d, dialect) };
   return new Migrator({
     db: db as Kysely<unknown>,
     provider: { getMigrations: async () => migrations },
@@ -62,7 +62,7 @@ export async function pendingMigrations<DB>(
     const migrations = await (await makeMigrator(db, dialect, layout)).getMigrations();
     applied = migrations.filter((m) => m.executedAt !== undefined).map((m) => m.name);
   }
-  const known: string[] = MIGRATIONS[layout].map(([name]) => name);
+  const known = MIGRATIONS[layout];
   const unknown = applied.filter((name) => !known.includes(name)).sort();
   if (unknown.length > 0) {
     throw new NewerSchemaError(

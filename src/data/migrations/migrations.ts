@@ -1,70 +1,91 @@
+import { readdirSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialects/dialect.ts';
-import * as initialSchema from './001-initial-schema.ts';
-import * as defaultTopics from './002-default-topics.ts';
-import * as exactTextOnMysql from './003-exact-text-on-mysql.ts';
-import * as usersCreatedIndex from './004-users-created-index.ts';
-import * as genericIdempotencyRecords from './005-generic-idempotency-records.ts';
-import * as tickets from './006-tickets.ts';
-import * as phoneAsText from './007-phone-as-text.ts';
-import * as catalogue from './008-catalogue.ts';
-import * as apiKeyExpiry from './009-api-key-expiry.ts';
-import * as apiKeyAgents from './010-api-key-agents.ts';
-import * as keysetFilterIndexes from './011-keyset-filter-indexes.ts';
-import * as teams from './012-teams.ts';
-import * as ticketChanges from './013-ticket-changes.ts';
-import * as events from './014-events.ts';
-import * as webhooks from './015-webhooks.ts';
-import * as tasksOfATicketIndex from './016-tasks-of-a-ticket-index.ts';
-import * as webhookOwners from './017-webhook-owners.ts';
-import * as webhookStart from './018-webhook-start.ts';
-import * as osticketOwnTables from './osticket-001-deskgate-tables.ts';
-import * as osticketExactIdempotencyKeys from './osticket-002-exact-idempotency-keys.ts';
-import * as osticketGenericIdempotencyRecords from './osticket-003-generic-idempotency-records.ts';
-import * as osticketKeyGrants from './osticket-004-key-grants.ts';
-import * as osticketEvents from './osticket-005-events.ts';
-import * as osticketWebhooks from './osticket-006-webhooks.ts';
-import * as osticketWebhookOwners from './osticket-007-webhook-owners.ts';
-import * as osticketWebhookStart from './osticket-008-webhook-start.ts';
 
 export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
-/**
- * Versioned migrations of each layout, in order: a new migration is a file in this folder and
- * its line here. In an osTicket database only deskgate's own tables are migrated; osTicket's
- * are never touched.
- */
-export const MIGRATIONS = {
-  deskgate: [
-    ['001-initial-schema', initialSchema],
-    ['002-default-topics', defaultTopics],
-    ['003-exact-text-on-mysql', exactTextOnMysql],
-    ['004-users-created-index', usersCreatedIndex],
-    ['005-generic-idempotency-records', genericIdempotencyRecords],
-    ['006-tickets', tickets],
-    ['007-phone-as-text', phoneAsText],
-    ['008-catalogue', catalogue],
-    ['009-api-key-expiry', apiKeyExpiry],
-    ['010-api-key-agents', apiKeyAgents],
-    ['011-keyset-filter-indexes', keysetFilterIndexes],
-    ['012-teams', teams],
-    ['013-ticket-changes', ticketChanges],
-    ['014-events', events],
-    ['015-webhooks', webhooks],
-    ['016-tasks-of-a-ticket-index', tasksOfATicketIndex],
-    ['017-webhook-owners', webhookOwners],
-    ['018-webhook-start', webhookStart],
-  ],
-  osticket: [
-    ['osticket-001-deskgate-tables', osticketOwnTables],
-    ['osticket-002-exact-idempotency-keys', osticketExactIdempotencyKeys],
-    ['osticket-003-generic-idempotency-records', osticketGenericIdempotencyRecords],
-    ['osticket-004-key-grants', osticketKeyGrants],
-    ['osticket-005-events', osticketEvents],
-    ['osticket-006-webhooks', osticketWebhooks],
-    ['osticket-007-webhook-owners', osticketWebhookOwners],
-    ['osticket-008-webhook-start', osticketWebhookStart],
-  ],
-} as const satisfies Record<string, readonly (readonly [string, MigrationModule])[]>;
+/** deskgate's own tables (`deskgate`), or deskgate's tables beside osTicket's (`osticket`). */
+export type Layout = 'deskgate' | 'osticket';
 
-export type Layout = keyof typeof MIGRATIONS;
+/** A migration's name: its file's name without `.ts`, as deskgate_migration records it. */
+const MIGRATION_NAME = /^(osticket-)?(\d{3})-[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A file starting so is meant as a migration: misnamed if it is not MIGRATION_NAME. */
+const MEANT_AS_MIGRATION = /^(?:\d|osticket-)/;
+
+/**
+ * The migrations among the files of this folder, in order: `NNN-slug.ts` migrates deskgate's own
+ * layout, `osticket-NNN-slug.ts` deskgate's tables in an osTicket database (osTicket's own tables
+ * are never touched), numbered from 001 without a gap or a repeat. Any other file is a helper
+ * unless it starts like a migration. Throws naming every misnamed, missing or repeated one.
+ */
+export function migrationsAmong(fileNames: readonly string[]): Record<Layout, string[]> {
+  const problems: string[] = [];
+  const byNumber: Record<Layout, Map<number, string[]>> = {
+    deskgate: new Map(),
+    osticket: new Map(),
+  };
+  for (const file of fileNames) {
+    // The sources are .ts, tsc's copy in dist/ is .js beside .d.ts.
+    const stem = /^(.+)\.[jt]s$/.exec(file)?.[1];
+    if (stem === undefined || stem.endsWith('.d')) continue;
+    if (stem.endsWith('.test')) {
+      problems.push(
+        `${file}: tests of migrations live in test/, the bundled command would take one in here`,
+      );
+      continue;
+    }
+    const match = MIGRATION_NAME.exec(stem);
+    if (match) {
+      const numbered = byNumber[match[1] ? 'osticket' : 'deskgate'];
+      const number = Number(match[2]);
+      numbered.set(number, [...(numbered.get(number) ?? []), stem]);
+    } else if (MEANT_AS_MIGRATION.test(stem)) {
+      problems.push(
+        `${file} starts like a migration but is not named NNN-slug.ts or osticket-NNN-slug.ts (three digits, then lower-case words joined by "-")`,
+      );
+    }
+  }
+  const migrations: Record<Layout, string[]> = { deskgate: [], osticket: [] };
+  for (const layout of ['deskgate', 'osticket'] as const) {
+    const numbered = byNumber[layout];
+    const last = Math.max(0, ...numbered.keys());
+    for (let number = 1; number <= last; number++) {
+      const names = numbered.get(number) ?? [];
+      const prefix = `${layout === 'osticket' ? 'osticket-' : ''}${String(number).padStart(3, '0')}`;
+      if (names.length === 0) problems.push(`no migration ${prefix}-…: the numbers skip it`);
+      if (names.length > 1) problems.push(`two migrations numbered ${prefix}: ${names.join(', ')}`);
+      migrations[layout].push(...names);
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(`src/data/migrations/: ${problems.join('; ')}`);
+  }
+  return migrations;
+}
+
+/** Set by scripts/bundle-cli.ts to this folder's migrations: the bundled command has no folder. */
+declare const BUNDLED_MIGRATIONS: Record<Layout, string[]> | undefined;
+
+/**
+ * Each layout's migrations, in order: a new migration is a file in this folder, named as
+ * `migrationsAmong` says, and nothing else.
+ */
+export const MIGRATIONS: Readonly<Record<Layout, readonly string[]>> =
+  typeof BUNDLED_MIGRATIONS === 'undefined'
+    ? migrationsAmong(readdirSync(import.meta.dirname))
+    : BUNDLED_MIGRATIONS;
+
+/**
+ * Loads migration `name` (one of MIGRATIONS) when it is to run, not with the command: a command
+ * on a migrated database loads none.
+ */
+export async function importMigration(name: string): Promise<MigrationModule> {
+  // Spelt with the dash every migration has: esbuild bundles what `./**/*-*.ts` matches, one
+  // chunk each, and so leaves out migrate.ts and this module, which the command's chunks hold.
+  const dash = name.indexOf('-');
+  const module: Partial<MigrationModule> = await import(
+    `./${name.slice(0, dash)}-${name.slice(dash + 1)}.ts`
+  );
+  if (typeof module.up !== 'function') throw new Error(`migration ${name} exports no up()`);
+  return module as MigrationModule;
+}
