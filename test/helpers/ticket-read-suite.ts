@@ -6,9 +6,9 @@ import { tasks } from '../../src/data/tasks/tasks.ts';
 import type { OwnTicketTables } from '../../src/data/tickets/own-tickets.ts';
 import { insertTicketLists } from '../osticket/osticket-ticket-rows.ts';
 import { withDatabase } from '../support/database-rows.ts';
+import { runCli } from './cli.ts';
 import type { KindDatabase } from './each-database.ts';
 import type { Reply } from './http.ts';
-import { grantOsticketKey } from './osticket-key-grant.ts';
 import { type TestServer, useTestServer } from './test-server.ts';
 import { addAgent, addUser, ticketAddBody } from './tickets.ts';
 
@@ -205,7 +205,15 @@ export function useTicketReadSuite(
            VALUES (1, '127.0.0.1', ?, 1, 0, 'notes key', NOW(), NOW())`,
           [key],
         );
-        await grantOsticketKey(osticket, keyId, ['--scope', 'tickets:read', '--notes']);
+        // createOsticketDatabase ran `deskgate migrate` already: the grant alone, as an admin runs it.
+        const granted = await runCli(
+          [
+            ...['osticket', 'keys', 'grant', String(keyId), '--scope', 'tickets:read', '--notes'],
+            ...['--database', osticket.url],
+          ],
+          { DESKGATE_SCHEMA: 'osticket', DESKGATE_TABLE_PREFIX: osticket.prefix },
+        );
+        assert.equal(granted.code, 0, granted.stderr);
         state.notes = key;
       }
       return;
