@@ -4,7 +4,11 @@ import { before } from 'node:test';
 import type { Kysely } from 'kysely';
 import { tasks } from '../../src/data/tasks/tasks.ts';
 import type { OwnTicketTables } from '../../src/data/tickets/own-tickets.ts';
-import { insertTicketLists } from '../osticket/osticket-ticket-rows.ts';
+import {
+  insertOsticketTask,
+  insertOsticketTicket,
+  insertTicketLists,
+} from '../osticket/osticket-ticket-rows.ts';
 import { withDatabase } from '../support/database-rows.ts';
 import { runCli } from './cli.ts';
 import type { KindDatabase } from './each-database.ts';
@@ -46,6 +50,8 @@ export interface TicketReadSuite {
   readonly withoutTicketsKey: string;
   /** tickets:read with the notes grant (tasks' reads); made only with `notes: true`. */
   readonly notesKey: string;
+  /** The user the tickets are opened for. */
+  readonly userId: number;
   /** One exchange by `key` (default `ticketsKey`). */
   request(body: Record<string, unknown>, key?: string): Promise<Reply>;
   /** Resolves to the new ticket's id. */
@@ -161,6 +167,52 @@ async function insertOsticketTaskRows(
   return taskId;
 }
 
+/** The two tickets of the osTicket-mode reads' own tests, with the times they hold. */
+export interface ReferenceTickets {
+  /** As osTicket 1.18.1 keeps one (number 304366): message, reply, internal note, form answers. */
+  full: number;
+  /** A task of `full` whose id is `full`'s, with a thread of its own: the original mixed them. */
+  taskId: number;
+  /** As the original PHP service wrote one (number 304367, closed): no form answers, no thread, `lastupdate` NULL. */
+  originals: number;
+  created: string;
+  replied: string;
+}
+
+/** Inserts the reference tickets for `userId`; first, while the task id `full` is free. */
+export async function insertReferenceTickets(
+  osticket: Osticket,
+  userId: number,
+): Promise<ReferenceTickets> {
+  const created = '2026-11-25 08:37:00';
+  const replied = '2026-11-25 09:00:00';
+  const full = await insertOsticketTicket(osticket, {
+    userId,
+    number: '304366',
+    statusId: 1,
+    created,
+    replied,
+  });
+  const taskId = await insertOsticketTask(osticket, {
+    id: full,
+    ticketId: full,
+    number: '1',
+    title: 'Replace toner',
+    created: replied,
+  });
+  const originals = await osticket.insert(
+    `INSERT INTO ost_ticket (number, user_id, status_id, dept_id, sla_id, topic_id, ip_address,
+       source, lastupdate, created, updated)
+     VALUES ('304367', ?, 3, 1, 1, 1, '0', 'API', NULL, '2026-11-26 10:00:00', '2026-11-26 10:00:00')`,
+    [userId],
+  );
+  await osticket.query(
+    `INSERT INTO ost_ticket__cdata (ticket_id, subject, priority) VALUES (?, 'From the original', '2')`,
+    [originals],
+  );
+  return { full, taskId, originals, created, replied };
+}
+
 /** The tickets of deskgate's schema, typed as src/ has them. */
 const ownTickets = (db: unknown) => db as Kysely<OwnTicketTables>;
 
@@ -274,6 +326,9 @@ export function useTicketReadSuite(
     server,
     get ticketsKey() {
       return state.tickets;
+    },
+    get userId() {
+      return state.userId;
     },
     get withoutTicketsKey() {
       return state.withoutTickets;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
-import { useTicketReadSuite } from '../../../test/helpers/ticket-read-suite.ts';
 import {
-  insertOsticketTask,
-  insertOsticketTicket,
-} from '../../../test/osticket/osticket-ticket-rows.ts';
+  insertReferenceTickets,
+  type ReferenceTickets,
+  useTicketReadSuite,
+} from '../../../test/helpers/ticket-read-suite.ts';
 
 interface Answer {
   tasks: Record<string, string | null>[];
@@ -21,33 +21,16 @@ describeEachDatabaseKind('tasks/specific', (database) => {
     suite.request({ query: 'tasks', condition: 'specific', parameters: { id } }, key);
 
   if (database.kind === 'osticket') {
-    const REPLIED = '2026-11-25 09:00:00';
-    let ticketId: number;
-    let taskId: number;
+    let reference: ReferenceTickets;
 
     // First, while the ids are free: a task whose id is its ticket's.
     before(async () => {
-      const osticket = database.osticket;
-      assert.ok(osticket);
-      const [user] = await osticket.query<{ id: number }>('SELECT MIN(id) AS id FROM ost_user');
-      ticketId = await insertOsticketTicket(osticket, {
-        userId: Number(user?.id),
-        number: '304366',
-        statusId: 1,
-        created: '2026-11-25 08:37:00',
-        replied: REPLIED,
-      });
-      // With a thread of its own, beside the ticket's of the same object_id: the original mixed them.
-      taskId = await insertOsticketTask(osticket, {
-        id: ticketId,
-        ticketId,
-        number: '1',
-        title: 'Replace toner',
-        created: REPLIED,
-      });
+      assert.ok(database.osticket);
+      reference = await insertReferenceTickets(database.osticket, suite.userId);
     });
 
     test('the task’s own id, title from task__cdata, description from its own thread', async () => {
+      const { taskId, full: ticketId, replied } = reference;
       const reply = await specific(taskId);
       assert.equal(reply.status, 200, reply.text);
       assert.deepEqual((reply.body?.data as Answer | undefined)?.tasks, [
@@ -61,8 +44,8 @@ describeEachDatabaseKind('tasks/specific', (database) => {
           description: 'Floor 2 printer',
           duedate: null,
           closed: null,
-          created: REPLIED,
-          updated: REPLIED,
+          created: replied,
+          updated: replied,
         },
       ]);
       const byTicket = await suite.request(

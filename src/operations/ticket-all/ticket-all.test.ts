@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { type ListPage, listPageOf, type Reply } from '../../../test/helpers/http.ts';
-import { useTicketReadSuite } from '../../../test/helpers/ticket-read-suite.ts';
 import {
-  insertOsticketTask,
-  insertOsticketTicket,
-} from '../../../test/osticket/osticket-ticket-rows.ts';
+  insertReferenceTickets,
+  useTicketReadSuite,
+} from '../../../test/helpers/ticket-read-suite.ts';
 
 type Page = ListPage<'tickets', Record<string, unknown>>;
 const pageOf = (reply: Reply): Page => listPageOf(reply, 'tickets');
@@ -131,34 +130,8 @@ describeEachDatabaseKind('ticket/all', (database) => {
     test('one element per ticket of several entries; a NULL lastupdate is in no update range', async () => {
       const osticket = database.osticket;
       assert.ok(osticket);
-      const [user] = await osticket.query<{ id: number }>('SELECT MIN(id) AS id FROM ost_user');
-      const userId = Number(user?.id);
-      // Message, reply, internal note and a task of the same id with a thread of its own.
-      const full = await insertOsticketTicket(osticket, {
-        userId,
-        number: '304366',
-        statusId: 1,
-        created: '2026-11-25 08:37:00',
-        replied: '2026-11-25 09:00:00',
-      });
-      await insertOsticketTask(osticket, {
-        id: full,
-        ticketId: full,
-        number: '1',
-        title: 'Replace toner',
-        created: '2026-11-25 09:00:00',
-      });
-      // As the original PHP service wrote one: no form answers, no thread, `lastupdate` NULL.
-      const originals = await osticket.insert(
-        `INSERT INTO ost_ticket (number, user_id, status_id, dept_id, sla_id, topic_id, ip_address,
-           source, lastupdate, created, updated)
-         VALUES ('304367', ?, 3, 1, 1, 1, '0', 'API', NULL, '2026-11-26 10:00:00', '2026-11-26 10:00:00')`,
-        [userId],
-      );
-      await osticket.query(
-        `INSERT INTO ost_ticket__cdata (ticket_id, subject, priority) VALUES (?, 'From the original', '2')`,
-        [originals],
-      );
+      // Message, reply, internal note and a task of the same id; and one the original PHP service wrote.
+      const { full, originals } = await insertReferenceTickets(osticket, suite.userId);
       const created = pageOf(
         await list('creationDate', { start_date: '2026-11-25', end_date: '2026-11-26' }),
       );

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { useTicketReadSuite } from '../../../test/helpers/ticket-read-suite.ts';
 import {
-  insertOsticketTask,
-  insertOsticketTicket,
-} from '../../../test/osticket/osticket-ticket-rows.ts';
+  insertReferenceTickets,
+  type ReferenceTickets,
+  useTicketReadSuite,
+} from '../../../test/helpers/ticket-read-suite.ts';
 
 interface Answer {
   tickets: Record<string, unknown>[];
@@ -76,54 +76,21 @@ describeEachDatabaseKind('ticket/specific', (database) => {
   });
 
   if (database.kind === 'osticket') {
-    const CREATED = '2026-11-25 08:37:00';
-    const REPLIED = '2026-11-25 09:00:00';
-    let full: number;
-    /** A ticket the original PHP service wrote: no form answers, `lastupdate` NULL. */
-    let originals: number;
-    let userId: number;
+    let reference: ReferenceTickets;
 
     before(async () => {
-      const osticket = database.osticket;
-      assert.ok(osticket);
-      userId = await osticket.insert(
-        `INSERT INTO ost_user (org_id, default_email_id, status, name, created, updated)
-         VALUES (0, 0, 0, 'Tess Ticket', NOW(), NOW())`,
-      );
-      full = await insertOsticketTicket(osticket, {
-        userId,
-        number: '304366',
-        statusId: 1,
-        created: CREATED,
-        replied: REPLIED,
-      });
-      // A task whose id is the ticket's, with a thread of its own: the original mixed it in.
-      await insertOsticketTask(osticket, {
-        id: full,
-        ticketId: full,
-        number: '1',
-        title: 'Replace toner',
-        created: REPLIED,
-      });
-      originals = await osticket.insert(
-        `INSERT INTO ost_ticket (number, user_id, status_id, dept_id, sla_id, topic_id, ip_address,
-           source, lastupdate, created, updated)
-         VALUES ('304367', ?, 3, 1, 1, 1, '0', 'API', NULL, '2026-11-26 10:00:00', '2026-11-26 10:00:00')`,
-        [userId],
-      );
-      await osticket.query(
-        `INSERT INTO ost_ticket__cdata (ticket_id, subject, priority) VALUES (?, 'From the original', '2')`,
-        [originals],
-      );
+      assert.ok(database.osticket);
+      reference = await insertReferenceTickets(database.osticket, suite.userId);
     });
 
     test('the ticket’s own columns, subject and priority from the form, M and R only', async () => {
+      const { full, created, replied } = reference;
       const ticket = ticketOf(await suite.request(specific({ id: full })));
       assert.equal(ticket.number, '304366');
-      assert.equal(ticket.user_id, String(userId));
+      assert.equal(ticket.user_id, String(suite.userId));
       assert.equal(ticket.staff_id, '1');
-      assert.equal(ticket.created, CREATED);
-      assert.equal(ticket.updated, REPLIED);
+      assert.equal(ticket.created, created);
+      assert.equal(ticket.updated, replied);
       assert.equal(ticket.est_duedate, '2026-11-27 22:00:00');
       assert.equal(ticket.subject, 'Printer on fire');
       assert.equal(ticket.priority, 'High');
@@ -137,11 +104,11 @@ describeEachDatabaseKind('ticket/specific', (database) => {
         ],
         'no internal note, no task entry',
       );
-      assert.equal(entries[0]?.entry_created, CREATED);
+      assert.equal(entries[0]?.entry_created, created);
     });
 
     test('a ticket without form answers takes subject and priority from ticket__cdata', async () => {
-      const ticket = ticketOf(await suite.request(specific({ id: originals })));
+      const ticket = ticketOf(await suite.request(specific({ id: reference.originals })));
       assert.equal(ticket.subject, 'From the original');
       assert.equal(ticket.priority_id, '2');
       assert.equal(ticket.priority, 'Normal');
