@@ -52,7 +52,7 @@ export interface TicketReadSuite {
   readonly notesKey: string;
   /** The user the tickets are opened for. */
   readonly userId: number;
-  /** One exchange by `key` (default `ticketsKey`). */
+  /** One GET by `key` (default `ticketsKey`). */
   request(body: Record<string, unknown>, key?: string): Promise<Reply>;
   /** Resolves to the new ticket's id. */
   addTicket(ticket: SeedTicket): Promise<number>;
@@ -260,8 +260,15 @@ export function useTicketReadSuite(
         // createOsticketDatabase ran `deskgate migrate` already: the grant alone, as an admin runs it.
         const granted = await runCli(
           [
-            ...['osticket', 'keys', 'grant', String(keyId), '--scope', 'tickets:read', '--notes'],
-            ...['--database', osticket.url],
+            'osticket',
+            'keys',
+            'grant',
+            String(keyId),
+            '--scope',
+            'tickets:read',
+            '--notes',
+            '--database',
+            osticket.url,
           ],
           { DESKGATE_SCHEMA: 'osticket', DESKGATE_TABLE_PREFIX: osticket.prefix },
         );
@@ -281,7 +288,7 @@ export function useTicketReadSuite(
   });
 
   const request = (body: Record<string, unknown>, key = state.tickets) =>
-    server.request(body, { key, method: body.condition === 'add' ? 'POST' : 'GET' });
+    server.request(body, { key, method: 'GET' });
 
   async function addOwnTicket(ticket: SeedTicket): Promise<number> {
     const added = await server.request(
