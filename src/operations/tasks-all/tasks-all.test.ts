@@ -1,53 +1,35 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { type ListPage, listPageOf, type Reply } from '../../../test/helpers/http.ts';
-import { useTestServer } from '../../../test/helpers/test-server.ts';
-import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
+import { useTicketReadSuite } from '../../../test/helpers/ticket-read-suite.ts';
 import { RejectedValueError } from '../../data/store.ts';
 import { tasks } from '../../data/tasks/tasks.ts';
 
 type Page = ListPage<'tasks'>;
 const pageOf = (reply: Reply): Page => listPageOf(reply, 'tasks');
 
-describeEachDatabase('tasks/all', (database) => {
-  const server = useTestServer({ database, env: { DESKGATE_MAX_LIST: '4' } });
-  let ticketId: number;
+describeEachDatabaseKind('tasks/all', (database) => {
   /** Tasks are agent-internal: their reads need the notes grant (decision 322). */
-  let notesKey: string;
+  const suite = useTicketReadSuite(database, { env: { DESKGATE_MAX_LIST: '4' }, notes: true });
+  let ticketId: number;
   const ofTicket: number[] = [];
   const loose: number[] = [];
 
   before(async () => {
-    notesKey = (await server.createKey({ scopes: ['tickets:read'], notes: true })).key;
-    const userId = await addUser(server.store);
-    const agentId = await addAgent(server.store);
-    const reply = await server.request(ticketAddBody(userId), { method: 'POST' });
-    ticketId = Number(reply.body?.data);
+    ticketId = await suite.addTicket({ title: 'Printer on fire' });
     for (let i = 0; i < 3; i++) {
-      const task = await server.store.data(tasks).createTask({
-        ticketId,
-        deptId: 1,
-        staffId: agentId,
-        title: `Task ${i}`,
-        description: `Step ${i}`,
-      });
-      ofTicket.push(task.id);
+      ofTicket.push(
+        await suite.addTask({ ticketId, title: `Task ${i}`, description: `Step ${i}` }),
+      );
     }
     for (let i = 0; i < 3; i++) {
-      const task = await server.store.data(tasks).createTask({
-        ticketId: 0,
-        deptId: 1,
-        staffId: 0,
-        title: `Loose ${i}`,
-        description: '',
-      });
-      loose.push(task.id);
+      loose.push(await suite.addTask({ ticketId: 0, title: `Loose ${i}`, description: '' }));
     }
   });
 
-  const list = (sort: string, parameters: Record<string, unknown>) =>
-    server.request({ query: 'tasks', condition: 'all', sort, parameters }, { key: notesKey });
+  const list = (sort: string, parameters: Record<string, unknown>, key = suite.notesKey) =>
+    suite.request({ query: 'tasks', condition: 'all', sort, parameters }, key);
   const ids = (page: Page) => page.tasks.map((task) => Number(task.task_id));
 
   test('byTicket: the tasks of one ticket, each with its own id and number', async () => {
@@ -75,28 +57,36 @@ describeEachDatabase('tasks/all', (database) => {
   });
 
   test('without the notes grant, even with every scope → 403 insufficient_scope naming it', async () => {
-    const reply = await server.request({
-      query: 'tasks',
-      condition: 'all',
-      sort: 'byTicket',
-      parameters: { ticket_id: ticketId },
-    });
+    const reply = await list('byTicket', { ticket_id: ticketId }, suite.ticketsKey);
     assert.equal(reply.status, 403, reply.text);
     assert.equal(reply.body?.code, 'insufficient_scope');
     assert.match(String(reply.body?.data), /notes grant/);
     assert.doesNotMatch(reply.text, /Step 0/);
   });
 
-  test('a task names an existing ticket, department and agent', async () => {
-    for (const [task, field] of [
-      [{ ticketId: 999_999, deptId: 1, staffId: 0 }, 'ticket_id'],
-      [{ ticketId: 0, deptId: 99, staffId: 0 }, 'dept_id'],
-      [{ ticketId: 0, deptId: 1, staffId: 999_999 }, 'staff_id'],
-    ] as const) {
-      await assert.rejects(
-        server.store.data(tasks).createTask({ ...task, title: 'x', description: '' }),
-        (error: unknown) => error instanceof RejectedValueError && error.field === field,
-      );
-    }
+  test('ticket_id "1 OR 1=1" → 400 naming parameters.ticket_id', async () => {
+    const reply = await list('byTicket', { ticket_id: '1 OR 1=1' });
+    assert.equal(reply.status, 400, reply.text);
+    assert.deepEqual(
+      reply.body?.errors?.map((e) => e.field),
+      ['parameters.ticket_id'],
+    );
   });
+
+  // deskgate's own store writes tasks; in osTicket mode only osTicket does.
+  if (database.kind !== 'osticket') {
+    test('a task names an existing ticket, department and agent', async () => {
+      const server = suite.server;
+      for (const [task, field] of [
+        [{ ticketId: 999_999, deptId: 1, staffId: 0 }, 'ticket_id'],
+        [{ ticketId: 0, deptId: 99, staffId: 0 }, 'dept_id'],
+        [{ ticketId: 0, deptId: 1, staffId: 999_999 }, 'staff_id'],
+      ] as const) {
+        await assert.rejects(
+          server.store.data(tasks).createTask({ ...task, title: 'x', description: '' }),
+          (error: unknown) => error instanceof RejectedValueError && error.field === field,
+        );
+      }
+    });
+  }
 });

@@ -1,57 +1,83 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
-import { useTestServer } from '../../../test/helpers/test-server.ts';
-import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
-import { tasks } from '../../data/tasks/tasks.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
+import {
+  insertReferenceTickets,
+  type ReferenceTickets,
+  useTicketReadSuite,
+} from '../../../test/helpers/ticket-read-suite.ts';
 
 interface Answer {
-  tasks: Record<string, string>[];
+  tasks: Record<string, string | null>[];
 }
 
-describeEachDatabase('tasks/specific', (database) => {
-  const server = useTestServer({ database });
+describeEachDatabaseKind('tasks/specific', (database) => {
   /** Tasks are agent-internal: their reads need the notes grant (decision 322). */
-  let notesKey: string;
+  const suite = useTicketReadSuite(database, { notes: true });
   let ofTicket: number;
   let loose: number;
 
+  const specific = (id: number, key = suite.notesKey) =>
+    suite.request({ query: 'tasks', condition: 'specific', parameters: { id } }, key);
+
+  if (database.kind === 'osticket') {
+    let reference: ReferenceTickets;
+
+    // First, while the ids are free: a task whose id is its ticket's.
+    before(async () => {
+      assert.ok(database.osticket);
+      reference = await insertReferenceTickets(database.osticket, suite.userId);
+    });
+
+    test('the task’s own id, title from task__cdata, description from its own thread', async () => {
+      const { taskId, full: ticketId, replied } = reference;
+      const reply = await specific(taskId);
+      assert.equal(reply.status, 200, reply.text);
+      assert.deepEqual((reply.body?.data as Answer | undefined)?.tasks, [
+        {
+          task_id: String(taskId),
+          number: '1',
+          ticket_id: String(ticketId),
+          dept_id: '1',
+          staff_id: '1',
+          title: 'Replace toner',
+          description: 'Floor 2 printer',
+          duedate: null,
+          closed: null,
+          created: replied,
+          updated: replied,
+        },
+      ]);
+      const byTicket = await suite.request(
+        { query: 'tasks', condition: 'all', sort: 'byTicket', parameters: { ticket_id: ticketId } },
+        suite.notesKey,
+      );
+      assert.equal(byTicket.status, 200, byTicket.text);
+      assert.deepEqual(
+        (byTicket.body?.data as Answer | undefined)?.tasks.map((task) => task.task_id),
+        [String(taskId)],
+      );
+    });
+  }
+
   before(async () => {
-    notesKey = (await server.createKey({ scopes: ['tickets:read'], notes: true })).key;
-    const userId = await addUser(server.store);
-    const agentId = await addAgent(server.store);
-    const reply = await server.request(ticketAddBody(userId), { method: 'POST' });
-    const ticketId = Number(reply.body?.data);
-    ({ id: ofTicket } = await server.store.data(tasks).createTask({
-      ticketId,
-      deptId: 1,
-      staffId: agentId,
-      title: 'Task 0',
-      description: 'Step 0',
-    }));
-    ({ id: loose } = await server.store
-      .data(tasks)
-      .createTask({ ticketId: 0, deptId: 1, staffId: 0, title: 'Loose 1', description: '' }));
+    const ticketId = await suite.addTicket({ title: 'Printer on fire' });
+    ofTicket = await suite.addTask({ ticketId, title: 'Task 0', description: 'Step 0' });
+    loose = await suite.addTask({ ticketId: 0, title: 'Loose 1', description: '' });
   });
 
-  const specific = (id: number, key?: string) =>
-    server.request(
-      { query: 'tasks', condition: 'specific', parameters: { id } },
-      key === undefined ? {} : { key },
-    );
-
   test('tasks/specific by id; unknown → 204', async () => {
-    const reply = await specific(loose, notesKey);
+    const reply = await specific(loose);
     assert.equal(reply.status, 200, reply.text);
     const data = reply.body?.data as Answer;
     assert.equal(data.tasks[0]?.title, 'Loose 1');
     assert.equal(data.tasks[0]?.ticket_id, '0');
-    const missing = await specific(999_999, notesKey);
+    const missing = await specific(999_999);
     assert.equal(missing.status, 204);
   });
 
   test('without the notes grant, even with every scope → 403 insufficient_scope naming it', async () => {
-    const reply = await specific(ofTicket);
+    const reply = await specific(ofTicket, suite.ticketsKey);
     assert.equal(reply.status, 403, reply.text);
     assert.equal(reply.body?.code, 'insufficient_scope');
     assert.match(String(reply.body?.data), /notes grant/);

@@ -1,64 +1,39 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { type ListPage, listPageOf, type Reply } from '../../../test/helpers/http.ts';
-import { useTestServer } from '../../../test/helpers/test-server.ts';
-import { addAgent, addUser, ticketAddBody } from '../../../test/helpers/tickets.ts';
-import { openDatabase } from '../../data/open-database.ts';
-import type { OwnTicketTables } from '../../data/tickets/own-tickets.ts';
+import {
+  insertReferenceTickets,
+  useTicketReadSuite,
+} from '../../../test/helpers/ticket-read-suite.ts';
 
 type Page = ListPage<'tickets', Record<string, unknown>>;
 const pageOf = (reply: Reply): Page => listPageOf(reply, 'tickets');
 
-describeEachDatabase('ticket/all', (database) => {
-  const server = useTestServer({ database, env: { DESKGATE_MAX_LIST: '12' } });
-  /** Ticket ids by the day they were created (set in the database). */
+describeEachDatabaseKind('ticket/all', (database) => {
+  const suite = useTicketReadSuite(database, { env: { DESKGATE_MAX_LIST: '12' } });
+  /** Ticket ids by the day they were created. */
   const byDay = new Map<string, number[]>();
   let closedId: number;
 
   before(async () => {
-    const userId = await addUser(server.store);
-    const agentId = await addAgent(server.store);
-    const ids: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const reply = await server.request(ticketAddBody(userId, { title: `Ticket ${i}` }), {
-        method: 'POST',
+    // Ten on one day (five in one second), five on the next; last updates a week later; the last one resolved.
+    for (let index = 0; index < 15; index++) {
+      const day = index < 10 ? '2026-03-01' : '2026-03-02';
+      const created = index < 5 ? `${day} 10:00:00` : `${day} 1${index % 10}:00:00`;
+      const id = await suite.addTicket({
+        title: `Ticket ${index}`,
+        created,
+        updated: created.replace('-03-0', '-03-1'),
+        resolved: index === 14,
       });
-      assert.equal(reply.status, 200, reply.text);
-      ids.push(Number(reply.body?.data));
-    }
-    const closing = await server.request(
-      {
-        query: 'ticket',
-        condition: 'close',
-        parameters: { ticket_id: ids[14], staff_id: agentId, status_id: 2 },
-      },
-      { method: 'POST' },
-    );
-    assert.equal(closing.status, 200, closing.text);
-    closedId = ids[14] ?? 0;
-    // Ten on one day (five in one second), five on the next; last updates a week later.
-    const { db } = openDatabase<
-      OwnTicketTables & { api_keys: { id: number }; users: { id: number } }
-    >(database.url);
-    try {
-      for (const [index, id] of ids.entries()) {
-        const day = index < 10 ? '2026-03-01' : '2026-03-02';
-        const created = index < 5 ? `${day} 10:00:00` : `${day} 1${index % 10}:00:00`;
-        await db
-          .updateTable('tickets')
-          .set({ created_at: created, last_update_at: created.replace('-03-0', '-03-1') })
-          .where('id', '=', id)
-          .execute();
-        byDay.set(day, [...(byDay.get(day) ?? []), id]);
-      }
-    } finally {
-      await db.destroy();
+      byDay.set(day, [...(byDay.get(day) ?? []), id]);
+      if (index === 14) closedId = id;
     }
   });
 
   const list = (sort: string, parameters: Record<string, unknown>) =>
-    server.request({ query: 'ticket', condition: 'all', sort, parameters });
+    suite.request({ query: 'ticket', condition: 'all', sort, parameters });
   const ids = (page: Page) => page.tickets.map((t) => Number(t.ticket_id));
 
   test('creationDate: one element per ticket with its entries, in (created, id) order, both bounds inclusive', async () => {
@@ -125,18 +100,53 @@ describeEachDatabase('ticket/all', (database) => {
     assert.deepEqual(ids(byDate), []);
   });
 
-  test('needs tickets:read', async () => {
-    const { key } = await server.createKey({
-      scopes: ['read', 'write', 'users:read', 'tickets:write'],
-    });
-    const reply = await server.request(
+  test('needs tickets:read (in osTicket mode: a key that may create tickets)', async () => {
+    const reply = await suite.request(
       {
         query: 'ticket',
         condition: 'all',
+        sort: 'creationDate',
         parameters: { start_date: '2026-03-01', end_date: '2026-03-01' },
       },
-      { key },
+      suite.withoutTicketsKey,
     );
-    assert.equal(reply.status, 403);
+    assert.equal(reply.status, 403, reply.text);
+    assert.equal(reply.body?.code, 'insufficient_scope');
   });
+
+  test('status "0 OR 1=1" → 400 naming parameters.status, nothing changed', async () => {
+    const before = await suite.countTickets();
+    const reply = await list('status', { status: '0 OR 1=1' });
+    assert.equal(reply.status, 400, reply.text);
+    assert.deepEqual(
+      reply.body?.errors?.map((e) => e.field),
+      ['parameters.status'],
+    );
+    assert.equal(await suite.countTickets(), before);
+  });
+
+  if (database.kind === 'osticket') {
+    // Last: its rows would change the totals above.
+    test('one element per ticket of several entries; a NULL lastupdate is in no update range', async () => {
+      const osticket = database.osticket;
+      assert.ok(osticket);
+      // Message, reply, internal note and a task of the same id; and one the original PHP service wrote.
+      const { full, originals } = await insertReferenceTickets(osticket, suite.userId);
+      const created = pageOf(
+        await list('creationDate', { start_date: '2026-11-25', end_date: '2026-11-26' }),
+      );
+      assert.deepEqual(ids(created), [full, originals]);
+      assert.equal((created.tickets[0]?.entries as unknown[] | undefined)?.length, 2);
+      const closed = pageOf(await list('status', { status: 3 }));
+      assert.deepEqual(ids(closed), [originals]);
+      const updated = pageOf(
+        await list('lastUpdateDate', {
+          start_date: '2026-11-25',
+          end_date: '2026-11-26',
+          limit: 10,
+        }),
+      );
+      assert.deepEqual(ids(updated), [full]);
+    });
+  }
 });
