@@ -73,6 +73,16 @@ export async function addUser(server: TestServer, email: string): Promise<number
 }
 
 /** webhook/test of webhook `id` on `server`: the attempt's answer. */
+/** Whether `receiver` got the user.created event of user `userId`. */
+export function userCreatedIn(
+  receiver: Pick<WebhookReceiver, 'received'>,
+  userId: number,
+): boolean {
+  return receiver.received.some(
+    (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
+  );
+}
+
 export async function pingWebhook(server: Pick<TestServer, 'request'>, id: string): Promise<Data> {
   return dataOf(
     await server.request(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { describeEachDatabase } from '../helpers/each-database.ts';
+import { after, before, type TestContext, test } from 'node:test';
+import { describeEachDatabase, type SuiteDatabase } from '../helpers/each-database.ts';
 import { startTestServer, useTestServer } from '../helpers/test-server.ts';
 import { ticketAddBody } from '../helpers/tickets.ts';
 import {
@@ -17,6 +17,7 @@ import {
   findEventDelivery,
   queueDelivery,
   settled,
+  userCreatedIn,
   useWebhookSuite,
 } from '../helpers/webhook-requests.ts';
 
@@ -32,11 +33,7 @@ describeEachDatabase('webhook delivery', (database) => {
       await addWebhook(server, tickets, ['ticket.created']);
       const email = `feed-${Date.now()}@example.com`;
       const userId = String(await addUser(server, email));
-      await users.waitFor((received) =>
-        received.some(
-          (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === Number(userId),
-        ),
-      );
+      await users.waitFor(() => userCreatedIn(users, Number(userId)));
       const delivery = users.received.find((r) => r.event.type === 'user.created');
       assert.ok(delivery?.verified, delivery?.verifyError);
       assert.equal(delivery.id, delivery.event.id);
@@ -159,11 +156,6 @@ async function startOfASecond(): Promise<void> {
 describeEachDatabase('webhooks made while the dispatcher had none', (database) => {
   const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));
 
-  const created = (receiver: WebhookReceiver, userId: number) =>
-    receiver.received.some(
-      (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
-    );
-
   test('with no webhook nothing is queued; a webhook made later gets no event older than itself', async () => {
     const first = await startWebhookReceiver('/first');
     const second = await startWebhookReceiver('/second');
@@ -171,7 +163,7 @@ describeEachDatabase('webhooks made while the dispatcher had none', (database) =
       // The dispatcher's position is stored while a webhook exists, then no webhook is left.
       const id = await addWebhook(server, first, ['user.*']);
       const seen = await addUser(server, `seen-${Date.now()}@example.com`);
-      await first.waitFor(() => created(first, seen));
+      await first.waitFor(() => userCreatedIn(first, seen));
       dataOf(
         await server.request(
           { query: 'webhook', condition: 'delete', parameters: { id } },
@@ -183,8 +175,12 @@ describeEachDatabase('webhooks made while the dispatcher had none', (database) =
       const before = await addUser(server, `before-${Date.now()}@example.com`);
       await addWebhook(server, second, ['user.*']);
       const afterwards = await addUser(server, `after-${Date.now()}@example.com`);
-      await second.waitFor(() => created(second, afterwards));
-      assert.equal(created(second, before), false, 'an event older than the webhook was sent');
+      await second.waitFor(() => userCreatedIn(second, afterwards));
+      assert.equal(
+        userCreatedIn(second, before),
+        false,
+        'an event older than the webhook was sent',
+      );
     } finally {
       await first.close();
       await second.close();
@@ -193,47 +189,43 @@ describeEachDatabase('webhooks made while the dispatcher had none', (database) =
 });
 
 describeEachDatabase("events before the dispatcher's first turn", (database) => {
+  /** An instance that sends nothing, and so dispatches nothing. */
+  const startQuietServer = (t: TestContext, on: SuiteDatabase) =>
+    startTestServer(t, {
+      database: on,
+      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_CONCURRENCY: '0' },
+      notes: true,
+    });
+
   test('reach the first webhook, though no instance was dispatching when they happened', async (t) => {
     const receiver = await startWebhookReceiver();
     t.after(() => receiver.close());
     // An instance that sends nothing (and so dispatches nothing) makes the webhook and the event.
-    const quiet = await startTestServer(t, {
-      database,
-      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_CONCURRENCY: '0' },
-      notes: true,
-    });
+    const quiet = await startQuietServer(t, database);
     await addWebhook(quiet, receiver, ['user.*']);
     const userId = await addUser(quiet, `first-turn-${Date.now()}@example.com`);
     await quiet.stop();
     // The first dispatching instance starts in a later second (event times are whole seconds).
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await startTestServer(t, { database, env: WEBHOOK_TEST_ENV, notes: true });
-    await receiver.waitFor((received) =>
-      received.some(
-        (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
-      ),
-    );
+    await receiver.waitFor(() => userCreatedIn(receiver, userId));
   });
 
   test('an event in the webhook’s own second, but before it was made, is not the webhook’s', async (t) => {
     const receiver = await startWebhookReceiver();
     t.after(() => receiver.close());
-    const quiet = await startTestServer(t, {
-      database,
-      env: { ...WEBHOOK_TEST_ENV, DESKGATE_WEBHOOK_CONCURRENCY: '0' },
-      notes: true,
-    });
+    const quiet = await startQuietServer(t, database);
     await startOfASecond();
     const before = await addUser(quiet, `own-second-before-${Date.now()}@example.com`);
     await addWebhook(quiet, receiver, ['user.*']);
     const after = await addUser(quiet, `own-second-after-${Date.now()}@example.com`);
     await quiet.stop();
     await startTestServer(t, { database, env: WEBHOOK_TEST_ENV, notes: true });
-    const userCreated = (id: number) =>
-      receiver.received.some(
-        (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === id,
-      );
-    await receiver.waitFor(() => userCreated(after));
-    assert.equal(userCreated(before), false, 'an event older than the webhook was sent');
+    await receiver.waitFor(() => userCreatedIn(receiver, after));
+    assert.equal(
+      userCreatedIn(receiver, before),
+      false,
+      'an event older than the webhook was sent',
+    );
   });
 });

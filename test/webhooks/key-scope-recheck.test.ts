@@ -5,12 +5,12 @@ import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { describeEachDatabaseKind } from '../helpers/each-database.ts';
 import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import type { TestServer } from '../helpers/test-server.ts';
-import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import {
   addUser,
   addWebhook,
   type Data,
   dataOf,
+  userCreatedIn,
   useWebhookSuite,
 } from '../helpers/webhook-requests.ts';
 import type { OsticketDatabase } from '../osticket/osticket-database.ts';
@@ -34,11 +34,6 @@ async function firstRefused(server: TestServer, webhookId: string): Promise<Data
   }
 }
 
-const userCreated = (receiver: WebhookReceiver, userId: number) =>
-  receiver.received.some(
-    (r) => r.event.type === 'user.created' && (r.event.user as Data)?.id === userId,
-  );
-
 describeEachDatabaseKind("a webhook answers to its key's scopes when sent", (database) => {
   const suite = useWebhookSuite(database);
   const { server } = suite;
@@ -54,13 +49,13 @@ describeEachDatabaseKind("a webhook answers to its key's scopes when sent", (dat
     });
     const webhookId = await addWebhook(server, receiver, ['user.*'], { key });
     const first = await addUser(server, `owner-first-${Date.now()}@example.com`);
-    await receiver.waitFor(() => userCreated(receiver, first));
+    await receiver.waitFor(() => userCreatedIn(receiver, first));
 
     // `keys rotate` with no grace: the old key is revoked at once, the new one keeps its scopes.
     const rotated = await rotateApiKey(server.store, keyId, { graceMs: 0, nowMs: Date.now() });
     assert.equal(rotated.refused, undefined);
     const second = await addUser(server, `owner-rotated-${Date.now()}@example.com`);
-    await receiver.waitFor(() => userCreated(receiver, second));
+    await receiver.waitFor(() => userCreatedIn(receiver, second));
 
     assert.ok(rotated.refused === undefined);
     assert.ok(await server.store.data(apiKeys).revokeApiKey(rotated.apiKey.id));
@@ -98,7 +93,7 @@ describeEachDatabaseKind("a webhook answers to its key's scopes when sent", (dat
     assert.equal(refused.status, 403, refused.text);
     dataOf(await server.request(enable, { method: 'POST' }));
     const fourth = await addUser(server, `owner-resumed-${Date.now()}@example.com`);
-    await receiver.waitFor(() => userCreated(receiver, fourth));
+    await receiver.waitFor(() => userCreatedIn(receiver, fourth));
   });
 
   test('of an osTicket key: narrowed, it gets no more of what it may no longer read; turned off, it stops', {
