@@ -30,6 +30,8 @@ function readmeSearchContent(): string {
   return match[1].replaceAll('\\n', '\n');
 }
 
+// osTicket mode only: its exact rows, grants, mail and refusals have no counterpart on deskgate's
+// own schema. user/add's behaviour on every kind, osTicket mode included, is in user-add.test.ts.
 describe('user/add in osTicket mode writes the rows osTicket writes', { skip }, () => {
   let database: OsticketDatabase;
   let server: StartedServer;
@@ -369,11 +371,6 @@ describe('user/add in osTicket mode writes the rows osTicket writes', { skip }, 
     const logged = unreachable.output.join('\n');
     assert.match(logged, /confirmation mail for the new pending account was not sent/);
     assert.doesNotMatch(logged, /DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD/, 'never the key');
-  });
-
-  test('a name with < or > is refused, so osTicket never prints HTML from it', async () => {
-    for (const name of ['<script>alert(1)</script>', 'Ann <b>', 'a > b'])
-      await assertRefused({ email: 'html@example.com', name }, 'name');
   });
 
   test("a 4-byte character in osTicket's utf8mb3 tables is a 400 naming the field, not a 500", async () => {

@@ -149,6 +149,20 @@ describeEachDatabaseKind('user/add', (database) => {
     assert.deepEqual(await findUserIdsOfKind(database, email), []);
   });
 
+  test('a name with < or > → 400 naming it, nothing written: osTicket prints names unescaped', async () => {
+    for (const name of ['<script>alert(1)</script>', 'Ann <b>', 'a > b']) {
+      const before = await counts();
+      const reply = await add({ email: uniqueEmail('html'), name });
+      assertError(reply, 400, 'invalid_parameters');
+      assert.deepEqual(
+        reply.body?.errors?.map((e) => e.field),
+        ['parameters.name'],
+        name,
+      );
+      assert.deepEqual(await counts(), before, `${name}: nothing written`);
+    }
+  });
+
   describe('passwords', () => {
     /** The hash a plain password gets: deskgate's $2y$, or osTicket's own $2a$08$. */
     const PLAIN_HASH = osticketMode
