@@ -161,3 +161,17 @@ export async function storedRowsAsText(database: KindDatabase): Promise<string> 
     rows.push(await osticket.query(`SELECT * FROM \`${name}\``));
   return JSON.stringify(rows);
 }
+
+/** Rows in the user, email, account and audit tables, in that order, on any kind of database. */
+export async function userTableCountsOfKind(
+  database: KindDatabase,
+): Promise<[users: number, emails: number, accounts: number, audit: number]> {
+  const p = database.osticket?.prefix;
+  const tables =
+    p === undefined
+      ? ['users', 'user_emails', 'user_accounts', 'audit_log']
+      : [`${p}user`, `${p}user_email`, `${p}user_account`, 'deskgate_audit_log'];
+  const counted = await userRowCountsOfKind(database);
+  const [users, emails, accounts, audit] = tables.map((table) => counted[table] ?? 0);
+  return [users ?? 0, emails ?? 0, accounts ?? 0, audit ?? 0];
+}
