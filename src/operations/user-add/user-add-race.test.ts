@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { call, userBody } from '../../../test/helpers/http.ts';
-import { useTestServer } from '../../../test/helpers/test-server.ts';
-import { countRows, findUserIdsByEmail } from '../../../test/support/database-rows.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
+import {
+  findUserIdsOfKind,
+  userTableCountsOfKind,
+} from '../../../test/helpers/user-rows-of-kind.ts';
 
 const RACERS = 50;
 
@@ -14,11 +17,11 @@ function mixedCase(address: string, n: number): string {
     .join('');
 }
 
-describeEachDatabase('user/add under concurrency', (database) => {
-  const server = useTestServer({ database });
+describeEachDatabaseKind('user/add under concurrency', (database) => {
+  const server = useKindServer(database);
   let key: string;
   before(async () => {
-    ({ key } = await server.createKey({ scopes: ['write'] }));
+    ({ key } = database.osticket?.writeKey ?? (await server.createKey({ scopes: ['write'] })));
   });
 
   test(`${RACERS} simultaneous adds of one email in mixed case → one 200, the rest 409, one user`, async () => {
@@ -50,16 +53,12 @@ describeEachDatabase('user/add under concurrency', (database) => {
       assert.equal(loser.body?.existing_id, winnerId);
     }
 
-    assert.deepEqual(await findUserIdsByEmail(database.url, address), [Number(winnerId)]);
-    assert.deepEqual(
-      await countRows(database.url, ['users', 'user_emails', 'user_accounts', 'audit_log']),
-      [1, 1, 1, 1],
-    );
+    assert.deepEqual(await findUserIdsOfKind(database, address), [Number(winnerId)]);
+    assert.deepEqual(await userTableCountsOfKind(database), [1, 1, 1, 1]);
   });
 
   test('simultaneous adds of different emails all succeed', async () => {
-    const tables = ['users', 'user_emails', 'user_accounts'] as const;
-    const before = await countRows(database.url, tables);
+    const before = await userTableCountsOfKind(database);
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, n) =>
         call(server.url, {
@@ -75,7 +74,7 @@ describeEachDatabase('user/add under concurrency', (database) => {
     );
     assert.equal(new Set(replies.map((r) => r.body?.data)).size, 20);
     assert.deepEqual(
-      await countRows(database.url, tables),
+      await userTableCountsOfKind(database),
       before.map((n) => n + 20),
     );
   });
