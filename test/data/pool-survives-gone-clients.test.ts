@@ -82,6 +82,7 @@ async function openLocker(kind: 'postgres' | 'mysql', url: string): Promise<Lock
   };
 }
 
+/** Waits for `check`; `ms` bounds a hang, generous for a loaded machine (it is no timing assert). */
 async function eventually(check: () => Promise<boolean>, what: string, ms: number) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -159,7 +160,7 @@ for (const kind of DATABASES.filter((candidate) => candidate.name !== 'sqlite'))
         await eventually(
           async () => (await locker.waiting()) === POOL_MAX,
           `every pooled connection (${POOL_MAX}) reading behind the lock`,
-          20_000,
+          60_000,
         );
         for (const one of sent) one.destroy();
         // The server saw every client go before the lock goes: the two held reads' cancels now
@@ -167,7 +168,7 @@ for (const kind of DATABASES.filter((candidate) => candidate.name !== 'sqlite'))
         await eventually(
           async () => (await poolWaiting(server)) === CLIENTS,
           `${CLIENTS} waiting for a pooled connection (${CLIENTS - POOL_MAX} calls, ${POOL_MAX} cancels)`,
-          20_000,
+          60_000,
         );
         await locker.unlock();
         unlocked = true;
