@@ -8,10 +8,13 @@
  * instead of before them: tsc keeps one core busy for seconds, and the tests use the other.
  *
  * Each job's report is printed whole when it ends, then one line adds up the tests. Exit 1 if any
- * job failed (docs/decisions/210-test-suite-wall-time.md).
+ * job failed (docs/decisions/210-test-suite-wall-time.md). Each group also writes its files'
+ * times, by which the next run deals them (docs/decisions/442-test-groups-by-last-times.md).
  */
 import { spawn } from 'node:child_process';
-import { ROOT, testGroups } from './test-groups.ts';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DURATIONS_DIR, databasesKey, ROOT, testGroups } from './test-groups.ts';
 
 /** Side by side on a 2-core machine: enough that one group waiting on a timer leaves no core idle. */
 const GROUPS = 4;
@@ -52,6 +55,7 @@ function summary(output: string): Map<string, number> {
 }
 
 const groups = testGroups(GROUPS);
+mkdirSync(DURATIONS_DIR, { recursive: true });
 const jobs: Job[] = groups.map((files, i) => ({
   title: `tests, group ${i + 1} of ${groups.length}: ${files.length} files`,
   command: process.execPath,
@@ -63,6 +67,9 @@ const jobs: Job[] = groups.map((files, i) => ({
     '--test-isolation=none',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
+    // Each file's time, by which the next run deals the files (scripts/test-groups.ts).
+    '--test-reporter=./scripts/file-durations-reporter.ts',
+    `--test-reporter-destination=${join(DURATIONS_DIR, `${databasesKey()}-group-${i + 1}.json`)}`,
     ...files,
   ],
 }));

@@ -1,4 +1,4 @@
-import { globSync, readFileSync } from 'node:fs';
+import { globSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATABASES } from '../test/helpers/databases.ts';
@@ -25,7 +25,44 @@ export function unitTestFiles(): string[] {
 }
 
 /**
- * A file's rough cost, to deal the files evenly: its size, times the database kinds of this run
+ * Where npm test keeps each file's time of its last run (scripts/file-durations-reporter.ts),
+ * one JSON file a group; under node_modules, as the other caches of a checkout.
+ */
+export const DURATIONS_DIR = join(ROOT, 'node_modules', '.cache', 'test-durations');
+
+/**
+ * Each file's time in ms in the last npm test, keyed by the set of databases it ran on (a
+ * SQLite-only run's times say little about a full run's).
+ */
+function lastDurations(): Map<string, number> {
+  const durations = new Map<string, number>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(DURATIONS_DIR).filter((name) => name.startsWith(`${databasesKey()}-`));
+  } catch {
+    return durations;
+  }
+  for (const name of names) {
+    try {
+      const read = JSON.parse(readFileSync(join(DURATIONS_DIR, name), 'utf8')) as Record<
+        string,
+        number
+      >;
+      for (const [file, ms] of Object.entries(read)) durations.set(file, ms);
+    } catch {
+      // A group that did not finish writing: its files fall back to their size.
+    }
+  }
+  return durations;
+}
+
+/** The databases of this run, e.g. `sqlite+postgres`: the durations files are kept per set. */
+export function databasesKey(): string {
+  return DATABASES.map((kind) => kind.name).join('+');
+}
+
+/**
+ * A file's rough cost when it has no time yet: its size, times the database kinds of this run
  * when its suites run once per kind.
  */
 function weight(text: string): number {
@@ -40,16 +77,32 @@ const unitOf = (file: string, text: string) =>
 
 /**
  * The unit test files dealt into `count` groups, one `node --test` process each: heaviest first,
- * each to the lightest group so far. Within a group Node runs the files in path order.
+ * each to the lightest group so far. A file weighs the time it took in the last run on the same
+ * databases (its waits on timers count: the groups should end together), else its size scaled
+ * to the times of the others. Within a group Node runs the files in path order.
  */
 export function testGroups(count: number): string[][] {
-  const units = new Map<string, { files: string[]; weight: number }>();
-  for (const file of unitTestFiles()) {
+  const durations = lastDurations();
+  const files = unitTestFiles().map((file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
+    return { file, text, size: weight(text), ms: durations.get(file) };
+  });
+  const timed = files.filter((f) => f.ms !== undefined);
+  // ms per unit of size, from the files that have both (1 when none has a time: sizes alone).
+  const perSize =
+    timed.length > 0
+      ? timed.reduce((sum, f) => sum + (f.ms ?? 0), 0) /
+        Math.max(
+          1,
+          timed.reduce((sum, f) => sum + f.size, 0),
+        )
+      : 1;
+  const units = new Map<string, { files: string[]; weight: number }>();
+  for (const { file, text, size, ms } of files) {
     const key = unitOf(file, text);
     const unit = units.get(key) ?? { files: [], weight: 0 };
     unit.files.push(file);
-    unit.weight += weight(text);
+    unit.weight += ms ?? size * perSize;
     units.set(key, unit);
   }
   const groups = Array.from({ length: count }, () => ({ files: [] as string[], weight: 0 }));
