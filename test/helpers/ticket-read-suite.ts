@@ -7,6 +7,7 @@ import type { OwnTicketTables } from '../../src/data/tickets/own-tickets.ts';
 import {
   insertOsticketTask,
   insertOsticketTicket,
+  insertTicketFormAnswers,
   insertTicketLists,
 } from '../osticket/osticket-ticket-rows.ts';
 import { withDatabase } from '../support/database-rows.ts';
@@ -107,23 +108,10 @@ async function insertOsticketApiTicket(
        '0000-00-00 00:00:00')`,
     [threadId, userId, ticket.title, ticket.body ?? 'Help, please.', created],
   );
-  const entryId = await osticket.insert(
-    `INSERT INTO ost_form_entry (form_id, object_id, object_type, sort, extra, created, updated)
-     SELECT id, ?, 'T', 0, '{"disable":[]}', ?, ? FROM ost_form WHERE type = 'T'`,
-    [ticketId, created, created],
-  );
-  await osticket.query(
-    `INSERT INTO ost_form_entry_values (entry_id, field_id, value, value_id)
-     SELECT ?, f.id, CASE f.name WHEN 'subject' THEN ? ELSE 'Normal' END,
-       CASE f.name WHEN 'priority' THEN 2 ELSE NULL END
-     FROM ost_form_field f JOIN ost_form fm ON fm.id = f.form_id
-     WHERE fm.type = 'T' AND f.name IN ('subject', 'priority')`,
-    [entryId, ticket.title],
-  );
-  await osticket.query(
-    `INSERT INTO ost_ticket__cdata (ticket_id, subject, priority) VALUES (?, ?, '2')`,
-    [ticketId, ticket.title],
-  );
+  await insertTicketFormAnswers(osticket, ticketId, created, ticket.title, {
+    id: 2,
+    name: 'Normal',
+  });
   return ticketId;
 }
 

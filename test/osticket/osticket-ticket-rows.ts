@@ -1,5 +1,36 @@
 import type { OsticketDatabase } from './osticket-database.ts';
 
+/**
+ * A ticket's answers to osTicket's ticket form as its API stores them: the form entry, the
+ * subject and priority values, and the `ticket__cdata` row osTicket keeps from them.
+ */
+export async function insertTicketFormAnswers(
+  db: OsticketDatabase,
+  ticketId: number,
+  created: string,
+  subject: string,
+  priority: { id: number; name: string },
+): Promise<void> {
+  const entryId = await db.insert(
+    `INSERT INTO ost_form_entry (form_id, object_id, object_type, sort, extra, created, updated)
+     SELECT id, ?, 'T', 0, '{"disable":[]}', ?, ? FROM ost_form WHERE type = 'T'`,
+    [ticketId, created, created],
+  );
+  await db.query(
+    `INSERT INTO ost_form_entry_values (entry_id, field_id, value, value_id)
+     SELECT ?, f.id, CASE f.name WHEN 'subject' THEN ? ELSE ? END,
+       CASE f.name WHEN 'priority' THEN ? ELSE NULL END
+     FROM ost_form_field f JOIN ost_form fm ON fm.id = f.form_id
+     WHERE fm.type = 'T' AND f.name IN ('subject', 'priority')`,
+    [entryId, subject, priority.name, priority.id],
+  );
+  await db.query('INSERT INTO ost_ticket__cdata (ticket_id, subject, priority) VALUES (?, ?, ?)', [
+    ticketId,
+    subject,
+    String(priority.id),
+  ]);
+}
+
 /** The priorities and statuses a fresh osTicket 1.18.1 has (its installer's yaml). */
 export async function insertTicketLists(db: OsticketDatabase): Promise<void> {
   await db.query(
@@ -68,23 +99,7 @@ export async function insertOsticketTicket(
        '198.51.100.1', ?, '0000-00-00 00:00:00')`,
     [threadId, replied],
   );
-  const entryId = await db.insert(
-    `INSERT INTO ost_form_entry (form_id, object_id, object_type, sort, extra, created, updated)
-     SELECT id, ?, 'T', 0, '{"disable":[]}', ?, ? FROM ost_form WHERE type = 'T'`,
-    [ticketId, created, created],
-  );
-  await db.query(
-    `INSERT INTO ost_form_entry_values (entry_id, field_id, value, value_id)
-     SELECT ?, f.id, CASE f.name WHEN 'subject' THEN 'Printer on fire' ELSE 'High' END,
-       CASE f.name WHEN 'priority' THEN 3 ELSE NULL END
-     FROM ost_form_field f JOIN ost_form fm ON fm.id = f.form_id
-     WHERE fm.type = 'T' AND f.name IN ('subject', 'priority')`,
-    [entryId],
-  );
-  await db.query(
-    `INSERT INTO ost_ticket__cdata (ticket_id, subject, priority) VALUES (?, 'Printer on fire', '3')`,
-    [ticketId],
-  );
+  await insertTicketFormAnswers(db, ticketId, created, 'Printer on fire', { id: 3, name: 'High' });
   return ticketId;
 }
 
