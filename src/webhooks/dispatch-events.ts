@@ -24,14 +24,12 @@ function isAfterCreation(event: FeedEvent, webhook: Webhook): boolean {
 /** Where the first turn reads from: the earliest feed position a webhook was made at. */
 async function firstPosition(all: readonly Webhook[], events: EventData): Promise<number> {
   const positions = all.flatMap((webhook) => webhook.afterEvent ?? []);
-  const undated = all.filter((webhook) => webhook.afterEvent === null);
-  if (undated.length > 0) {
-    const oldest = undated.reduce(
-      (min, webhook) => (webhook.created < min ? webhook.created : min),
-      undated[0]?.created ?? '',
-    );
-    positions.push(await events.positionAt(oldest));
-  }
+  // Webhooks made before the position was recorded: from where the oldest of them was made.
+  const [oldest] = all
+    .filter((webhook) => webhook.afterEvent === null)
+    .map((webhook) => webhook.created)
+    .sort();
+  if (oldest !== undefined) positions.push(await events.positionAt(oldest));
   return Math.min(...positions);
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, type TestContext, test } from 'node:test';
+import { sql } from 'kysely';
 import { describeEachDatabase, type SuiteDatabase } from '../helpers/each-database.ts';
 import { startTestServer, useTestServer } from '../helpers/test-server.ts';
 import { ticketAddBody } from '../helpers/tickets.ts';
@@ -20,6 +21,7 @@ import {
   userCreatedIn,
   useWebhookSuite,
 } from '../helpers/webhook-requests.ts';
+import { withDatabase } from '../support/database-rows.ts';
 
 describeEachDatabase('webhook delivery', (database) => {
   const suite = useWebhookSuite(database);
@@ -209,6 +211,28 @@ describeEachDatabase("events before the dispatcher's first turn", (database) => 
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await startTestServer(t, { database, env: WEBHOOK_TEST_ENV, notes: true });
     await receiver.waitFor(() => userCreatedIn(receiver, userId));
+  });
+
+  test('a webhook made before its feed position was recorded gets the events from its creation on', async (t) => {
+    const receiver = await startWebhookReceiver();
+    t.after(() => receiver.close());
+    const quiet = await startQuietServer(t, database);
+    const before = await addUser(quiet, `undated-before-${Date.now()}@example.com`);
+    // Its creation a second later than that event, and no position: as migration 018 left it.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const id = await addWebhook(quiet, receiver, ['user.*']);
+    await withDatabase(database.url, (db) =>
+      sql`UPDATE webhooks SET after_event = NULL WHERE id = ${Number(id)}`.execute(db),
+    );
+    const after = await addUser(quiet, `undated-after-${Date.now()}@example.com`);
+    await quiet.stop();
+    await startTestServer(t, { database, env: WEBHOOK_TEST_ENV, notes: true });
+    await receiver.waitFor(() => userCreatedIn(receiver, after));
+    assert.equal(
+      userCreatedIn(receiver, before),
+      false,
+      'an event older than the webhook was sent',
+    );
   });
 
   test('an event in the webhook’s own second, but before it was made, is not the webhook’s', async (t) => {
