@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ERROR_STATUS } from '../src/errors.ts';
 import { componentsOf, pascal, sortSuffix } from '../src/http/openapi/service-operations.ts';
 import { clientRecords } from '../src/operations/client-records.ts';

@@ -1,5 +1,5 @@
 import proxyaddr from 'proxy-addr';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The value parsers of the configuration's settings (src/config.ts): each reads one variable's text. */
 

@@ -2,7 +2,7 @@
  * The README's configuration table, from the settings' own table (SETTINGS in src/config.ts):
  * each variable, its default as the schema gives it, and its meaning (decision 440).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SETTINGS, type Setting } from '../../src/config.ts';
 
 const UNITS: readonly [string, number][] = [

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FaqCategoryImport } from '../data/faqs/faq.ts';
 import { integerField } from '../operations/fields.ts';
 import { textField } from '../operations/plain-text.ts';

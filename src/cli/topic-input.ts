@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NewTopic, Topic } from '../data/topics/topic.ts';
 import { INT32_MAX, integerField } from '../operations/fields.ts';
 import { CommandError } from './command.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ErrorCode as ServerErrorCode, FieldError as ServerFieldError } from '../errors.ts';
 import type { TopicView } from '../operations/topics-specific/topics-specific.ts';
 import type { userAddParameters } from '../operations/user-add/parameters.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Months 01–12, days 01–31, hours 00–23, minutes and seconds 00–59: the document's pattern refuses
 // what no calendar has; isRealDate then refuses the rest (2026-02-30).

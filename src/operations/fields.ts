@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The digit strings a JSON integer field also takes: at most this many characters. */
 const MAX_DIGITS = 20;

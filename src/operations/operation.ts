@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Config } from '../config.ts';
 import type { AnyEntity, DataAccess, Entity } from '../data/entity.ts';
 import type { ApiKey, Scope } from '../domain.ts';

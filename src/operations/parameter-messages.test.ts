@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeWithDatabase, SQLITE } from '../../test/helpers/each-database.ts';
 import { userBody } from '../../test/helpers/http.ts';
 import { useTestServer } from '../../test/helpers/test-server.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /*
  * The shapes of `data` several operations answer, one definition each, so that their OpenAPI

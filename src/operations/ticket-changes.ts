@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { agents } from '../data/agents/agents.ts';
 import { ticketInputs } from '../data/ticket-inputs/ticket-inputs.ts';
 import type { Ticket, TicketChange, TicketChangeResult } from '../data/tickets/ticket.ts';

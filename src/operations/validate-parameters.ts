@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { DeskgateError, type FieldError } from '../errors.ts';
 import { invalidParametersMessage, shortenedForEcho } from '../messages.ts';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseIpRange } from '../auth/ip-allow-list.ts';
 
 /** One key that encrypts webhook signing secrets at rest (AES-256-GCM). */

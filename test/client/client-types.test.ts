@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { DeskgateClient } from '../../src/client/deskgate-client.ts';
 import type { LookUpRequest, LookUps, OperationRequest } from '../../src/client/look-up-types.ts';
 import type {

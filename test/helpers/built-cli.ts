@@ -29,7 +29,9 @@ function sourcesFingerprint(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-const LAUNCHER = `// Written by test/helpers/built-cli.ts: bin/deskgate.js's last two lines, on the bundle.
+const LAUNCHER = `// Written by test/helpers/built-cli.ts: bin/deskgate.js's last lines, on the bundle.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache();
 const { main } = await import('./main.js');
 await main(process.argv.slice(2));
 `;

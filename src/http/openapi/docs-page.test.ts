@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHROMIUM_SKIP, sharedBrowser } from '../../../test/helpers/chromium.ts';
 import { describeWithDatabase, SQLITE } from '../../../test/helpers/each-database.ts';
 import { call } from '../../../test/helpers/http.ts';

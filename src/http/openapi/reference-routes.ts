@@ -22,9 +22,24 @@ function webFile(file: string, contentType: string): Asset {
   };
 }
 
-function generated(contentType: string, text: string): Asset {
-  const body = Buffer.from(text);
-  return { contentType, load: () => body, cacheControl: 'no-cache' };
+function generated(contentType: string, text: () => string): Asset {
+  return { contentType, load: () => Buffer.from(text()), cacheControl: 'no-cache' };
+}
+
+/**
+ * The document's text by its options, built on first request and shared by every server of the
+ * process: building it converts every operation's schemas, a tenth of a server's start-up CPU.
+ */
+const documents = new Map<string, string>();
+
+function documentText(basePath: string, metrics: boolean, servicePath: string): string {
+  const key = JSON.stringify([basePath, metrics, servicePath]);
+  let text = documents.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(buildOpenApiDocument({ basePath, metrics, servicePath }), null, 2)}\n`;
+    documents.set(key, text);
+  }
+  return text;
 }
 
 // 'self' only, and no inline script or style: the page cannot load or send anything anywhere
@@ -86,7 +101,7 @@ function originOf(headers: IncomingHttpHeaders): string {
 }
 
 /**
- * GET {basePath}/openapi.json (the document, built once here) and GET {basePath}/docs (an HTML
+ * GET {basePath}/openapi.json (the document, built on first request) and GET {basePath}/docs (an HTML
  * reference that web/docs.js renders from it in the browser, with web/docs.css).
  */
 export function makeReferenceRoutes(
@@ -94,13 +109,12 @@ export function makeReferenceRoutes(
   metrics: boolean,
   servicePath: string,
 ): ReferenceRoutes {
-  const document = buildOpenApiDocument({ basePath, metrics, servicePath });
-  const documentText = `${JSON.stringify(document, null, 2)}\n`;
+  const document = () => documentText(basePath, metrics, servicePath);
   const documentPath = `${basePath}/openapi.json`;
   const assets = new Map<string, Asset>([
-    [`${basePath}/openapi.json`, generated('application/json; charset=utf-8', documentText)],
-    [`${basePath}/docs`, generated('text/html; charset=utf-8', page(basePath))],
-    [`${basePath}/docs/`, generated('text/html; charset=utf-8', page(basePath))],
+    [`${basePath}/openapi.json`, generated('application/json; charset=utf-8', document)],
+    [`${basePath}/docs`, generated('text/html; charset=utf-8', () => page(basePath))],
+    [`${basePath}/docs/`, generated('text/html; charset=utf-8', () => page(basePath))],
     [`${basePath}/docs/docs.js`, webFile('docs.js', 'text/javascript; charset=utf-8')],
     [`${basePath}/docs/docs.css`, webFile('docs.css', 'text/css; charset=utf-8')],
   ]);
@@ -118,7 +132,7 @@ export function makeReferenceRoutes(
       }
       const perOrigin = path === documentPath;
       if (perOrigin)
-        body = Buffer.from(documentText.replaceAll(EXAMPLE_ORIGIN, originOf(req.headers)));
+        body = Buffer.from(document().replaceAll(EXAMPLE_ORIGIN, originOf(req.headers)));
       res.writeHead(200, {
         ...(perOrigin ? { Vary: 'Host, X-Forwarded-Proto' } : {}),
         'Content-Type': asset.contentType,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_STATUS } from '../../errors.ts';
 import { feedEventSchema } from '../../operations/events-since/events-since.ts';
 import type { HttpMethod, Operation, OperationVariant } from '../../operations/operation.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NewDepartment } from '../../data/departments/department.ts';
 import { departments } from '../../data/departments/departments.ts';
 import { writes } from '../../data/writes/writes.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { departments } from '../../data/departments/departments.ts';
 import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
 import { creationDateExample } from '../date-range.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_TYPES } from '../../data/events/event.ts';
 import { type EventData, events } from '../../data/events/events.ts';
 import { RejectedValueError } from '../../data/store.ts';

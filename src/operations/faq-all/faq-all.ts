@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { faqs } from '../../data/faqs/faqs.ts';
 import { DeskgateError } from '../../errors.ts';
 import { tooManyResultsMessage } from '../../messages.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { faqs } from '../../data/faqs/faqs.ts';
 import { CATALOGUE_CURSOR } from '../catalogue-cursor.ts';
 import { INT32_MAX, integerField } from '../fields.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NewSlaPlan } from '../../data/sla-plans/sla-plan.ts';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
 import { writes } from '../../data/writes/writes.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { slaPlans } from '../../data/sla-plans/sla-plans.ts';
 import { RejectedValueError } from '../../data/store.ts';
 import { writes } from '../../data/writes/writes.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type StaffMember, staffDirectory } from '../../data/agents/staff-directory.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineWholeListOperation } from '../read-whole-list.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type TicketStatus, ticketStatuses } from '../../data/ticket-statuses/ticket-statuses.ts';
 import { defineWholeListOperation } from '../read-whole-list.ts';
 import { asDigits, asText, defineView } from '../views/view-definition.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TaskListQuery } from '../../data/tasks/task.ts';
 import { tasks } from '../../data/tasks/tasks.ts';
 import { CREATED_CURSOR } from '../created-cursor.ts';

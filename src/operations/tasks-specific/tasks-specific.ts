@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { tasks } from '../../data/tasks/tasks.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { requireNotesGrant } from '../notes-grant.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ticketInputs } from '../../data/ticket-inputs/ticket-inputs.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { writes } from '../../data/writes/writes.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { byLayout } from '../by-layout.ts';
 import { INT32_MAX, integerField } from '../fields.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TicketListQuery } from '../../data/tickets/ticket.ts';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { CREATED_CURSOR } from '../created-cursor.ts';

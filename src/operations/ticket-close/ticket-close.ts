@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CloseFieldsMismatchError } from '../../data/store.ts';
 import { ticketInputs } from '../../data/ticket-inputs/ticket-inputs.ts';
 import { tickets } from '../../data/tickets/tickets.ts';

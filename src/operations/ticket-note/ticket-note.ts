@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { actingAgent } from '../acting-agent.ts';
 import { defineOperation } from '../operation.ts';
 import { escapeHtml, stripTags, textField } from '../plain-text.ts';

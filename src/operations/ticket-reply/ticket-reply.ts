@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { tickets } from '../../data/tickets/tickets.ts';
 import { actingAgent } from '../acting-agent.ts';
 import { byLayout } from '../by-layout.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Ticket } from '../../data/tickets/ticket.ts';
 import { DeskgateError } from '../../errors.ts';
 import { invalidParametersMessage } from '../../messages.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { topics } from '../../data/topics/topics.ts';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { defineOperation } from '../operation.ts';

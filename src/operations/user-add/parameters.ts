@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { INT32_MAX, integerField } from '../fields.ts';
 import { MIN_PASSWORD_LENGTH, passwordKind } from './password.ts';
 import { phoneField } from './phone-field.ts';

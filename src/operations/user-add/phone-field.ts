@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** E.164's 15 digits, plus an international prefix typed before them (`00`, `011`). */
 export const PHONE_MAX_DIGITS = 20;

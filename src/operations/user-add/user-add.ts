@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RejectedValueError } from '../../data/store.ts';
 import { DuplicateEmailError, users } from '../../data/users/users.ts';
 import { writes } from '../../data/writes/writes.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { users } from '../../data/users/users.ts';
 import { CREATED_CURSOR } from '../created-cursor.ts';
 import { dateRangeParameters, endBound } from '../date-range.ts';

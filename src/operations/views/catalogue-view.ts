@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Department } from '../../data/departments/department.ts';
 import type { Faq, FaqCategory } from '../../data/faqs/faq.ts';
 import type { SlaPlan } from '../../data/sla-plans/sla-plan.ts';

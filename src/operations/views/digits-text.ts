@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A value the original answered as a string of digits (an id, a count), described if given. */
 export const digitsText = (description?: string) => {

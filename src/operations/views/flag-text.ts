@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A yes/no the original answered as the string "1" or "0". */
 export const flagText = (description?: string) => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Task } from '../../data/tasks/task.ts';
 import type { Ticket, TicketEntry } from '../../data/tickets/ticket.ts';
 import { clientRecord } from '../client-records.ts';

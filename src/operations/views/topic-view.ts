@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Topic } from '../../data/topics/topic.ts';
 import { asDigits, asFlag, asText, asTimestamp, defineView } from './view-definition.ts';
 

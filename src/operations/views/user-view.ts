@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { User } from '../../data/users/user.ts';
 import { asDigits, asText, asTimestamp, defineView } from './view-definition.ts';
 

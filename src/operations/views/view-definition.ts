@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientRecord } from '../client-records.ts';
 import { digitsText } from './digits-text.ts';
 import { flagOf, flagText } from './flag-text.ts';

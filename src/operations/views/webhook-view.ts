@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Delivery, Webhook } from '../../data/webhooks/webhook.ts';
 import type { ApiKey } from '../../domain.ts';
 import { DeskgateError } from '../../errors.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { webhooks } from '../../data/webhooks/webhooks.ts';
 import { INT32_MAX } from '../fields.ts';
 import { type ListCursor, listParameters, readList } from '../list-page.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { webhooks } from '../../data/webhooks/webhooks.ts';
 import { writes } from '../../data/writes/writes.ts';
 import { INT32_MAX, integerField } from '../fields.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { webhooks } from '../../data/webhooks/webhooks.ts';
 import { pingWebhook } from '../../webhooks/ping-webhook.ts';
 import { defineOperation } from '../operation.ts';
