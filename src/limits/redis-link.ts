@@ -27,13 +27,24 @@ export class RedisTimeoutError extends Error {
   }
 }
 
-/** `promise`, or a RedisTimeoutError after `ms`. */
+/**
+ * `promise`, or a RedisTimeoutError after `ms`. The error waits for the event loop's next I/O
+ * turn: when the process itself was busy past `ms` (hundreds of requests at once on a small
+ * machine), the timer runs before the loop reads a reply that came in time, and Redis would be
+ * marked down by the process's own delay.
+ */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let turn: NodeJS.Immediate | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisTimeoutError(ms)), ms);
+    timer = setTimeout(() => {
+      turn = setImmediate(() => reject(new RedisTimeoutError(ms)));
+    }, ms);
   });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, expired]).finally(() => {
+    clearTimeout(timer);
+    clearImmediate(turn);
+  });
 }
 
 /**
