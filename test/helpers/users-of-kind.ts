@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { OsticketDatabase } from '../osticket/osticket-database.ts';
 import { createUsersCreatedAt, type NewUserAt } from './data-setup.ts';
 import type { KindDatabase } from './each-database.ts';
+import { FORMER_RIGHTS, grantOsticketKey } from './osticket-key-grant.ts';
 import type { TestServer } from './test-server.ts';
 
 /**
@@ -103,4 +105,26 @@ export async function userKeysOfKind(
   const { key: usersKey } = await server.createKey({ scopes: ['users:read', 'write'] });
   const { key: noUsersKey } = await server.createKey({ scopes: ['read', 'write'] });
   return { usersKey, noUsersKey };
+}
+
+/**
+ * Another key that may add users (describeEachDatabaseKind): issued with scope write on deskgate's
+ * schema; in osTicket mode an osTicket key as its admin panel makes one (active, 127.0.0.1, "Can
+ * Create Tickets") granted as an admin does, with `grants` (FORMER_RIGHTS, the suite write key's).
+ */
+export async function addWriteKeyOfKind(
+  database: KindDatabase,
+  server: Pick<TestServer, 'createKey'>,
+  grants: readonly string[] = FORMER_RIGHTS,
+): Promise<{ id: number; key: string }> {
+  const { osticket } = database;
+  if (!osticket) return server.createKey({ scopes: ['write'] });
+  const key = randomBytes(16).toString('hex').toUpperCase();
+  const id = await osticket.insert(
+    `INSERT INTO \`${osticket.prefix}api_key\` (isactive, ipaddr, apikey, can_create_tickets, can_exec_cron, notes, updated, created)
+     VALUES (1, '127.0.0.1', ?, 1, 0, 'another write key', NOW(), NOW())`,
+    [key],
+  );
+  await grantOsticketKey(osticket, id, grants);
+  return { id, key };
 }

@@ -1,35 +1,60 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { assertError } from '../../../test/helpers/assertions.ts';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userBody } from '../../../test/helpers/http.ts';
-import { withStore } from '../../../test/helpers/server.ts';
-import { useTestServer } from '../../../test/helpers/test-server.ts';
 import {
-  countRows,
-  injectInsertFailure,
-  removeInsertFailure,
-  type TableName,
-  waitForOutput,
-} from '../../../test/support/database-rows.ts';
+  injectInsertFailureOfKind,
+  removeInsertFailureOfKind,
+  type TableOfKind,
+} from '../../../test/helpers/insert-failure-of-kind.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
+import {
+  findUserIdsOfKind,
+  userRowCountsOfKind,
+  userTableCountsOfKind,
+} from '../../../test/helpers/user-rows-of-kind.ts';
+import { waitForOutput } from '../../../test/support/database-rows.ts';
 import { users } from '../../data/users/users.ts';
 
-const USER_TABLES: TableName[] = ['users', 'user_emails', 'user_accounts', 'audit_log'];
+/**
+ * The tables user/add writes after the user row, in each layout (TableOfKind): its account first
+ * (the failure of the suite's first tests), then the others. In osTicket mode these are the rows
+ * osTicket writes for a user (shared/osticket/README.md) and deskgate's beside them.
+ */
+const WRITTEN_AFTER_THE_USER: Record<'own' | 'osticket', [TableOfKind, ...TableOfKind[]]> = {
+  own: ['user_accounts', 'user_emails', 'audit_log', 'idempotency_keys'],
+  osticket: [
+    'user_account',
+    'user_email',
+    'form_entry',
+    'form_entry_values',
+    'user__cdata',
+    '_search',
+    'deskgate_audit_log',
+    'deskgate_idempotency_keys',
+  ],
+};
 
 function assertHiddenInternalError(reply: Reply): void {
   assertError(reply, 500, 'internal_error');
   // The caller learns nothing about the database: no SQL, table, driver or injected message.
-  assert.doesNotMatch(reply.text, /injected|trigger|user_|audit|sqlite|insert|constraint|\bat /i);
+  assert.doesNotMatch(
+    reply.text,
+    /injected|trigger|signal|user_|audit|ost_|form_|_search|cdata|sqlite|insert|constraint|\bat /i,
+  );
   assert.equal(reply.body?.errors, undefined);
 }
 
-describeEachDatabase('user/add is atomic', (database) => {
-  const server = useTestServer({ database });
+describeEachDatabaseKind('user/add is atomic', (database) => {
+  const server = useKindServer(database);
+  const [accounts, ...others] =
+    WRITTEN_AFTER_THE_USER[database.kind === 'osticket' ? 'osticket' : 'own'];
   let key: string;
   before(async () => {
-    ({ key } = await server.createKey({ scopes: ['write'] }));
+    ({ key } = database.osticket?.writeKey ?? (await server.createKey({ scopes: ['write'] })));
     // The server has migrated the schema; break the transaction before the first request.
-    await injectInsertFailure(database.url, 'user_accounts');
+    await injectInsertFailureOfKind(database, accounts);
   });
 
   function add(email: string, headers: Record<string, string> = {}): Promise<Reply> {
@@ -40,40 +65,40 @@ describeEachDatabase('user/add is atomic', (database) => {
     });
   }
 
-  test('a failure after the user and email rows → 500 internal_error, no partial user', async () => {
+  test(`a failure after the user and email rows (${accounts}) → 500 internal_error, no partial user`, async () => {
+    const before = await userRowCountsOfKind(database);
     assertHiddenInternalError(await add('atomic.accounts@example.com'));
-    assert.deepEqual(await countRows(database.url, USER_TABLES), [0, 0, 0, 0]);
-    await withStore(database.url, async (store) => {
-      assert.equal(
-        await store.data(users).findUserIdByEmail('atomic.accounts@example.com'),
-        undefined,
-      );
-    });
+    assert.deepEqual(await userTableCountsOfKind(database), [0, 0, 0, 0]);
+    // In osTicket mode: no row in any table (form entry, its answers, search index, …).
+    assert.deepEqual(await userRowCountsOfKind(database), before);
+    assert.equal(
+      await server.store.data(users).findUserIdByEmail('atomic.accounts@example.com'),
+      undefined,
+    );
+    assert.deepEqual(await findUserIdsOfKind(database, 'atomic.accounts@example.com'), []);
     // The operator, unlike the caller, sees the cause in the server's log.
     await waitForOutput(server, 'injected failure');
   });
 
   test('once the failure is gone, the same address can be added: nothing was left behind', async () => {
-    await removeInsertFailure(database.url, 'user_accounts');
+    await removeInsertFailureOfKind(database, accounts);
     const reply = await add('atomic.accounts@example.com');
     assert.equal(reply.status, 200, reply.text);
-    assert.deepEqual(await countRows(database.url, USER_TABLES), [1, 1, 1, 1]);
+    assert.deepEqual(await userTableCountsOfKind(database), [1, 1, 1, 1]);
   });
 
-  for (const table of ['user_emails', 'audit_log', 'idempotency_keys'] as const) {
-    test(`a failure writing ${table} leaves no user, email, account or audit row`, async () => {
-      const before = await countRows(database.url, [...USER_TABLES, 'idempotency_keys']);
-      await injectInsertFailure(database.url, table);
+  for (const table of others) {
+    test(`a failure writing ${table} leaves no row of the user anywhere, nor its stored answer`, async () => {
+      const before = await userRowCountsOfKind(database);
+      await injectInsertFailureOfKind(database, table);
       try {
         const email = `atomic.${table}@example.com`;
         // idempotency_keys is only written for a request with an Idempotency-Key.
         assertHiddenInternalError(await add(email, { 'Idempotency-Key': `atomic-${table}` }));
-        assert.deepEqual(
-          await countRows(database.url, [...USER_TABLES, 'idempotency_keys']),
-          before,
-        );
+        assert.deepEqual(await userRowCountsOfKind(database), before);
+        assert.deepEqual(await findUserIdsOfKind(database, email), []);
       } finally {
-        await removeInsertFailure(database.url, table);
+        await removeInsertFailureOfKind(database, table);
       }
       // And the retry with the same key now succeeds: the failed attempt claimed nothing.
       const retry = await add(`atomic.${table}@example.com`, {

@@ -2,15 +2,17 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { assertError } from '../../../test/helpers/assertions.ts';
-import { describeEachDatabase } from '../../../test/helpers/each-database.ts';
+import { describeEachDatabaseKind } from '../../../test/helpers/each-database.ts';
 import { call, type Reply, userFields } from '../../../test/helpers/http.ts';
-import { startTestServer, useTestServer } from '../../../test/helpers/test-server.ts';
 import {
-  countRows,
-  expireIdempotencyKeys,
-  findUserIdsByEmail,
-  storedIdempotencyKeys,
-} from '../../../test/support/database-rows.ts';
+  expireIdempotencyKeysOfKind,
+  storedIdempotencyKeysOfKind,
+} from '../../../test/helpers/idempotency-keys-of-kind.ts';
+import { useKindServer } from '../../../test/helpers/kind-server.ts';
+import { FORMER_RIGHTS } from '../../../test/helpers/osticket-key-grant.ts';
+import { startTestServer } from '../../../test/helpers/test-server.ts';
+import { findUserIdsOfKind, userRowCountsOfKind } from '../../../test/helpers/user-rows-of-kind.ts';
+import { addWriteKeyOfKind } from '../../../test/helpers/users-of-kind.ts';
 
 const BCRYPT_HASH = '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a';
 
@@ -18,11 +20,12 @@ function assertMismatch(reply: Reply): void {
   assertError(reply, 422, 'idempotency_mismatch');
 }
 
-describeEachDatabase('user/add with Idempotency-Key', (database) => {
-  const server = useTestServer({ database });
+describeEachDatabaseKind('user/add with Idempotency-Key', (database) => {
+  const server = useKindServer(database);
   let key: string;
   before(async () => {
-    ({ key } = await server.createKey({ scopes: ['write'] }));
+    // In osTicket mode org_id 3 (the mismatch test) needs the key's organizations grant.
+    ({ key } = await addWriteKeyOfKind(database, server, [...FORMER_RIGHTS, '--organizations']));
   });
 
   function add(
@@ -51,15 +54,13 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     const parameters = userFields();
     const idempotencyKey = randomUUID();
     const first = idOf(await add(parameters, idempotencyKey));
-    const before = await countRows(database.url, ['users', 'audit_log']);
+    const before = await userRowCountsOfKind(database);
     const second = await add(parameters, idempotencyKey);
     assert.equal(idOf(second), first);
     assert.deepEqual(Object.keys(second.body ?? {}).sort(), ['data', 'status', 'time']);
     assert.equal(idOf(await add(parameters, idempotencyKey)), first);
-    assert.deepEqual(await countRows(database.url, ['users', 'audit_log']), before);
-    assert.deepEqual(await findUserIdsByEmail(database.url, String(parameters.email)), [
-      Number(first),
-    ]);
+    assert.deepEqual(await userRowCountsOfKind(database), before);
+    assert.deepEqual(await findUserIdsOfKind(database, String(parameters.email)), [Number(first)]);
   });
 
   test('the replay also works when the password was sent as a hash', async () => {
@@ -89,7 +90,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     const parameters = userFields();
     const idempotencyKey = randomUUID();
     idOf(await add(parameters, idempotencyKey));
-    const before = await countRows(database.url, ['users', 'user_emails', 'audit_log']);
+    const before = await userRowCountsOfKind(database);
     for (const change of [
       { name: 'Somebody Else' },
       { email: `other.${randomUUID()}@example.com` },
@@ -101,7 +102,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     ]) {
       assertMismatch(await add({ ...parameters, ...change }, idempotencyKey));
     }
-    assert.deepEqual(await countRows(database.url, ['users', 'user_emails', 'audit_log']), before);
+    assert.deepEqual(await userRowCountsOfKind(database), before);
   });
 
   test('same key with a different password → 422 idempotency_mismatch', async () => {
@@ -123,7 +124,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
   });
 
   test('a key is remembered per API key: another API key may use the same Idempotency-Key', async () => {
-    const { key: otherApiKey } = await server.createKey({ scopes: ['write'] });
+    const { key: otherApiKey } = await addWriteKeyOfKind(database, server);
     const idempotencyKey = randomUUID();
     const first = idOf(await add(userFields(), idempotencyKey));
     const other = idOf(await add(userFields(), idempotencyKey, otherApiKey));
@@ -140,7 +141,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     const parameters = userFields();
     const idempotencyKey = randomUUID();
     idOf(await add(parameters, idempotencyKey));
-    await expireIdempotencyKeys(database.url, [idempotencyKey]);
+    await expireIdempotencyKeysOfKind(database, [idempotencyKey]);
     // No replay any more: the address is simply taken.
     const again = await add(parameters, idempotencyKey);
     assert.equal(again.status, 409, again.text);
@@ -149,16 +150,20 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
   });
 
   test('expired keys are swept away at most once a minute by one server, not on every add', async (t) => {
-    const expire = (keys: string[]) => expireIdempotencyKeys(database.url, keys);
-    const stored = (keys: string[]) => storedIdempotencyKeys(database.url, keys);
+    const expire = (keys: string[]) => expireIdempotencyKeysOfKind(database, keys);
+    const stored = (keys: string[]) => storedIdempotencyKeysOfKind(database, keys);
     const [early, late] = ['sweep-a', 'sweep-b'].map((prefix) => `${prefix}-${randomUUID()}`);
     idOf(await add(userFields(), early));
     idOf(await add(userFields(), late));
     await expire([early as string]);
-    // A server of its own: its first idempotent add sweeps.
-    const fresh = await startTestServer(t, { database, scopes: ['write'] });
+    // A server of its own (the suite's key): its first idempotent add sweeps.
+    const fresh = await startTestServer(t, {
+      database: database.url,
+      env: database.env,
+      ownKey: false,
+    });
     const addOnFresh = (idempotencyKey: string) =>
-      add(userFields(), idempotencyKey, fresh.key, fresh.url);
+      add(userFields(), idempotencyKey, key, fresh.url);
     idOf(await addOnFresh(randomUUID()));
     assert.deepEqual(await stored([early as string, late as string]), [late]);
     // Expired after that sweep: left for the next one, a minute later.
@@ -178,7 +183,7 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
       replies.map(() => '200'),
     );
     assert.equal(new Set(replies.map((r) => r.body?.data)).size, 1);
-    assert.equal((await findUserIdsByEmail(database.url, String(parameters.email))).length, 1);
+    assert.equal((await findUserIdsOfKind(database, String(parameters.email))).length, 1);
   });
 
   test('simultaneous requests with one key and different bodies: one 200, the rest 422', async () => {
@@ -188,7 +193,9 @@ describeEachDatabase('user/add with Idempotency-Key', (database) => {
     );
     const statuses = replies.map((r) => r.status).sort();
     assert.deepEqual(statuses, [200, ...Array.from({ length: 9 }, () => 422)]);
-    assert.deepEqual(await storedIdempotencyKeys(database.url, [idempotencyKey]), [idempotencyKey]);
+    assert.deepEqual(await storedIdempotencyKeysOfKind(database, [idempotencyKey]), [
+      idempotencyKey,
+    ]);
   });
 
   test('an Idempotency-Key longer than 255 characters → 400', async () => {
