@@ -3,20 +3,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startHttpProxy } from '../helpers/http-proxy.ts';
-import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
-import {
-  addBridgeKey,
-  addOsticketUser,
-  BRIDGE_PLUGIN,
-  bridgeModeEnv,
-  ticketCounts,
-} from '../helpers/osticket-ticket-rows.ts';
-import {
-  REAL_OSTICKET_SKIP,
-  type RealOsticket,
-  startRealOsticket,
-} from '../helpers/real-osticket.ts';
+import { addOsticketUser, bridgeModeEnv, ticketCounts } from '../helpers/osticket-ticket-rows.ts';
+import { REAL_OSTICKET_SKIP, type RealOsticket } from '../helpers/real-osticket.ts';
+import { sharedBridgeOsticket } from '../helpers/shared-osticket.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 
 /**
@@ -30,19 +20,16 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
   skip: REAL_OSTICKET_SKIP,
 }, () => {
   let osticket: RealOsticket;
-  let admin: OsticketBrowser;
   let userId: number;
   let helper: number;
   let ticketId: number;
   /** deskgate's own osTicket key, bound to deskgate's address. */
-  const deskgateKey = 'E'.repeat(32);
+  let deskgateKey: string;
   /** Passes each call on to osTicket, lets it finish, and never answers: deskgate times out. */
   let losing: Server;
 
   before(async () => {
-    osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
-    admin = await osticket.staffBrowser();
-    await addBridgeKey(osticket, admin, deskgateKey);
+    ({ osticket, deskgateKey } = await sharedBridgeOsticket());
     losing = await startHttpProxy(osticket.baseUrl, (answer, res) => {
       answer.resume();
       answer.on('end', () => res.socket?.destroy());
@@ -63,7 +50,6 @@ describe("deskgate's ticket changes through a real osTicket 1.18.1 and its plugi
   });
   after(async () => {
     losing?.close();
-    await osticket?.stop();
   });
 
   const deskgate = useTestServer(() => ({

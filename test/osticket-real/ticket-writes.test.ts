@@ -6,23 +6,18 @@ import { startHttpProxy } from '../helpers/http-proxy.ts';
 import type { OsticketBrowser } from '../helpers/osticket-browser.ts';
 import { grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import {
-  addBridgeKey,
   addOsticketUser,
   addUnusualChoices,
   assertRowsLikePanel,
   assertTextReply,
-  BRIDGE_PLUGIN,
   type Row,
   replyInPanel,
   textBody,
   ticketCounts,
   ticketRows,
 } from '../helpers/osticket-ticket-rows.ts';
-import {
-  REAL_OSTICKET_SKIP,
-  type RealOsticket,
-  startRealOsticket,
-} from '../helpers/real-osticket.ts';
+import { REAL_OSTICKET_SKIP, type RealOsticket } from '../helpers/real-osticket.ts';
+import { sharedBridgeOsticket } from '../helpers/shared-osticket.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 
@@ -50,16 +45,14 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
   let slaId: number;
   let waitingStatus: number;
   /** deskgate's own osTicket key, bound to deskgate's address (127.0.0.1 here). */
-  const deskgateKey = 'D'.repeat(32);
+  let deskgateKey: string;
   /** A key made for e-mail piping: "Can Create Tickets", never granted anything by deskgate. */
   let pipingKey: { id: number; key: string };
 
   before(async () => {
     sink = await startSmtpSink();
-    osticket = await startRealOsticket({ plugins: [BRIDGE_PLUGIN] });
+    ({ osticket, admin, deskgateKey } = await sharedBridgeOsticket());
     await osticket.routeMailTo(sink.port);
-    admin = await osticket.staffBrowser();
-    await addBridgeKey(osticket, admin, deskgateKey);
     userId = await addOsticketUser(osticket, 'tess@example.net', 'Tess Ticket');
     // The client portal account of the user (osTicket's own hash of its password).
     const hash = await osticket.runPhp(`echo Passwd::hash('Portal-Pass-1');`);
@@ -88,7 +81,6 @@ describe("deskgate's ticket writes in osTicket mode, by a real osTicket 1.18.1's
   });
   after(async () => {
     losing?.close();
-    await osticket?.stop();
     await sink?.stop();
   });
 
