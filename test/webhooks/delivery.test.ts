@@ -155,6 +155,16 @@ async function startOfASecond(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
 }
 
+/** Waits until the user made after the webhook reached it, then checks the one before never did. */
+async function assertSentFromTheWebhooksCreation(
+  receiver: WebhookReceiver,
+  before: number,
+  after: number,
+): Promise<void> {
+  await receiver.waitFor(() => userCreatedIn(receiver, after));
+  assert.equal(userCreatedIn(receiver, before), false, 'an event older than the webhook was sent');
+}
+
 describeEachDatabase('webhooks made while the dispatcher had none', (database) => {
   const server = useTestServer(() => ({ database, env: WEBHOOK_TEST_ENV, notes: true }));
 
@@ -177,12 +187,7 @@ describeEachDatabase('webhooks made while the dispatcher had none', (database) =
       const before = await addUser(server, `before-${Date.now()}@example.com`);
       await addWebhook(server, second, ['user.*']);
       const afterwards = await addUser(server, `after-${Date.now()}@example.com`);
-      await second.waitFor(() => userCreatedIn(second, afterwards));
-      assert.equal(
-        userCreatedIn(second, before),
-        false,
-        'an event older than the webhook was sent',
-      );
+      await assertSentFromTheWebhooksCreation(second, before, afterwards);
     } finally {
       await first.close();
       await second.close();
@@ -227,12 +232,7 @@ describeEachDatabase("events before the dispatcher's first turn", (database) => 
     const after = await addUser(quiet, `undated-after-${Date.now()}@example.com`);
     await quiet.stop();
     await startTestServer(t, { database, env: WEBHOOK_TEST_ENV, notes: true });
-    await receiver.waitFor(() => userCreatedIn(receiver, after));
-    assert.equal(
-      userCreatedIn(receiver, before),
-      false,
-      'an event older than the webhook was sent',
-    );
+    await assertSentFromTheWebhooksCreation(receiver, before, after);
   });
 
   test('an event in the webhook’s own second, but before it was made, is not the webhook’s', async (t) => {
@@ -245,11 +245,6 @@ describeEachDatabase("events before the dispatcher's first turn", (database) => 
     const after = await addUser(quiet, `own-second-after-${Date.now()}@example.com`);
     await quiet.stop();
     await startTestServer(t, { database, env: WEBHOOK_TEST_ENV, notes: true });
-    await receiver.waitFor(() => userCreatedIn(receiver, after));
-    assert.equal(
-      userCreatedIn(receiver, before),
-      false,
-      'an event older than the webhook was sent',
-    );
+    await assertSentFromTheWebhooksCreation(receiver, before, after);
   });
 });
