@@ -7,9 +7,10 @@
  * Usage: node scripts/bundle-cli.ts OUTDIR   (`npm run build` writes dist/bin/)
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { MIGRATIONS } from '../src/data/migrations/migrations.ts';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
@@ -26,6 +27,31 @@ function externalPackages(): string[] {
   return Object.keys(dependencies).filter((name) => !bundled.has(name));
 }
 
+/**
+ * `node:http` and `node:https` as CommonJS: an ES import of them reads every export, and three of
+ * node:http's are getters that load undici, 60 ms of CPU for every command that reaches the HTTP
+ * code (nodejs/node#59686). The bundle imports the same objects through `require`, which reads
+ * only the names the code uses; the getters' names are left out.
+ */
+const requireHttpModules: Plugin = {
+  name: 'require-http-modules',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^node:https?$/ }, ({ path }) => ({ path, namespace: 'required' }));
+    plugin.onLoad({ filter: /.*/, namespace: 'required' }, ({ path }) => {
+      const builtin = createRequire(import.meta.url)(path) as object;
+      const names = Object.entries(Object.getOwnPropertyDescriptors(builtin))
+        .filter(([name, descriptor]) => 'value' in descriptor && /^[A-Za-z_$][\w$]*$/.test(name))
+        .map(([name]) => name);
+      const contents = [
+        `import { createRequire } from 'node:module';`,
+        `const builtin = createRequire(import.meta.url)(${JSON.stringify(path)});`,
+        ...names.map((name) => `export const ${name} = builtin.${name};`),
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 /** Writes OUTDIR/main.js (exporting `main`) and the modules it loads. */
 export async function bundleCli(outdir: string): Promise<void> {
   await build({
@@ -39,6 +65,7 @@ export async function bundleCli(outdir: string): Promise<void> {
     external: externalPackages(),
     // The migrations found in src/data/migrations/ now: the bundle has no folder to read.
     define: { BUNDLED_MIGRATIONS: JSON.stringify(MIGRATIONS) },
+    plugins: [requireHttpModules],
     logLevel: 'warning',
   });
 }
