@@ -126,6 +126,8 @@ export interface OsticketTicketWrites {
     parameters: Record<string, unknown>,
     headers?: Record<string, string>,
   ): Promise<Reply>;
+  /** ticket/add of TICKET_INPUT for Tess with `parameters` over it, through deskgate; resolves to its id. */
+  add(parameters?: Record<string, unknown>): Promise<number>;
   /** osTicket's staff panel "New Ticket" for TICKET_INPUT and `fields`; resolves to its id. */
   openInPanel(fields: Record<string, string>): Promise<number>;
   /** TICKET_INPUT opened through deskgate and in the staff panel. */
@@ -172,8 +174,12 @@ export function useOsticketTicketWrites(options: { notes?: boolean } = {}): Osti
       { query: 'ticket', condition, parameters },
       { method: 'POST', key: current().osticket.apiKey.key, headers },
     );
-  const added = async (parameters: Record<string, unknown>) => {
-    const reply = await call(deskgate, 'add', parameters);
+  const add = async (parameters: Record<string, unknown> = {}) => {
+    const reply = await call(deskgate, 'add', {
+      ...TICKET_INPUT,
+      user_id: current().userId,
+      ...parameters,
+    });
     assert.equal(reply.status, 200, reply.text);
     return Number(reply.body?.data);
   };
@@ -211,9 +217,10 @@ export function useOsticketTicketWrites(options: { notes?: boolean } = {}): Osti
     },
     deskgate,
     call,
+    add,
     openInPanel,
     async openTwins() {
-      const ours = await added({ ...TICKET_INPUT, user_id: current().userId });
+      const ours = await add();
       return { ours, panel: await openInPanel({}) };
     },
     async replyToTwins({ ours, panel }) {
@@ -221,7 +228,7 @@ export function useOsticketTicketWrites(options: { notes?: boolean } = {}): Osti
       await replyInPanel(current().admin, panel, 'We are on it &lt;b&gt;now&lt;/b&gt;.');
     },
     async openAnsweredAndClosed() {
-      const id = await added({ ...TICKET_INPUT, user_id: current().userId });
+      const id = await add();
       await replied(id);
       const closed = await call(deskgate, 'close', {
         ticket_id: id,

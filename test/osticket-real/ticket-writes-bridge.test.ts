@@ -38,15 +38,7 @@ describe("deskgate's bridge for ticket writes to a real osTicket 1.18.1", {
     ({ osticket, userId, deskgateKey, pipingKey } = writes.shared);
     stockTicket = await writes.openAnsweredAndClosed();
     const { slaId, waitingStatus } = writes.shared;
-    const reply = await call(deskgate, 'add', {
-      ...input,
-      user_id: userId,
-      dept_id: 2,
-      sla_id: slaId,
-      status_id: waitingStatus,
-    });
-    assert.equal(reply.status, 200, reply.text);
-    pluginTicket = Number(reply.body?.data);
+    pluginTicket = await writes.add({ dept_id: 2, sla_id: slaId, status_id: waitingStatus });
   });
 
   test('cron twice changes nothing in the tickets', async () => {
