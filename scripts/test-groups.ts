@@ -71,9 +71,16 @@ function weight(text: string): number {
     : text.length;
 }
 
-/** Files dealt as one: the browser suites share one Chromium a process (test/helpers/chromium.ts). */
-const unitOf = (file: string, text: string) =>
-  text.includes('helpers/chromium.ts') ? 'chromium' : file;
+/**
+ * Files dealt as one: the browser suites share one Chromium a process (test/helpers/chromium.ts),
+ * the ticket writes' real-osTicket suites one osTicket (test/helpers/shared-osticket.ts, installed
+ * in 8–15 s).
+ */
+const unitOf = (file: string, text: string) => {
+  if (text.includes('helpers/chromium.ts')) return 'chromium';
+  if (/helpers\/(shared-osticket|osticket-ticket-writes)\.ts/.test(text)) return 'shared osTicket';
+  return file;
+};
 
 /**
  * The unit test files dealt into `count` groups, one `node --test` process each: heaviest first,
