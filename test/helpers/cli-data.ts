@@ -1,6 +1,7 @@
 import { issueApiKey } from '../../src/auth/issue-api-key.ts';
 import { parseExpiry } from '../../src/cli/expiry-input.ts';
 import { assertTopicsFit, parseTopicOptions, topicToJson } from '../../src/cli/topic-input.ts';
+import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { openStore } from '../../src/data/open-store.ts';
 import { requireCapability } from '../../src/data/osticket/managed-by-osticket.ts';
 import type { Store } from '../../src/data/store.ts';
@@ -102,6 +103,12 @@ export async function createKey(
     }),
   );
   return { ...apiKey, key };
+}
+
+/** Revokes key `id` as `keys revoke` does. */
+export async function revokeKey(databaseUrl: string, id: number): Promise<void> {
+  const found = await usingTestStore(databaseUrl, (store) => store.data(apiKeys).revokeApiKey(id));
+  if (!found) throw new Error(`no API key with id ${id}`);
 }
 
 /**
