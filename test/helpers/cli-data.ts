@@ -1,15 +1,10 @@
-import { issueApiKey } from '../../src/auth/issue-api-key.ts';
-import { parseExpiry } from '../../src/cli/expiry-input.ts';
 import { assertTopicsFit, parseTopicOptions, topicToJson } from '../../src/cli/topic-input.ts';
 import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
-import { openStore } from '../../src/data/open-store.ts';
 import { requireCapability } from '../../src/data/osticket/managed-by-osticket.ts';
-import type { Store } from '../../src/data/store.ts';
 import type { NewTopic } from '../../src/data/topics/topic.ts';
 import { topics } from '../../src/data/topics/topics.ts';
-import { type ApiKey, DEFAULT_SCOPES, type Scope } from '../../src/domain.ts';
-import { SERVICE_ENTITIES } from '../../src/server/service-entities.ts';
 import { type TableName, withDatabase } from '../support/database-rows.ts';
+import { withStore } from './server.ts';
 
 /*
  * Set-up and checks for the CLI suites, done in the test process on the database the command
@@ -20,30 +15,9 @@ import { type TableName, withDatabase } from '../support/database-rows.ts';
 /** A topic as `topics add --json` prints it. */
 export type JsonTopic = ReturnType<typeof topicToJson>;
 
-/** Runs `fn` with a Store on `databaseUrl` (already migrated) and closes it. */
-export async function usingTestStore<T>(
-  databaseUrl: string,
-  fn: (store: Store) => Promise<T>,
-): Promise<T> {
-  const { store } = await openStore(
-    { databaseUrl },
-    { migrate: false, entities: SERVICE_ENTITIES },
-  );
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
-
-/** Creates or brings deskgate's tables up to date, as `deskgate migrate` does; the migrations applied. */
-export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
-  const { store, applied } = await openStore(
-    { databaseUrl },
-    { migrate: true, entities: SERVICE_ENTITIES },
-  );
-  await store.close();
-  return applied;
+/** Creates or brings deskgate's tables up to date, as `deskgate migrate` does (the same openStore). */
+export function migrateDatabase(databaseUrl: string): Promise<void> {
+  return withStore(databaseUrl, async () => {});
 }
 
 /**
@@ -55,7 +29,7 @@ export async function addTopic(
   options: { topic: string; parent?: number; sort?: number; notes?: string; ispublic?: 0 | 1 },
 ): Promise<JsonTopic> {
   const batch = [parseTopicOptions(options)];
-  const [topic] = await usingTestStore(databaseUrl, async (store) => {
+  const [topic] = await withStore(databaseUrl, async (store) => {
     const data = store.data(topics);
     assertTopicsFit(await data.listTopics(), batch);
     return requireCapability(data.insertTopics, 'help topics')(batch);
@@ -66,7 +40,7 @@ export async function addTopic(
 
 /** Imports topics as `topics import` does, all or nothing; the number imported. */
 export function importTopicList(databaseUrl: string, list: readonly NewTopic[]): Promise<number> {
-  return usingTestStore(databaseUrl, async (store) => {
+  return withStore(databaseUrl, async (store) => {
     async function* slices() {
       yield [...list];
     }
@@ -74,40 +48,9 @@ export function importTopicList(databaseUrl: string, list: readonly NewTopic[]):
   });
 }
 
-/** What `createKey` answers: the key as stored, and its secret in clear. */
-export type CreatedKey = ApiKey & { key: string };
-
-/**
- * Creates a key as `keys create` does (issueApiKey: the secret generated and stored hashed).
- * `expires` as `--expires` takes it (`30d`, a UTC date); defaults as the command's.
- */
-export async function createKey(
-  databaseUrl: string,
-  options: {
-    name: string;
-    scopes?: Scope[];
-    allowIps?: string[];
-    notes?: boolean;
-    expires?: string;
-    agents?: ApiKey['agents'];
-  },
-): Promise<CreatedKey> {
-  const { apiKey, key } = await usingTestStore(databaseUrl, (store) =>
-    issueApiKey(store, {
-      name: options.name,
-      scopes: options.scopes ?? [...DEFAULT_SCOPES],
-      allowIps: options.allowIps ?? [],
-      notes: options.notes ?? false,
-      expiresAt: parseExpiry(options.expires ?? 'never', '--expires', Date.now()),
-      agents: options.agents ?? [],
-    }),
-  );
-  return { ...apiKey, key };
-}
-
 /** Revokes key `id` as `keys revoke` does. */
 export async function revokeKey(databaseUrl: string, id: number): Promise<void> {
-  const found = await usingTestStore(databaseUrl, (store) => store.data(apiKeys).revokeApiKey(id));
+  const found = await withStore(databaseUrl, (store) => store.data(apiKeys).revokeApiKey(id));
   if (!found) throw new Error(`no API key with id ${id}`);
 }
 

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { issueApiKey } from '../../src/auth/issue-api-key.ts';
+import { parseExpiry } from '../../src/cli/expiry-input.ts';
 import { openStore } from '../../src/data/open-store.ts';
 import type { Store } from '../../src/data/store.ts';
-import type { Scope } from '../../src/domain.ts';
+import type { ApiKey, Scope } from '../../src/domain.ts';
 import { SERVICE_ENTITIES } from '../../src/server/service-entities.ts';
 import { builtCli } from './built-cli.ts';
 import { childEnv } from './child-env.ts';
@@ -117,18 +118,34 @@ export async function startServer({
   };
 }
 
-/** Creates an API key straight through the data layer (tests of the CLI create theirs with the CLI). */
+/** What `createKey` answers: the key as stored, and its secret in clear. */
+export type CreatedKey = ApiKey & { key: string };
+
+/**
+ * Creates an API key as `keys create` does (issueApiKey: the secret generated and stored hashed),
+ * in the test's process. `expires` as `--expires` takes it (`30d`, a UTC date; default never).
+ */
 export async function createKey(
   databaseUrl: string,
-  options: { scopes?: Scope[]; allowIps?: string[]; name?: string } = {},
-): Promise<{ id: number; key: string }> {
+  options: {
+    scopes?: Scope[];
+    allowIps?: string[];
+    name?: string;
+    notes?: boolean;
+    expires?: string;
+    agents?: ApiKey['agents'];
+  } = {},
+): Promise<CreatedKey> {
   return withStore(databaseUrl, async (store) => {
     const { apiKey, key } = await issueApiKey(store, {
       name: options.name ?? 'test',
       scopes: options.scopes ?? ['read', 'write'],
       allowIps: options.allowIps ?? [],
+      notes: options.notes ?? false,
+      expiresAt: parseExpiry(options.expires ?? 'never', '--expires', Date.now()),
+      agents: options.agents ?? [],
     });
-    return { id: apiKey.id, key };
+    return { ...apiKey, key };
   });
 }
 
