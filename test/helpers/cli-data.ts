@@ -1,8 +1,11 @@
 import { assertTopicsFit, parseTopicOptions, topicToJson } from '../../src/cli/topic-input.ts';
+import { loadConfig } from '../../src/config.ts';
 import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
+import { openStore } from '../../src/data/open-store.ts';
 import { requireCapability } from '../../src/data/osticket/managed-by-osticket.ts';
 import type { NewTopic } from '../../src/data/topics/topic.ts';
 import { topics } from '../../src/data/topics/topics.ts';
+import { SERVICE_ENTITIES } from '../../src/server/service-entities.ts';
 import { type TableName, withDatabase } from '../support/database-rows.ts';
 import { withStore } from './server.ts';
 
@@ -15,9 +18,17 @@ import { withStore } from './server.ts';
 /** A topic as `topics add --json` prints it. */
 export type JsonTopic = ReturnType<typeof topicToJson>;
 
-/** Creates or brings deskgate's tables up to date, as `deskgate migrate` does (the same openStore). */
-export function migrateDatabase(databaseUrl: string): Promise<void> {
-  return withStore(databaseUrl, async () => {});
+/**
+ * Creates or brings deskgate's tables up to date, as `deskgate migrate` does (its openStore), on
+ * the database `env` names as the command would read it (osTicket mode: DESKGATE_SCHEMA, …).
+ */
+export async function migrateDatabase(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<void> {
+  const config = loadConfig({ DESKGATE_DATABASE_URL: databaseUrl, ...env });
+  const { store } = await openStore(config, { migrate: true, entities: SERVICE_ENTITIES });
+  await store.close();
 }
 
 /**
