@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { runCli } from '../helpers/cli.ts';
-import { migrateDatabase, tableRows } from '../helpers/cli-data.ts';
+import { createKey, migrateDatabase, tableRows } from '../helpers/cli-data.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, topicBody } from '../helpers/http.ts';
-import { createKey } from '../helpers/server.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
 

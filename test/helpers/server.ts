@@ -3,15 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { issueApiKey } from '../../src/auth/issue-api-key.ts';
-import { parseExpiry } from '../../src/cli/expiry-input.ts';
 import { openStore } from '../../src/data/open-store.ts';
 import type { Store } from '../../src/data/store.ts';
-import type { ApiKey, Scope } from '../../src/domain.ts';
 import { SERVICE_ENTITIES } from '../../src/server/service-entities.ts';
 import { builtCli } from './built-cli.ts';
 import { childEnv } from './child-env.ts';
 import { ROOT } from './paths.ts';
+
+/** Creates an API key as `keys create` does; test/helpers/cli-data.ts. */
+export { type CreatedKey, createKey } from './cli-data.ts';
 
 export interface StartedServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -116,37 +116,6 @@ export async function startServer({
       return exited;
     },
   };
-}
-
-/** What `createKey` answers: the key as stored, and its secret in clear. */
-export type CreatedKey = ApiKey & { key: string };
-
-/**
- * Creates an API key as `keys create` does (issueApiKey: the secret generated and stored hashed),
- * in the test's process. `expires` as `--expires` takes it (`30d`, a UTC date; default never).
- */
-export async function createKey(
-  databaseUrl: string,
-  options: {
-    scopes?: Scope[];
-    allowIps?: string[];
-    name?: string;
-    notes?: boolean;
-    expires?: string;
-    agents?: ApiKey['agents'];
-  } = {},
-): Promise<CreatedKey> {
-  return withStore(databaseUrl, async (store) => {
-    const { apiKey, key } = await issueApiKey(store, {
-      name: options.name ?? 'test',
-      scopes: options.scopes ?? ['read', 'write'],
-      allowIps: options.allowIps ?? [],
-      notes: options.notes ?? false,
-      expiresAt: parseExpiry(options.expires ?? 'never', '--expires', Date.now()),
-      agents: options.agents ?? [],
-    });
-    return { ...apiKey, key };
-  });
 }
 
 /** Runs `fn` with the real Store of `databaseUrl` (migrated), and closes it. */
