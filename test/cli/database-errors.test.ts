@@ -8,7 +8,6 @@ import SQLite from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { type CliResult, runCli } from '../helpers/cli.ts';
-import { migrateDatabase } from '../helpers/cli-data.ts';
 import { DATABASES, MYSQL_ADMIN_URL, type TestDatabase } from '../helpers/databases.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { assertCleanFailure, runCliJson } from './cli-assertions.ts';
@@ -247,7 +246,7 @@ describe('a read-only SQLite file', { skip: otherUser.skip }, () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'deskgate-readonly-'));
     chmodSync(dir, 0o755);
-    await migrateDatabase(`sqlite:${join(dir, 'ro.db')}`);
+    await runCliJson(['migrate', '--database', `sqlite:${join(dir, 'ro.db')}`]);
     chmodSync(join(dir, 'ro.db'), 0o444);
     chmodSync(dir, 0o555);
   });
