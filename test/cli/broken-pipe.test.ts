@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { builtCli } from '../helpers/built-cli.ts';
 import { childEnv } from '../helpers/child-env.ts';
-import { runCli } from '../helpers/cli.ts';
+import { importTopicList, migrateDatabase } from '../helpers/cli-data.ts';
 import { ROOT } from '../helpers/paths.ts';
 
 interface PipeResult {
@@ -48,15 +48,16 @@ describe('a CLI command whose stdout reader goes away', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'deskgate-pipe-'));
     database = `sqlite:${join(dir, 'deskgate.db')}`;
-    assert.equal((await runCli(['migrate', '--database', database])).code, 0);
+    await migrateDatabase(database);
     // Enough topics that the listing is many pipe buffers long: the writes outlive the reader.
     const topics = Array.from({ length: 3000 }, (_, i) => ({
-      topic: `Pipe topic ${i}`,
+      parentId: 0,
+      isPublic: true,
+      sort: 0,
+      name: `Pipe topic ${i}`,
       notes: 'x'.repeat(100),
     }));
-    const file = join(dir, 'topics.json');
-    writeFileSync(file, JSON.stringify(topics));
-    assert.equal((await runCli(['topics', 'import', file, '--database', database])).code, 0);
+    assert.equal(await importTopicList(database, topics), 3000);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

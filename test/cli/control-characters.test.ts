@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashApiKey } from '../../src/auth/api-key-secret.ts';
 import { apiKeys } from '../../src/data/api-keys/api-keys.ts';
 import { runCli } from '../helpers/cli.ts';
+import { tableRows } from '../helpers/cli-data.ts';
 import { insertTopics } from '../helpers/data-setup.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
@@ -21,16 +22,14 @@ interface ListedTopic {
 // Control characters in arguments are usage errors, found before the database is opened: SQLite only.
 describeWithDatabase('control characters in CLI arguments', SQLITE, (database) => {
   const db = () => ['--database', database.url];
-  const listTopics = () => runCliJson<ListedTopic[]>(['topics', 'list', ...db()]);
-  const listKeys = () => runCliJson<unknown[]>(['keys', 'list', ...db()]);
 
   before(async () => {
     await withStore(database.url, async () => {}); // a migrated database
   });
 
   test('keys create and topics add refuse control characters in names: one line, exit 2, nothing stored', async () => {
-    const keysBefore = await listKeys();
-    const topicsBefore = await listTopics();
+    const keysBefore = await tableRows(database.url, 'api_keys');
+    const topicsBefore = await tableRows(database.url, 'topics');
     const forged = 'ok\n999  forged  read,write  any';
     assertCleanFailure(
       await runCli(['keys', 'create', '--name', forged, ...db()]),
@@ -50,8 +49,8 @@ describeWithDatabase('control characters in CLI arguments', SQLITE, (database) =
       2,
       /--notes/,
     );
-    assert.deepEqual(await listKeys(), keysBefore);
-    assert.deepEqual(await listTopics(), topicsBefore);
+    assert.deepEqual(await tableRows(database.url, 'api_keys'), keysBefore);
+    assert.deepEqual(await tableRows(database.url, 'topics'), topicsBefore);
   });
 });
 
@@ -80,7 +79,7 @@ for (const kind of DATABASES) {
     });
 
     test('topics import refuses a NUL or another control in a name (exit 1, nothing imported)', async () => {
-      const before = await listTopics();
+      const before = await tableRows(database.url, 'topics');
       for (const topic of ['with\u0000nul', 'line\nbreak']) {
         const file = writeFile(
           JSON.stringify([
@@ -94,7 +93,7 @@ for (const kind of DATABASES) {
           /topic 2, field topic: must not contain control characters; nothing was imported/,
         );
       }
-      assert.deepEqual(await listTopics(), before);
+      assert.deepEqual(await tableRows(database.url, 'topics'), before);
     });
 
     test('names stored with controls (before this check) are printed escaped: no forged rows', async () => {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../src/data/open-database.ts';
 import { now } from '../../src/data/time.ts';
 import { runCli } from '../helpers/cli.ts';
+import { tableRows } from '../helpers/cli-data.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { call, type Reply } from '../helpers/http.ts';
@@ -105,7 +106,7 @@ describeEachDatabase('keys create --agent / --any-agent', (database) => {
   });
 
   test('bad --agent input: a usage error or a clear failure, and no key made', async () => {
-    const before = (await runCliJson<unknown[]>(['keys', 'list', ...db()])).length;
+    const before = await tableRows(database.url, 'api_keys');
     assertCleanFailure(
       await runCli(['keys', 'create', '--name', 'x', '--agent', '1', '--any-agent', ...db()]),
       2,
@@ -121,7 +122,7 @@ describeEachDatabase('keys create --agent / --any-agent', (database) => {
       1,
       /no agent with id 999999/,
     );
-    assert.equal((await runCliJson<unknown[]>(['keys', 'list', ...db()])).length, before);
+    assert.deepEqual(await tableRows(database.url, 'api_keys'), before);
   });
 });
 

@@ -3,6 +3,7 @@ import { before, test } from 'node:test';
 import { openDatabase } from '../../src/data/open-database.ts';
 import { timestampToMs } from '../../src/data/time.ts';
 import { runCli } from '../helpers/cli.ts';
+import { createKey, migrateDatabase, revokeKey, tableRows } from '../helpers/cli-data.ts';
 import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { call, type Reply, topicBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
@@ -106,20 +107,12 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
   });
 
   test('keys rotate --grace: a new secret with the same settings; the old one works until the grace ends', async () => {
-    const old = await runCliJson<IssuedKey>([
-      'keys',
-      'create',
-      '--name',
-      'portal',
-      '--scope',
-      'read',
-      '--allow-ip',
-      '127.0.0.0/8',
-      '--allow-ip',
-      '::1',
-      '--notes',
-      ...db(),
-    ]);
+    const old = await createKey(database.url, {
+      name: 'portal',
+      scopes: ['read'],
+      allowIps: ['127.0.0.0/8', '::1'],
+      notes: true,
+    });
     const askShort = (key: string): Promise<Reply> =>
       call(shortCache.url, { headers: { apikey: key }, body: topicBody(1) });
     assert.equal((await askShort(old.key)).status, 200);
@@ -163,15 +156,7 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
   });
 
   test('keys rotate without --grace revokes the old key at once; the new key keeps the old lifetime', async () => {
-    const old = await runCliJson<IssuedKey>([
-      'keys',
-      'create',
-      '--name',
-      'monthly',
-      '--expires',
-      '30d',
-      ...db(),
-    ]);
+    const old = await createKey(database.url, { name: 'monthly', expires: '30d' });
     const text = await runCliText(['keys', 'rotate', String(old.id), ...db()]);
     const [newKey] = text.match(/\b[0-9A-F]{32}\b/) ?? [];
     assert.ok(newKey, 'the new key is shown');
@@ -189,11 +174,11 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
   });
 
   test('what cannot be rotated: one clear line, exit 1; nothing is written', async () => {
-    const key = await runCliJson<IssuedKey>(['keys', 'create', '--name', 'r', ...db()]);
+    const key = await createKey(database.url, { name: 'r' });
     const rotated = await runCliJson<IssuedKey>(['keys', 'rotate', String(key.id), ...db()]);
-    const revoked = await runCliJson<IssuedKey>(['keys', 'create', '--name', 'gone', ...db()]);
-    await runCliJson(['keys', 'revoke', String(revoked.id), ...db()]);
-    const count = (await listKeys()).length;
+    const revoked = await createKey(database.url, { name: 'gone' });
+    await revokeKey(database.url, revoked.id);
+    const before = await tableRows(database.url, 'api_keys');
     assertCleanFailure(
       await runCli(['keys', 'rotate', String(key.id), ...db()]),
       1,
@@ -205,11 +190,11 @@ describeEachDatabase('keys: expiry, rotation and last use', (database) => {
       /revoked/,
     );
     assertCleanFailure(await runCli(['keys', 'rotate', '999999', ...db()]), 1, /999999/);
-    assert.equal((await listKeys()).length, count);
+    assert.deepEqual(await tableRows(database.url, 'api_keys'), before);
   });
 
   test('last use is shown, written at most once a minute per key, not on every request', async () => {
-    const created = await runCliJson<IssuedKey>(['keys', 'create', '--name', 'used', ...db()]);
+    const created = await createKey(database.url, { name: 'used' });
     assert.equal((await listKeys()).find((k) => k.id === created.id)?.lastUsed, null);
     assert.equal((await ask(created.key)).status, 200);
     const first = (await listKeys()).find((k) => k.id === created.id)?.lastUsed;
@@ -246,16 +231,15 @@ describeWithDatabase(
   SQLITE,
   (database) => {
     const db = () => ['--database', database.url];
-    const listKeys = () => runCliJson<ListedKey[]>(['keys', 'list', ...db()]);
 
     before(async () => {
-      await runCliJson(['migrate', '--database', database.url]);
+      await migrateDatabase(database.url);
     });
 
     test('bad options exit 2 naming the option; nothing is written', async () => {
       // A key that could be rotated: only the options stand in the way.
-      const key = await runCliJson<IssuedKey>(['keys', 'create', '--name', 'r', ...db()]);
-      const count = (await listKeys()).length;
+      const key = await createKey(database.url, { name: 'r' });
+      const before = await tableRows(database.url, 'api_keys');
       for (const args of [
         ['--grace', '5x'],
         ['--grace', '-1h'],
@@ -275,7 +259,7 @@ describeWithDatabase(
           /--expires/,
         );
       }
-      assert.equal((await listKeys()).length, count);
+      assert.deepEqual(await tableRows(database.url, 'api_keys'), before);
     });
   },
 );

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MIGRATIONS } from '../../src/data/migrations/migrations.ts';
 import { runCli } from '../helpers/cli.ts';
+import { migrateDatabase } from '../helpers/cli-data.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { runCliJson, runCliText } from './cli-assertions.ts';
@@ -35,7 +36,7 @@ for (const kind of DATABASES) {
     });
 
     test('after migrate: every migration applied', async () => {
-      assert.equal((await runCli(['migrate', '--database', database.url])).code, 0);
+      await migrateDatabase(database.url);
       const status = await runCliJson<Status>(['migrate', '--status', '--database', database.url]);
       assert.deepEqual(status, { applied: ALL, pending: [] });
     });
@@ -45,7 +46,7 @@ for (const kind of DATABASES) {
 // How --status prints without --json does not depend on the database: SQLite only.
 describeWithDatabase('deskgate migrate --status text', SQLITE, (database) => {
   test('after migrate: each migration "applied", then "Up to date."', async () => {
-    assert.equal((await runCli(['migrate', '--database', database.url])).code, 0);
+    await migrateDatabase(database.url);
     const text = await runCliText(['migrate', '--status', '--database', database.url]);
     assert.match(text, /applied {2}001-initial-schema\n[\s\S]*Up to date\.\n$/);
   });

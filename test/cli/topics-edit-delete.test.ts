@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { topicToJson } from '../../src/cli/topic-input.ts';
 import { runCli } from '../helpers/cli.ts';
+import { addTopic, type JsonTopic, tableRows } from '../helpers/cli-data.ts';
 import { describeEachDatabase, describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { topicBody } from '../helpers/http.ts';
 import { useTestServer } from '../helpers/test-server.ts';
 import { addUser, ticketAddBody } from '../helpers/tickets.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
 
-/** A topic as `--json` prints it. */
-type JsonTopic = ReturnType<typeof topicToJson>;
-
 describeEachDatabase('deskgate topics edit and delete', (database) => {
   const server = useTestServer({ database });
   const db = () => ['--database', database.url];
-  const add = (name: string, ...more: string[]) =>
-    runCliJson<JsonTopic>(['topics', 'add', '--topic', name, ...more, ...db()]);
+  const add = (topic: string, options: Omit<Parameters<typeof addTopic>[1], 'topic'> = {}) =>
+    addTopic(database.url, { topic, ...options });
   const lookUp = async (id: number) => {
     const reply = await server.request(topicBody(id));
     return {
@@ -23,11 +20,12 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
       topic: (reply.body?.data as { topic?: Record<string, string> })?.topic,
     };
   };
-  const listTopics = () => runCliJson<JsonTopic[]>(['topics', 'list', ...db()]);
+  // The rows themselves: a refused command must leave every field of every topic as it was.
+  const storedTopics = () => tableRows(database.url, 'topics');
 
   test('topics edit changes only the fields given; updated moves on; HTTP answers the new state', async () => {
     const parent = await add('Edit Parent');
-    const topic = await add('Before Edit', '--sort', '3', '--notes', 'kept');
+    const topic = await add('Before Edit', { sort: 3, notes: 'kept' });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const edited = await runCliJson<JsonTopic>([
       'topics',
@@ -78,9 +76,9 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
 
   test("topics edit checks the stored topics as topics add does: an unknown topic, a parent, cycle or sibling's name exit 1; nothing changes", async () => {
     const root = await add('Edit Root');
-    const child = await add('Edit Child', '--parent', String(root.id));
-    const sibling = await add('Edit Sibling', '--parent', String(root.id));
-    const before = await listTopics();
+    const child = await add('Edit Child', { parent: root.id });
+    const sibling = await add('Edit Sibling', { parent: root.id });
+    const before = await storedTopics();
     const id = String(child.id);
     for (const [target, args, mentions] of [
       ['999999', ['--sort', '1'], /no topic with id 999999/],
@@ -95,22 +93,22 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
         mentions,
       );
     }
-    assert.deepEqual(await listTopics(), before);
+    assert.deepEqual(await storedTopics(), before);
   });
 
   test('topics delete: a leaf goes; a topic with subtopics is refused unless --with-children', async () => {
     const root = await add('Delete Root');
-    const child = await add('Delete Child', '--parent', String(root.id));
-    const grandchild = await add('Delete Grandchild', '--parent', String(child.id));
+    const child = await add('Delete Child', { parent: root.id });
+    const grandchild = await add('Delete Grandchild', { parent: child.id });
     const leaf = await add('Delete Leaf');
-    const before = (await listTopics()).length;
+    const before = await storedTopics();
 
     assertCleanFailure(
       await runCli(['topics', 'delete', String(root.id), ...db()]),
       1,
       new RegExp(`2 subtopic\\(s\\) \\(${child.id}, ${grandchild.id}\\).*--with-children`),
     );
-    assert.equal((await listTopics()).length, before, 'nothing deleted');
+    assert.deepEqual(await storedTopics(), before, 'nothing deleted');
     assertCleanFailure(await runCli(['topics', 'delete', '999999', ...db()]), 1, /999999/);
 
     assert.match(
@@ -129,25 +127,25 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
     assert.deepEqual(result, { deleted: [root.id, child.id, grandchild.id] });
     for (const id of [root.id, child.id, grandchild.id])
       assert.equal((await lookUp(id)).status, 204, `topic ${id} still answered`);
-    assert.equal((await listTopics()).length, before - 4);
+    assert.equal((await storedTopics()).length, before.length - 4);
   });
 
   test('topics delete keeps a topic that a ticket uses, also below --with-children', async () => {
     const root = await add('Ticketed Root');
-    const used = await add('Ticketed Child', '--parent', String(root.id));
+    const used = await add('Ticketed Child', { parent: root.id });
     const userId = await addUser(server.store);
     const ticket = await server.request(ticketAddBody(userId, { topic_id: used.id }), {
       method: 'POST',
     });
     assert.equal(ticket.status, 200, ticket.text);
-    const before = await listTopics();
+    const before = await storedTopics();
     for (const args of [[String(used.id)], [String(root.id), '--with-children']])
       assertCleanFailure(
         await runCli(['topics', 'delete', ...args, ...db()]),
         1,
         new RegExp(`topic ${used.id} is the help topic of 1 ticket`),
       );
-    assert.deepEqual(await listTopics(), before);
+    assert.deepEqual(await storedTopics(), before);
   });
 });
 
@@ -155,20 +153,13 @@ describeEachDatabase('deskgate topics edit and delete', (database) => {
 describeWithDatabase('deskgate topics edit and delete: argument checks', SQLITE, (database) => {
   useTestServer({ database });
   const db = () => ['--database', database.url];
-  const listTopics = () => runCliJson<JsonTopic[]>(['topics', 'list', ...db()]);
+  // The rows themselves: a refused command must leave every field of every topic as it was.
+  const storedTopics = () => tableRows(database.url, 'topics');
 
   test('topics edit with bad values, or nothing to change, exits 2; nothing changes', async () => {
-    const root = await runCliJson<JsonTopic>(['topics', 'add', '--topic', 'Edit Root', ...db()]);
-    const child = await runCliJson<JsonTopic>([
-      'topics',
-      'add',
-      '--topic',
-      'Edit Child',
-      '--parent',
-      String(root.id),
-      ...db(),
-    ]);
-    const before = await listTopics();
+    const root = await addTopic(database.url, { topic: 'Edit Root' });
+    const child = await addTopic(database.url, { topic: 'Edit Child', parent: root.id });
+    const before = await storedTopics();
     const id = String(child.id);
     for (const [args, mentions] of [
       [[], /nothing to change/],
@@ -184,13 +175,13 @@ describeWithDatabase('deskgate topics edit and delete: argument checks', SQLITE,
       assertCleanFailure(await runCli(['topics', 'edit', id, ...args, ...db()]), 2, mentions);
     }
     assertCleanFailure(await runCli(['topics', 'edit', 'abc', '--sort', '1', ...db()]), 2, /ID/);
-    assert.deepEqual(await listTopics(), before);
+    assert.deepEqual(await storedTopics(), before);
   });
 
   test('topics delete with a bad ID exits 2; nothing deleted', async () => {
     // The default topics are top-level (parent 0): a delete of "0" must not take them.
-    const before = await listTopics();
+    const before = await storedTopics();
     assertCleanFailure(await runCli(['topics', 'delete', '0', ...db()]), 2, /ID/);
-    assert.deepEqual(await listTopics(), before);
+    assert.deepEqual(await storedTopics(), before);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { migrateDatabase } from '../helpers/cli-data.ts';
 
 /** DESKGATE_LONG_TESTS=1 imports four times as many topics under the same heap limit. */
 const COUNT = process.env.DESKGATE_LONG_TESTS === '1' ? 400_000 : 100_000;
@@ -32,7 +33,7 @@ describe(`topics import of ${COUNT.toLocaleString('en')} topics in a ${HEAP_MB} 
 
   test('completes on SQLite', async () => {
     const database = `sqlite:${join(dir, 'memory.db')}`;
-    assert.equal((await runCli(['migrate', '--database', database])).code, 0);
+    await migrateDatabase(database);
     const result = await runCli(['topics', 'import', file, '--database', database], {
       NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`,
     });

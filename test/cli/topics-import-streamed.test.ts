@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { migrateDatabase, tableRows } from '../helpers/cli-data.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { assertCleanFailure, runCliJson } from './cli-assertions.ts';
 
@@ -18,11 +19,10 @@ for (const kind of DATABASES) {
       writeFileSync(path, JSON.stringify(content));
       return path;
     };
-    const count = async () => (await runCliJson<unknown[]>(['topics', 'list', ...db()])).length;
 
     before(async () => {
       database = await kind.create();
-      await runCliJson(['migrate', '--database', database.url]);
+      await migrateDatabase(database.url);
       dir = mkdtempSync(join(tmpdir(), 'deskgate-streamed-'));
     });
     after(async () => {
@@ -31,7 +31,7 @@ for (const kind of DATABASES) {
     });
 
     test('a problem past the first slices rolls back the slices already inserted', async () => {
-      const before = await count();
+      const before = await tableRows(database.url, 'topics');
       const topics = Array.from({ length: 2_500 }, (_, i) => ({ topic: `Streamed ${i}` }));
       const cases: [string, RegExp][] = [
         [
@@ -49,7 +49,7 @@ for (const kind of DATABASES) {
       ];
       for (const [file, message] of cases)
         assertCleanFailure(await runCli(['topics', 'import', file, ...db()]), 1, message);
-      assert.equal(await count(), before);
+      assert.deepEqual(await tableRows(database.url, 'topics'), before);
     });
 
     test('a parent may come later in the file; --json prints the stored topics in file order', async () => {

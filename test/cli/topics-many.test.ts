@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { now } from '../../src/data/time.ts';
 import { runCli } from '../helpers/cli.ts';
+import { migrateDatabase } from '../helpers/cli-data.ts';
 
 // Issue 37, item 6: from about 130,000 topics, `topics list` died of "Maximum call stack size
 // exceeded" (a column's widths spread into Math.max), although the import that made them worked.
@@ -20,7 +21,7 @@ describe(`the topics commands with ${COUNT.toLocaleString('en')} topics under on
     dir = mkdtempSync(join(tmpdir(), 'deskgate-topics-many-'));
     const path = join(dir, 'many.db');
     database = `sqlite:${path}`;
-    assert.equal((await runCli(['migrate', '--database', database])).code, 0);
+    await migrateDatabase(database);
     // As `topics import` stores them: public, sort 0, no notes, ids after the parent's.
     const db = new SQLite(path);
     try {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { migrateDatabase, tableRows } from '../helpers/cli-data.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { describeWithDatabase, SQLITE } from '../helpers/each-database.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
@@ -27,6 +28,7 @@ for (const kind of DATABASES) {
     let dir: string;
     const db = () => ['--database', database.url];
     const listTopics = () => runCliJson<ListedTopic[]>(['topics', 'list', ...db()]);
+    const storedTopics = () => tableRows(database.url, 'topics');
     let fileCount = 0;
     function writeTopicsFile(content: unknown): string {
       const path = join(dir, `topics-${++fileCount}.json`);
@@ -37,7 +39,7 @@ for (const kind of DATABASES) {
     before(async () => {
       database = await kind.create();
       // Only serve and migrate create deskgate's tables; every other command expects them.
-      await runCliJson(['migrate', '--database', database.url]);
+      await migrateDatabase(database.url);
       dir = mkdtempSync(join(tmpdir(), 'deskgate-topics-'));
     });
     after(async () => {
@@ -97,7 +99,7 @@ for (const kind of DATABASES) {
     });
 
     test('topics add with an unknown parent exits 1 and adds nothing', async () => {
-      const before = await listTopics();
+      const before = await storedTopics();
       const result = await runCli([
         'topics',
         'add',
@@ -112,7 +114,7 @@ for (const kind of DATABASES) {
         await runCli(['topics', 'add', '--topic', 'Orphan', '--parent', '9999', ...db(), '--json']),
         1,
       );
-      assert.deepEqual(await listTopics(), before);
+      assert.deepEqual(await storedTopics(), before);
     });
 
     test('topics import FILE adds every topic; numbers and digit strings are both accepted', async () => {
@@ -185,7 +187,7 @@ for (const kind of DATABASES) {
         ['invalid JSON', writeTopicsFile('[{"topic": "Bad batch L",')],
         ['an object instead of an array', writeTopicsFile(good('Bad batch M'))],
       ];
-      const before = await listTopics();
+      const before = await storedTopics();
       // Batches of names of their own, side by side: none waits on another's lock for long.
       const results = await Promise.all(
         files.map(([, file]) => runCli(['topics', 'import', file, ...db()])),
@@ -198,7 +200,7 @@ for (const kind of DATABASES) {
         assert.doesNotMatch(result.stderr, /locked|busy|unavailable|timed? ?out/i, label);
       });
       // Every batch has names of its own: one look at the end shows whether any part of one landed.
-      assert.deepEqual(await listTopics(), before);
+      assert.deepEqual(await storedTopics(), before);
     });
   });
 }
@@ -209,9 +211,10 @@ describeWithDatabase('deskgate topics: argument checks and text output', SQLITE,
   let dir: string;
   const db = () => ['--database', database.url];
   const listTopics = () => runCliJson<ListedTopic[]>(['topics', 'list', ...db()]);
+  const storedTopics = () => tableRows(database.url, 'topics');
 
   before(async () => {
-    await runCliJson(['migrate', '--database', database.url]);
+    await migrateDatabase(database.url);
     dir = mkdtempSync(join(tmpdir(), 'deskgate-topics-'));
   });
   after(() => {
@@ -225,7 +228,7 @@ describeWithDatabase('deskgate topics: argument checks and text output', SQLITE,
   });
 
   test('topics add with bad usage exits 2', async () => {
-    const before = await listTopics();
+    const before = await storedTopics();
     // Usage errors, found before the database is opened: side by side.
     const [noTopic, badSort, badParent] = await Promise.all([
       runCli(['topics', 'add', ...db()]),
@@ -240,17 +243,17 @@ describeWithDatabase('deskgate topics: argument checks and text output', SQLITE,
       /^deskgate: --sort must be a whole number from 0 to 2147483647$/,
     );
     assertCleanFailure(badParent, 2, /^deskgate: --parent must be a whole number from 0 to \d+$/);
-    assert.deepEqual(await listTopics(), before);
+    assert.deepEqual(await storedTopics(), before);
   });
 
   test('topics import of a missing FILE exits 1 naming it, as text and with --json; imports nothing', async () => {
     const missing = join(dir, 'does-not-exist.json');
-    const before = await listTopics();
+    const before = await storedTopics();
     const result = await runCli(['topics', 'import', missing, ...db()]);
     assert.equal(result.code, 1, `a missing file: expected exit 1, got ${result.code}`);
     assertCleanFailure(result, 1);
     assert.doesNotMatch(result.stderr, /locked|busy|unavailable|timed? ?out/i, 'a missing file');
-    assert.deepEqual(await listTopics(), before);
+    assert.deepEqual(await storedTopics(), before);
     assertCleanFailure(
       await runCli(['topics', 'import', missing, ...db(), '--json']),
       1,

@@ -3,13 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/data/open-database.ts';
+import { tasks } from '../../src/data/tasks/tasks.ts';
 import { openTestSession, waitFor } from '../faults/database-sessions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { describeEachDatabase } from '../helpers/each-database.ts';
 import { userFields } from '../helpers/http.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { useTestServer } from '../helpers/test-server.ts';
-import { ticketAddBody } from '../helpers/tickets.ts';
+import { addAgent, ticketAddBody } from '../helpers/tickets.ts';
 import { assertCleanFailure, runCliJson } from './cli-assertions.ts';
 
 /** Every row of every table, as one JSON text: what an erasure must leave no trace in. */
@@ -42,7 +43,7 @@ interface TicketView {
 }
 
 /** A user with a closed ticket: their message, an agent's reply greeting them, a task, a note. */
-async function userWithTicket(server: TestServer, url: string, name: string) {
+async function userWithTicket(server: TestServer, name: string) {
   const phone = 351219990000 + Math.floor(Math.random() * 9999);
   const email = `${name.split(' ')[0]?.toLowerCase()}.${randomUUID().slice(0, 8)}@example.com`;
   const person = { name, email, phone };
@@ -65,49 +66,33 @@ async function userWithTicket(server: TestServer, url: string, name: string) {
   );
   assert.equal(opened.status, 200, opened.text);
   const ticketId = Number(opened.body?.data);
-  const agent = await runCliJson<{ id: number }>([
-    'agents',
-    'add',
-    '--username',
-    `agent${ticketId}x${userId}`,
-    '--name',
-    'Alex Agent',
-    '--email',
-    `agent${ticketId}x${userId}@example.com`,
-    '--database',
-    url,
-  ]);
+  const agentId = await addAgent(server.store);
   const replied = await server.request(
     {
       query: 'ticket',
       condition: 'reply',
-      parameters: { ticket_id: ticketId, body: words.reply, staff_id: agent.id },
+      parameters: { ticket_id: ticketId, body: words.reply, staff_id: agentId },
     },
     { method: 'POST', headers: { 'Idempotency-Key': randomUUID() } },
   );
   assert.equal(replied.status, 200, replied.text);
-  await runCliJson([
-    'tasks',
-    'add',
-    '--title',
-    words.task,
-    '--ticket',
-    String(ticketId),
-    '--staff',
-    String(agent.id),
-    '--database',
-    url,
-  ]);
+  await server.store.data(tasks).createTask({
+    title: words.task,
+    description: '',
+    ticketId,
+    deptId: 1,
+    staffId: agentId,
+  });
   const closed = await server.request(
     {
       query: 'ticket',
       condition: 'close',
-      parameters: { ticket_id: ticketId, staff_id: agent.id, status_id: 3, body: words.note },
+      parameters: { ticket_id: ticketId, staff_id: agentId, status_id: 3, body: words.note },
     },
     { method: 'POST', headers: { 'Idempotency-Key': randomUUID() } },
   );
   assert.equal(closed.status, 200, closed.text);
-  return { userId, ticketId, agentId: agent.id, person, words };
+  return { userId, ticketId, agentId, person, words };
 }
 
 describeEachDatabase('deskgate users delete --anonymise-tickets', (database, kind) => {
@@ -136,12 +121,8 @@ describeEachDatabase('deskgate users delete --anonymise-tickets', (database, kin
   }
 
   test('without the flag the refusal names it; with it the user goes and the ticket keeps its history but no trace of them', async () => {
-    const { userId, ticketId, person, words } = await userWithTicket(
-      server,
-      database.url,
-      'Erin Erasable',
-    );
-    const other = await userWithTicket(server, database.url, 'Otto Other');
+    const { userId, ticketId, person, words } = await userWithTicket(server, 'Erin Erasable');
+    const other = await userWithTicket(server, 'Otto Other');
     assertCleanFailure(
       await runCli(['users', 'delete', String(userId), '--yes', ...db()]),
       1,
@@ -242,7 +223,7 @@ describeEachDatabase('deskgate users delete --anonymise-tickets', (database, kin
   });
 
   test('a failure mid-way leaves everything as it was', async () => {
-    const { userId, ticketId } = await userWithTicket(server, database.url, 'Fay Failure');
+    const { userId, ticketId } = await userWithTicket(server, 'Fay Failure');
     const before = await readTicket(ticketId);
     const everythingBefore = await withDirect(everyRow);
     const args = ['users', 'delete', String(userId), '--anonymise-tickets', '--yes', ...db()];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { migrateDatabase } from '../helpers/cli-data.ts';
 import { describeEachDatabaseKind } from '../helpers/each-database.ts';
 import { insertTicketLists } from '../osticket/osticket-ticket-rows.ts';
 import { assertCleanFailure, runCliJson, runCliText } from './cli-assertions.ts';
@@ -11,8 +12,7 @@ describeEachDatabaseKind('deskgate statuses, priorities and teams', (database) =
   const env = () => database.env;
 
   before(async () => {
-    const migrated = await runCli(['migrate', ...args()], env());
-    assert.equal(migrated.code, 0, migrated.stderr);
+    await migrateDatabase(database.url, env());
     const osticket = database.osticket;
     if (!osticket) return;
     // As osTicket's installer and admin panel write them.

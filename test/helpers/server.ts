@@ -3,14 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { issueApiKey } from '../../src/auth/issue-api-key.ts';
 import { openStore } from '../../src/data/open-store.ts';
 import type { Store } from '../../src/data/store.ts';
-import type { Scope } from '../../src/domain.ts';
 import { SERVICE_ENTITIES } from '../../src/server/service-entities.ts';
 import { builtCli } from './built-cli.ts';
 import { childEnv } from './child-env.ts';
 import { ROOT } from './paths.ts';
+
+/** Creates an API key as `keys create` does; test/helpers/cli-data.ts. */
+export { type CreatedKey, createKey } from './cli-data.ts';
 
 export interface StartedServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -115,21 +116,6 @@ export async function startServer({
       return exited;
     },
   };
-}
-
-/** Creates an API key straight through the data layer (tests of the CLI create theirs with the CLI). */
-export async function createKey(
-  databaseUrl: string,
-  options: { scopes?: Scope[]; allowIps?: string[]; name?: string } = {},
-): Promise<{ id: number; key: string }> {
-  return withStore(databaseUrl, async (store) => {
-    const { apiKey, key } = await issueApiKey(store, {
-      name: options.name ?? 'test',
-      scopes: options.scopes ?? ['read', 'write'],
-      allowIps: options.allowIps ?? [],
-    });
-    return { id: apiKey.id, key };
-  });
 }
 
 /** Runs `fn` with the real Store of `databaseUrl` (migrated), and closes it. */

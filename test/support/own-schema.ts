@@ -1,4 +1,5 @@
 import type { OwnApiKeyTables } from '../../src/data/api-keys/own-api-keys.ts';
+import type { OwnFaqTables } from '../../src/data/faqs/own-faqs.ts';
 import type { OwnTopicTables } from '../../src/data/topics/own-topics.ts';
 import type { OwnUserTables } from '../../src/data/users/own-users.ts';
 import type { AuditLogTables } from '../../src/data/writes/audit-log.ts';
@@ -18,5 +19,6 @@ export type { IdempotencyKeyTable } from '../../src/data/writes/idempotency-reco
 export type Database = OwnTopicTables &
   OwnUserTables &
   OwnApiKeyTables &
+  OwnFaqTables &
   AuditLogTables &
   IdempotencyTables;

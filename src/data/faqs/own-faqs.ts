@@ -38,11 +38,11 @@ export interface OwnFaqTable extends OwnTimestamps {
   notes: string;
 }
 
-interface Tables {
+export interface OwnFaqTables {
   faq_categories: OwnFaqCategoryTable;
   faqs: OwnFaqTable;
 }
-type Db = Kysely<Tables>;
+type Db = Kysely<OwnFaqTables>;
 
 /** FAQ categories on deskgate's own schema; clients see the public and featured ones. */
 export const OWN_FAQ_CATEGORIES: ColumnMap<OwnFaqCategoryTable, FaqCategoryRow, FaqCategory> = {
@@ -111,7 +111,7 @@ export async function importOwnFaqTree(
 ): Promise<{ categories: number; faqs: number }> {
   const counts = { categories: 0, faqs: 0 };
   await dialect.writeTransaction(db, (trx) =>
-    importTree(tablesOf<Tables>(trx), dialect, tree, 0, counts, now()),
+    importTree(tablesOf<OwnFaqTables>(trx), dialect, tree, 0, counts, now()),
   );
   return counts;
 }
