@@ -299,18 +299,11 @@ export function useOsticketTicketChange(writes: OsticketTicketWrites): OsticketT
   };
   const osticket = () => writes.shared.osticket;
   before(async () => {
-    const reply = await writes.deskgate.request(
-      {
-        query: 'ticket',
-        condition: 'add',
-        parameters: {
-          title: 'Printer on fire',
-          subject: 'It smokes.',
-          user_id: writes.shared.userId,
-        },
-      },
-      { method: 'POST', key: osticket().apiKey.key },
-    );
+    const reply = await writes.call(writes.deskgate, 'add', {
+      title: 'Printer on fire',
+      subject: 'It smokes.',
+      user_id: writes.shared.userId,
+    });
     assert.equal(reply.status, 200, reply.text);
     ticketId = Number(reply.body?.data);
   });
