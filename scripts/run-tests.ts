@@ -12,7 +12,8 @@
  * times, by which the next run deals them (docs/decisions/442-test-groups-by-last-times.md).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DURATIONS_DIR, databasesKey, ROOT, testGroups } from './test-groups.ts';
 
@@ -30,9 +31,40 @@ interface JobResult {
   output: string;
 }
 
+/**
+ * The groups' temporary folder (TMPDIR), in memory where the machine has /dev/shm: the suite makes
+ * hundreds of SQLite databases, each commit fsynced (`synchronous=FULL`), and on a disk every
+ * fsync stops its group for milliseconds (docs/decisions/450-test-scratch-in-memory.md). Open to
+ * every user, as /tmp is: some suites run a process as another user.
+ */
+function memoryScratch(): string | undefined {
+  try {
+    if (!statSync('/dev/shm').isDirectory()) return undefined;
+    const dir = mkdtempSync('/dev/shm/deskgate-tests-');
+    chmodSync(dir, 0o1777);
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+const scratch = memoryScratch();
+if (scratch) {
+  // Memory until removed: also on Ctrl-C (the groups get the same signal and stop).
+  process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => process.exit(130));
+}
+
 /** Runs a job with its output collected (stderr too: a report is printed in one piece). */
 function run(job: Job): Promise<JobResult> {
-  const child = spawn(job.command, job.args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(job.command, job.args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: scratch
+      ? { ...process.env, TMPDIR: scratch, DESKGATE_TEST_MACHINE_TMPDIR: tmpdir() }
+      : process.env,
+  });
   let output = '';
   const collect = (chunk: Buffer) => {
     output += chunk.toString();

@@ -22,6 +22,7 @@ import { OSTICKET_DIR } from '../osticket/osticket-database.ts';
 import { MYSQL_ADMIN_URL } from './databases.ts';
 import { OsticketBrowser } from './osticket-browser.ts';
 import { grantOsticketKey } from './osticket-key-grant.ts';
+import { MACHINE_TMPDIR } from './paths.ts';
 import { freePort } from './private-mariadb.ts';
 
 const run = promisify(execFile);
@@ -104,7 +105,7 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * The tarball extracted once per machine (per tarball size and time) into the temp folder.
+ * The tarball extracted once per machine (per tarball size and time) into its temp folder.
  * Concurrent first runs each extract into a folder of their own; the first rename wins.
  */
 async function extractedSource(): Promise<string> {
@@ -113,7 +114,7 @@ async function extractedSource(): Promise<string> {
     .update(`${stat.size}:${stat.mtimeMs}`)
     .digest('hex')
     .slice(0, 12);
-  const cacheRoot = join(tmpdir(), 'deskgate-osticket-source');
+  const cacheRoot = join(MACHINE_TMPDIR, 'deskgate-osticket-source');
   const finalDir = join(cacheRoot, tag);
   const source = join(finalDir, 'osticket-1.18.1');
   if (existsSync(join(source, 'main.inc.php'))) return source;
@@ -238,7 +239,8 @@ export async function startRealOsticket(options: RealOsticketOptions = {}): Prom
     if (nginx?.pid) nginx.kill('SIGKILL');
     rmSync(webRoot, { recursive: true, force: true });
   };
-  const webRoot = mkdtempSync(join(tmpdir(), 'deskgate-osticket-'));
+  // Beside the extracted source: its files are hard-linked, which needs the same file system.
+  const webRoot = mkdtempSync(join(MACHINE_TMPDIR, 'deskgate-osticket-'));
   cleanups.push(() => rmSync(webRoot, { recursive: true, force: true }));
   process.once('exit', exitGuard);
   cleanups.push(() => void process.off('exit', exitGuard));

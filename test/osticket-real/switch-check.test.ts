@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseGuideItems } from '../../src/cli/osticket-check/guide-items.ts';
@@ -11,7 +10,7 @@ import { startHttpProxy } from '../helpers/http-proxy.ts';
 import { installOriginalService, ORIGINAL_SERVICE_SKIP } from '../helpers/original-php-service.ts';
 import { FORMER_RIGHTS, grantOsticketKey } from '../helpers/osticket-key-grant.ts';
 import { addBridgeKey, addOsticketUser, BRIDGE_PLUGIN } from '../helpers/osticket-ticket-rows.ts';
-import { ROOT } from '../helpers/paths.ts';
+import { MACHINE_TMPDIR, ROOT } from '../helpers/paths.ts';
 import {
   REAL_OSTICKET_SKIP,
   type RealOsticket,
@@ -24,7 +23,8 @@ const skip = REAL_OSTICKET_SKIP || ORIGINAL_SERVICE_SKIP;
 
 /** Where the check's printed output on a fresh install is kept, for the closing note. */
 const CHECK_OUTPUT =
-  process.env.DESKGATE_TEST_CHECK_OUTPUT ?? join(tmpdir(), 'deskgate-switch-check-output.txt');
+  process.env.DESKGATE_TEST_CHECK_OUTPUT ??
+  join(MACHINE_TMPDIR, 'deskgate-switch-check-output.txt');
 
 interface CheckJson {
   created: {
