@@ -10,7 +10,8 @@ export function parseOptionParameters<Schema extends z.ZodType>(
   fields: Record<string, unknown>,
 ): z.output<Schema> {
   const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  const parsed = schema.safeParse(defined);
+  // One parse a process: zod's compiled fast path would cost more than it saves (src/config.ts).
+  const parsed = schema.safeParse(defined, { jitless: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw optionError(String(issue?.path[0] ?? 'name'), issue?.message);
