@@ -6,18 +6,23 @@ import * as z from 'zod';
 export const boolean = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
-/** Plain decimal digits only: `z.coerce.number()` would also read " " as 0 and "0x50" as 80. */
+/**
+ * Plain decimal digits only: `z.coerce.number()` would also read " " as 0 and "0x50" as 80. One
+ * transform, as the durations (src/webhooks/webhook-config.ts): every command builds these
+ * schemas at start, and a chain of checks is seven zod objects a variable.
+ */
 export const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => {
-  const error =
+  const message =
     max === Number.MAX_SAFE_INTEGER
       ? `must be a whole number of at least ${min}`
       : `must be a whole number from ${min} to ${max}`;
-  return z
-    .string()
-    .trim()
-    .regex(/^[0-9]+$/, { error })
-    .transform(Number)
-    .pipe(z.number().min(min, { error }).max(max, { error }));
+  return z.string().transform((text, ctx) => {
+    const digits = text.trim();
+    const value = Number(digits);
+    if (/^[0-9]+$/.test(digits) && value >= min && value <= max) return value;
+    ctx.issues.push({ code: 'custom', input: text, message });
+    return z.NEVER;
+  });
 };
 export const positiveInt = integer(1);
 
