@@ -13,7 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DURATIONS_DIR, databasesKey, ROOT, testGroups } from './test-groups.ts';
 
@@ -53,7 +53,7 @@ if (scratch) {
   // Memory until removed: also on Ctrl-C (the groups get the same signal and stop).
   process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => process.exit(130));
+    process.once(signal, () => process.exit(128 + constants.signals[signal]));
 }
 
 /** Runs a job with its output collected (stderr too: a report is printed in one piece). */
