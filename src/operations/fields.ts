@@ -32,11 +32,24 @@ export function digitRangePattern(min: 0 | 1, max: number): RegExp {
   return new RegExp(min === 0 ? `^(?:0+|0*(?:${positive}))$` : `^0*(?:${positive})$`);
 }
 
+/** One schema per range: the operations ask for the same few ranges about fifty times at start. */
+const integerFields = new Map<string, ReturnType<typeof buildIntegerField>>();
+
 /**
  * A whole number in [min, max], sent as a JSON integer or a string of ASCII digits (clients of
  * the PHP service send both), min 0 or 1. Output: a number.
  */
 export function integerField(min: 0 | 1, max: number) {
+  const key = `${min}-${max}`;
+  let field = integerFields.get(key);
+  if (!field) {
+    field = buildIntegerField(min, max);
+    integerFields.set(key, field);
+  }
+  return field;
+}
+
+function buildIntegerField(min: 0 | 1, max: number) {
   const message = `must be an integer from ${min} to ${max} (a JSON number or a string of digits)`;
   return z
     .union(
