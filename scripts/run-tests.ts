@@ -10,9 +10,22 @@
  * Each job's report is printed whole when it ends, then one line adds up the tests. Exit 1 if any
  * job failed (docs/decisions/210-test-suite-wall-time.md). Each group also writes its files'
  * times, by which the next run deals them (docs/decisions/442-test-groups-by-last-times.md).
+ *
+ * `node scripts/run-tests.ts FILE…` runs only those files, the same way, and keeps no times.
+ * SIGINT or SIGTERM stops the groups, removes their temporary folder and exits 128 + the signal.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DURATIONS_DIR, databasesKey, ROOT, testGroups } from './test-groups.ts';
@@ -24,6 +37,8 @@ interface Job {
   title: string;
   command: string;
   args: string[];
+  /** Where a group's file times go once it has ended; it writes them to `<times>.partial`. */
+  times?: string;
 }
 
 interface JobResult {
@@ -48,13 +63,48 @@ function memoryScratch(): string | undefined {
   }
 }
 
-const scratch = memoryScratch();
-if (scratch) {
-  // Memory until removed: also on Ctrl-C (the groups get the same signal and stop).
-  process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => process.exit(128 + constants.signals[signal]));
+/**
+ * Removes the folder, first unmounting what a stopped suite left mounted below it: the disk-full
+ * suites mount a small tmpfs there as root and unmount it in their `after` hook, which a group
+ * killed by a signal never runs.
+ */
+function removeScratch(dir: string): void {
+  const mounts = readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1] ?? '')
+    .filter((mountPoint) => mountPoint.startsWith(`${dir}/`))
+    .reverse();
+  for (const mountPoint of mounts) spawnSync('umount', [mountPoint], { stdio: 'ignore' });
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch (error) {
+    process.stderr.write(`npm test: could not remove ${dir}: ${(error as Error).message}\n`);
+  }
 }
+
+const scratch = memoryScratch();
+if (scratch) process.once('exit', () => removeScratch(scratch));
+
+/** The jobs' processes still running, each with the promise of its end. */
+const running = new Map<ChildProcess, Promise<unknown>>();
+let stopping = false;
+
+/**
+ * Stops the jobs with the signal this process got (Ctrl-C sends it to them too, a `kill` only
+ * here) and exits once they have: the folder they write to is removed only after. One that has
+ * not ended in 10 s is killed.
+ */
+async function stop(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
+  stopping = true;
+  for (const child of running.keys()) child.kill(signal);
+  const deadline = setTimeout(() => {
+    for (const child of running.keys()) child.kill('SIGKILL');
+  }, 10_000);
+  await Promise.all(running.values());
+  clearTimeout(deadline);
+  process.exit(128 + constants.signals[signal]);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal));
 
 /** Runs a job with its output collected (stderr too: a report is printed in one piece). */
 function run(job: Job): Promise<JobResult> {
@@ -71,6 +121,11 @@ function run(job: Job): Promise<JobResult> {
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
+  running.set(
+    child,
+    once(child, 'close').catch(() => {}),
+  );
+  child.once('close', () => running.delete(child));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
@@ -86,25 +141,38 @@ function summary(output: string): Map<string, number> {
   return counts;
 }
 
-const groups = testGroups(GROUPS);
+const given = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const groups = testGroups(GROUPS, given.length > 0 ? given : undefined).filter(
+  (files) => files.length > 0,
+);
 mkdirSync(DURATIONS_DIR, { recursive: true });
-const jobs: Job[] = groups.map((files, i) => ({
-  title: `tests, group ${i + 1} of ${groups.length}: ${files.length} files`,
-  command: process.execPath,
-  args: [
-    '--import',
-    './test/helpers/leak-check.ts',
-    '--test',
-    '--test-force-exit',
-    '--test-isolation=none',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    // Each file's time, by which the next run deals the files (scripts/test-groups.ts).
-    '--test-reporter=./scripts/file-durations-reporter.ts',
-    `--test-reporter-destination=${join(DURATIONS_DIR, `${databasesKey()}-group-${i + 1}.json`)}`,
-    ...files,
-  ],
-}));
+const jobs: Job[] = groups.map((files, i) => {
+  // Each file's time, by which the next run deals the files (scripts/test-groups.ts); none for a
+  // run of some files, and none from a group that was stopped.
+  const times =
+    given.length > 0 ? undefined : join(DURATIONS_DIR, `${databasesKey()}-group-${i + 1}.json`);
+  return {
+    title: `tests, group ${i + 1} of ${groups.length}: ${files.length} files`,
+    command: process.execPath,
+    args: [
+      '--import',
+      './test/helpers/leak-check.ts',
+      '--test',
+      '--test-force-exit',
+      '--test-isolation=none',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      ...(times
+        ? [
+            '--test-reporter=./scripts/file-durations-reporter.ts',
+            `--test-reporter-destination=${times}.partial`,
+          ]
+        : []),
+      ...files,
+    ],
+    times,
+  };
+});
 if (process.argv.includes('--checks')) {
   for (const script of ['typecheck', 'lint']) {
     jobs.unshift({ title: `npm run ${script}`, command: 'npm', args: ['run', '--silent', script] });
@@ -119,6 +187,9 @@ const failed: string[] = [];
 await Promise.all(
   jobs.map(async (job) => {
     const result = await run(job);
+    if (stopping) return;
+    if (job.times && existsSync(`${job.times}.partial`))
+      renameSync(`${job.times}.partial`, job.times);
     process.stdout.write(`\n── ${job.title}: exit ${result.code} ──\n${result.output}`);
     for (const [name, count] of summary(result.output)) {
       if (name !== 'duration_ms') totals.set(name, (totals.get(name) ?? 0) + count);
@@ -126,9 +197,12 @@ await Promise.all(
     if (result.code !== 0) failed.push(job.title);
   }),
 );
-const line = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo']
-  .map((name) => `${name} ${totals.get(name) ?? 0}`)
-  .join(', ');
-process.stdout.write(`\n── all test groups: ${line} ──\n`);
-if (failed.length > 0) process.stdout.write(`── failed: ${failed.join('; ')} ──\n`);
-process.exitCode = failed.length > 0 ? 1 : 0;
+// Stopped by a signal, stop() reports nothing and exits once every job has ended.
+if (!stopping) {
+  const line = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo']
+    .map((name) => `${name} ${totals.get(name) ?? 0}`)
+    .join(', ');
+  process.stdout.write(`\n── all test groups: ${line} ──\n`);
+  if (failed.length > 0) process.stdout.write(`── failed: ${failed.join('; ')} ──\n`);
+  process.exitCode = failed.length > 0 ? 1 : 0;
+}

@@ -38,7 +38,9 @@ function lastDurations(): Map<string, number> {
   const durations = new Map<string, number>();
   let names: string[] = [];
   try {
-    names = readdirSync(DURATIONS_DIR).filter((name) => name.startsWith(`${databasesKey()}-`));
+    names = readdirSync(DURATIONS_DIR).filter(
+      (name) => name.startsWith(`${databasesKey()}-`) && name.endsWith('.json'),
+    );
   } catch {
     return durations;
   }
@@ -50,7 +52,7 @@ function lastDurations(): Map<string, number> {
       >;
       for (const [file, ms] of Object.entries(read)) durations.set(file, ms);
     } catch {
-      // A group that did not finish writing: its files fall back to their size.
+      // Unreadable: its files fall back to their size.
     }
   }
   return durations;
@@ -83,14 +85,14 @@ const unitOf = (file: string, text: string) => {
 };
 
 /**
- * The unit test files dealt into `count` groups, one `node --test` process each: heaviest first,
- * each to the lightest group so far. A file weighs the time it took in the last run on the same
- * databases (its waits on timers count: the groups should end together), else its size scaled
- * to the times of the others.
+ * The unit test files (or `only`) dealt into `count` groups, one `node --test` process each:
+ * heaviest first, each to the lightest group so far. A file weighs the time it took in the last
+ * run on the same databases (its waits on timers count: the groups should end together), else
+ * its size scaled to the times of the others.
  */
-export function testGroups(count: number): string[][] {
+export function testGroups(count: number, only: readonly string[] = unitTestFiles()): string[][] {
   const durations = lastDurations();
-  const files = unitTestFiles().map((file) => {
+  const files = only.map((file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
     return { file, text, size: weight(text), ms: durations.get(file) };
   });
