@@ -69,16 +69,24 @@ function memoryScratch(): string | undefined {
  * killed by a signal never runs.
  */
 function removeScratch(dir: string): void {
-  const mounts = readFileSync('/proc/self/mounts', 'utf8')
-    .split('\n')
-    .map((line) => line.split(' ')[1] ?? '')
-    .filter((mountPoint) => mountPoint.startsWith(`${dir}/`))
-    .reverse();
-  for (const mountPoint of mounts) spawnSync('umount', [mountPoint], { stdio: 'ignore' });
+  for (const mountPoint of mountsBelow(dir).reverse()) {
+    spawnSync('umount', [mountPoint], { stdio: 'ignore' });
+  }
   try {
     rmSync(dir, { recursive: true, force: true });
   } catch (error) {
     process.stderr.write(`npm test: could not remove ${dir}: ${(error as Error).message}\n`);
+  }
+}
+
+function mountsBelow(dir: string): string[] {
+  try {
+    return readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' ')[1] ?? '')
+      .filter((mountPoint) => mountPoint.startsWith(`${dir}/`));
+  } catch {
+    return [];
   }
 }
 
