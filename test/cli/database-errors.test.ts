@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
+import { builtCli } from '../helpers/built-cli.ts';
+import { childEnv } from '../helpers/child-env.ts';
 import { type CliResult, runCli } from '../helpers/cli.ts';
 import { DATABASES, MYSQL_ADMIN_URL, type TestDatabase } from '../helpers/databases.ts';
 import { ROOT } from '../helpers/paths.ts';
@@ -126,6 +129,31 @@ for (const kind of DATABASES) {
   });
 }
 
+/**
+ * Runs `deskgate ARGS` in `dir`, deleted after the shell went into it. Node's recursive mkdir of
+ * a relative path never returns there (it retries the parent "." forever), synchronously: not
+ * even SIGTERM stopped the command. Killed after 20 s (code null).
+ */
+async function runInDeletedDirectory(
+  dir: string,
+  args: readonly string[],
+): Promise<{ code: number | null; stderr: string }> {
+  const script = 'mkdir "$1" && cd "$1" && rmdir "$1" && shift && exec "$@"';
+  const command = [process.execPath, await builtCli(), ...args];
+  const child = spawn('sh', ['-c', script, 'sh', dir, ...command], {
+    env: childEnv({ DESKGATE_LOG_FORMAT: 'json' }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(killer);
+  return { code, stderr };
+}
+
 describe('SQLite paths that do not hold a database', () => {
   let dir: string;
   before(() => {
@@ -150,6 +178,14 @@ describe('SQLite paths that do not hold a database', () => {
       /not \(yet\) a deskgate database.*set by DESKGATE_DATABASE_URL/,
     );
     assert.equal(existsSync(join(dir, 'typo')), false, 'a directory was created');
+  });
+
+  test('in a working directory that was deleted: one line and exit 1, not a command that spins', async () => {
+    for (const command of [['migrate'], ['serve', '--port', '0']]) {
+      const { code, stderr } = await runInDeletedDirectory(join(dir, 'gone'), command);
+      assert.equal(code, 1, `${command.join(' ')}: ${stderr}`);
+      assert.match(stderr, /^deskgate: .*current working directory was likely removed/m);
+    }
   });
 
   test('a file that is not a database: one line naming --database', async () => {

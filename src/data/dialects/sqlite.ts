@@ -1,5 +1,5 @@
 import { closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { readThrough } from '../common/prepared-query.ts';
@@ -90,7 +90,9 @@ function createPrivately(path: string): void {
  */
 export function openSqlite<DB>(path: string, busyBudgetMs: number): OpenDatabase<DB> {
   if (path !== ':memory:') {
-    mkdirSync(dirname(path), { recursive: true });
+    // Resolved first: in a working directory that was deleted, a relative recursive mkdir loops
+    // forever (Node's, synchronously); resolving throws ENOENT instead.
+    mkdirSync(resolve(dirname(path)), { recursive: true });
     createPrivately(path);
   }
   const database = new SQLite(path);
