@@ -7,20 +7,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT } from './helpers/paths.ts';
+import { isAlive } from './helpers/processes.ts';
 
 interface WaitingReport {
   tmpdir: string;
   pid: number;
   mounted: boolean;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -49,7 +41,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       runner.kill(signal);
       const [code] = await exited;
       assert.equal(code, signal === 'SIGTERM' ? 143 : 130);
-      assert.equal(isRunning(report.pid), false, 'the group process outlived the runner');
+      assert.equal(isAlive(report.pid), false, 'the group process outlived the runner');
       if (report.tmpdir !== tmpdir()) {
         assert.equal(existsSync(report.tmpdir), false, `${report.tmpdir} was left behind`);
       }
@@ -58,7 +50,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     } finally {
       // Only after a failure is anything still running.
       if (runner.exitCode === null) runner.kill('SIGKILL');
-      if (report && isRunning(report.pid)) process.kill(report.pid, 'SIGKILL');
+      if (report && isAlive(report.pid)) process.kill(report.pid, 'SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });

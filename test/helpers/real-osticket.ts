@@ -24,6 +24,7 @@ import { OsticketBrowser } from './osticket-browser.ts';
 import { grantOsticketKey } from './osticket-key-grant.ts';
 import { MACHINE_TMPDIR } from './paths.ts';
 import { freePort } from './private-mariadb.ts';
+import { isAlive } from './processes.ts';
 
 const run = promisify(execFile);
 
@@ -93,15 +94,6 @@ export interface RealOsticket {
   routeMailTo(port: number): Promise<void>;
   /** Stops nginx, drops the database and its user, removes the files. Safe to call twice. */
   stop(): Promise<void>;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

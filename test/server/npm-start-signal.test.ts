@@ -8,15 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { childEnv } from '../helpers/child-env.ts';
 import { ROOT } from '../helpers/paths.ts';
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isAlive } from '../helpers/processes.ts';
 
 function refusesConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -63,13 +55,13 @@ test('SIGTERM to `npm start` stops the server too: no orphan keeps the port', as
     npm.kill('SIGTERM');
     await exited;
     const deadline = Date.now() + 10_000;
-    while (isRunning(server.pid) && Date.now() < deadline)
+    while (isAlive(server.pid) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
-    assert.equal(isRunning(server.pid), false, `server ${server.pid} still runs after npm exited`);
+    assert.equal(isAlive(server.pid), false, `server ${server.pid} still runs after npm exited`);
     assert.equal(await refusesConnections(server.port), true);
     assert.match(output, /"msg":"deskgate stopped"/);
   } finally {
     npm.kill('SIGKILL');
-    if (server && isRunning(server.pid)) process.kill(server.pid, 'SIGKILL');
+    if (server && isAlive(server.pid)) process.kill(server.pid, 'SIGKILL');
   }
 });

@@ -8,6 +8,7 @@ import { assertNoStackTrace } from '../cli/cli-assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASES, type TestDatabase } from '../helpers/databases.ts';
 import { call, topicBody, userBody } from '../helpers/http.ts';
+import { isAlive } from '../helpers/processes.ts';
 import { createKey, type StartedServer, startServer, withStore } from '../helpers/server.ts';
 import { readFirstKeyFile } from './first-key-file.ts';
 import { openRawConnection } from './raw-connection.ts';
@@ -23,15 +24,6 @@ function pidsThatLogged(server: StartedServer, msg: string): Set<number> {
 async function waitForWorkers(server: StartedServer): Promise<number[]> {
   await waitForOutput(server, () => pidsThatLogged(server, 'deskgate listening').size === 2);
   return [...pidsThatLogged(server, 'deskgate listening')];
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 for (const kind of DATABASES) {
