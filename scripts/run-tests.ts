@@ -27,7 +27,7 @@ import {
   statSync,
 } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { DURATIONS_DIR, databasesKey, ROOT, testGroups } from './test-groups.ts';
 
 /** Side by side on a 2-core machine: enough that one group waiting on a timer leaves no core idle. */
@@ -149,7 +149,10 @@ function summary(output: string): Map<string, number> {
   return counts;
 }
 
-const given = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const given = process.argv
+  .slice(2)
+  .filter((arg) => !arg.startsWith('--'))
+  .map((file) => relative(ROOT, resolve(file)));
 const groups = testGroups(GROUPS, given.length > 0 ? given : undefined).filter(
   (files) => files.length > 0,
 );
