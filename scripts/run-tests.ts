@@ -93,8 +93,8 @@ function mountsBelow(dir: string): string[] {
 const scratch = memoryScratch();
 if (scratch) process.once('exit', () => removeScratch(scratch));
 
-/** The jobs' processes still running, each with the promise of its end. */
-const running = new Map<ChildProcess, Promise<unknown>>();
+/** The jobs' processes still running. */
+const running = new Set<ChildProcess>();
 let stopping = false;
 
 /**
@@ -104,11 +104,12 @@ let stopping = false;
  */
 async function stop(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
   stopping = true;
-  for (const child of running.keys()) child.kill(signal);
+  const ended = [...running].map((child) => once(child, 'close'));
+  for (const child of running) child.kill(signal);
   const deadline = setTimeout(() => {
-    for (const child of running.keys()) child.kill('SIGKILL');
+    for (const child of running) child.kill('SIGKILL');
   }, 10_000);
-  await Promise.all(running.values());
+  await Promise.allSettled(ended);
   clearTimeout(deadline);
   process.exit(128 + constants.signals[signal]);
 }
@@ -129,10 +130,7 @@ function run(job: Job): Promise<JobResult> {
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  running.set(
-    child,
-    once(child, 'close').catch(() => {}),
-  );
+  running.add(child);
   child.once('close', () => running.delete(child));
   return new Promise((resolve, reject) => {
     child.once('error', reject);

@@ -12,7 +12,6 @@ import { isAlive } from './helpers/processes.ts';
 interface WaitingReport {
   tmpdir: string;
   pid: number;
-  mounted: boolean;
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
