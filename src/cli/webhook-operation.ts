@@ -1,9 +1,7 @@
-import { pino } from 'pino';
 import { webhooks } from '../data/webhooks/webhooks.ts';
 import { writes } from '../data/writes/writes.ts';
 import { SCOPES } from '../domain.ts';
 import { DeskgateError } from '../errors.ts';
-import { OPERATIONS } from '../operations/registry.ts';
 import { CommandError, type CommandInput, UsageError } from './command.ts';
 import { usingStore } from './using-store.ts';
 
@@ -26,6 +24,10 @@ export async function runWebhookOperation(
   name: WebhookOperation,
   parameters: Record<string, unknown>,
 ): Promise<unknown> {
+  // Loaded here, not at the top, so that help and completion, which read every command's
+  // options, do not load every operation and pino.
+  const { OPERATIONS } = await import('../operations/registry.ts');
+  const { pino } = await import('pino');
   const operation = OPERATIONS[name];
   const [query, condition] = name.split('/');
   return usingStore(input.config, [webhooks, writes], async (store) => {

@@ -1,5 +1,4 @@
 import { openStore } from '../../data/open-store.ts';
-import { SERVICE_ENTITIES } from '../../server/service-entities.ts';
 import { type Command, JSON_OPTION, printJson } from '../command.ts';
 import { readMigrationStatus } from '../migration-status.ts';
 
@@ -27,6 +26,9 @@ export const migrate: Command = {
         );
       return;
     }
+    // Loaded here, not at the top: the entities come from the operation registry, which help,
+    // completion and --status have no use for.
+    const { SERVICE_ENTITIES } = await import('../../server/service-entities.ts');
     const { store, applied } = await openStore(input.config, {
       migrate: true,
       entities: SERVICE_ENTITIES,

@@ -1,4 +1,3 @@
-import { makeLogger } from '../../logger.ts';
 import type { Command } from '../command.ts';
 
 export const serve: Command = {
@@ -11,8 +10,10 @@ export const serve: Command = {
   settings: { port: 'PORT', host: 'HOST' },
   positionals: 0,
   run: async ({ config }) => {
-    // Loaded when used: the other commands start without the server's modules (Redis, metrics).
+    // Loaded when used: the other commands, help and completion start without the server's
+    // modules (Redis, metrics, the logger).
     const { serve: serveForever } = await import('../../server/serve.ts');
+    const { makeLogger } = await import('../../logger.ts');
     await serveForever(config, makeLogger(config));
   },
 };
