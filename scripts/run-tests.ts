@@ -12,7 +12,8 @@
  * times, by which the next run deals them (docs/decisions/442-test-groups-by-last-times.md).
  *
  * `node scripts/run-tests.ts FILE…` runs only those files, the same way, and keeps no times.
- * SIGINT or SIGTERM stops the groups, removes their temporary folder and exits 128 + the signal.
+ * SIGINT or SIGTERM stops the groups, removes their temporary folder and exits 128 + the signal;
+ * a second one kills the groups at once.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -97,23 +98,26 @@ if (scratch) process.once('exit', () => removeScratch(scratch));
 const running = new Set<ChildProcess>();
 let stopping = false;
 
+function killJobs(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 /**
  * Stops the jobs with the signal this process got (Ctrl-C sends it to them too, a `kill` only
  * here) and exits once they have: the folder they write to is removed only after. One that has
- * not ended in 10 s is killed.
+ * not ended in 10 s, or when a second signal comes, is killed.
  */
 async function stop(signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
   stopping = true;
   const ended = [...running].map((child) => once(child, 'close'));
   for (const child of running) child.kill(signal);
-  const deadline = setTimeout(() => {
-    for (const child of running) child.kill('SIGKILL');
-  }, 10_000);
+  const deadline = setTimeout(killJobs, 10_000);
   await Promise.allSettled(ended);
   clearTimeout(deadline);
   process.exit(128 + constants.signals[signal]);
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => (stopping ? killJobs() : void stop(signal)));
 
 /** Runs a job with its output collected (stderr too: a report is printed in one piece). */
 function run(job: Job): Promise<JobResult> {
