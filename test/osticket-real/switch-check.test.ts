@@ -35,6 +35,8 @@ interface CheckJson {
   results: {
     probe: string;
     verdict: 'same' | 'documented' | 'undocumented';
+    original?: string;
+    deskgate?: string;
     notes: string[];
     writes: boolean;
     anchors: string[];
@@ -304,14 +306,16 @@ describe('deskgate osticket check against the real PHP service and osTicket 1.18
 
   test('two checks started in the same second each create their own throwaway users', async () => {
     const runs = await Promise.all([check(['--json']), check(['--json'])]);
-    for (const run of runs) {
-      const report = JSON.parse(run.stdout) as CheckJson;
+    const reports = runs.map((run) => JSON.parse(run.stdout) as CheckJson);
+    const emails = reports.flatMap((report) => report.created.users.map((user) => user.email));
+    assert.equal(new Set(emails).size, emails.length, `an address used twice: ${emails}`);
+    for (const report of reports) {
       const valid = report.results.find((r) => r.probe === 'user/add valid');
-      assert.equal(
-        valid?.verdict,
-        'same',
-        `the other check had not taken its addresses: ${JSON.stringify(valid)}`,
-      );
+      assert.match(String(valid?.deskgate), /^200 Success "\d+"$/, JSON.stringify(valid));
+      // The original reads its new user's id back with MAX(id), so two of its user/adds at
+      // the same moment can collide on that id; any other difference is the check's own.
+      if (valid?.verdict !== 'same')
+        assert.match(String(valid?.original), /Duplicate entry '\d+' for key 'PRIMARY'/);
     }
   });
 
